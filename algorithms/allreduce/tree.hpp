@@ -1,0 +1,22 @@
+// allreduce "tree": the reduce-broadcast of Li, Hoefler, Snir (HPDC'13, section 2.2).
+//
+// 1. Reduce: an n-ary tree mapped onto the node's hwloc hierarchy, level by
+//    level from the innermost shared cache up to the packages, so that
+//    inter-socket traffic happens only at the top. In each round a parent
+//    reads its own partial and those of its n-1 children and writes its output.
+// 2. Across nodes: the node roots run a recursive-doubling allreduce over the
+//    network (net tasks).
+// 3. Broadcast inside each node: 1-stage (every thread reads the node root's
+//    vector) or 2-stage (one master per top-level group reads it first, then
+//    the others read the master's copy).
+// Strip mining: a vector larger than the last-level cache is cut into
+// LLC-sized chunks, each running the whole pattern (they pipeline naturally).
+#pragma once
+
+#include "algorithms/registry.hpp"
+
+namespace numacoll::algo {
+
+AlgorithmInfo allreduce_tree_info();
+
+}  // namespace numacoll::algo

@@ -1,0 +1,80 @@
+#include "algorithms/builder.hpp"
+
+#include <fmt/format.h>
+
+namespace numacoll::algo {
+
+ScheduleBuilder::ScheduleBuilder(const Layout& layout, const CollectiveSpec& spec)
+    : layout_(layout), last_(layout.size(), -1) {
+    schedule_.spec = spec;
+    schedule_.nodes = layout.nodes;
+    for (const auto& place : layout.ranks)
+        schedule_.ranks.push_back({place.node, place.core, place.pu, place.numa, place.package});
+}
+
+int ScheduleBuilder::add_input(int rank, std::uint64_t bytes) {
+    return schedule_.add_buffer({fmt::format("in{}", rank), rank, bytes, BufferRole::input, layout_.ranks[rank].numa});
+}
+
+int ScheduleBuilder::add_output(int rank, std::uint64_t bytes) {
+    return schedule_.add_buffer(
+        {fmt::format("out{}", rank), rank, bytes, BufferRole::output, layout_.ranks[rank].numa});
+}
+
+int ScheduleBuilder::add_temp(int rank, std::uint64_t bytes, const std::string& name) {
+    return schedule_.add_buffer({name, rank, bytes, BufferRole::temp, layout_.ranks[rank].numa});
+}
+
+int ScheduleBuilder::add_ordered(Task task, std::vector<int> deps, bool blocks_thread) {
+    const int thread = task.thread;
+    if (last_[thread] >= 0) deps.push_back(last_[thread]);
+    const int id = schedule_.add_task(std::move(task), deps);
+    if (blocks_thread) last_[thread] = id;
+    return id;
+}
+
+int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<int>& deps, const std::string& label) {
+    Task task;
+    task.kind = TaskKind::copy;
+    task.thread = thread;
+    task.reads = {from};
+    task.write = to;
+    task.label = label;
+    return add_ordered(std::move(task), deps, true);
+}
+
+int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
+                            const std::string& label) {
+    Task task;
+    task.kind = TaskKind::reduce;
+    task.thread = thread;
+    task.reads = from;
+    task.write = to;
+    task.label = label;
+    return add_ordered(std::move(task), deps, true);
+}
+
+int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const std::string& label) {
+    Task task;
+    task.kind = TaskKind::flag;
+    task.thread = from;
+    task.peer = to;
+    task.label = label;
+    return add_ordered(std::move(task), deps, false);
+}
+
+int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
+                         const std::string& label) {
+    Task task;
+    task.kind = TaskKind::net;
+    task.thread = from;
+    task.peer = to;
+    if (from_range.buffer >= 0) task.reads = {from_range};
+    task.write = to_range;
+    task.label = label;
+    return add_ordered(std::move(task), deps, false);
+}
+
+Schedule ScheduleBuilder::finish() { return std::move(schedule_); }
+
+}  // namespace numacoll::algo

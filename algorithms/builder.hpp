@@ -1,0 +1,54 @@
+// algo::ScheduleBuilder: what generators use to write a Schedule.
+//
+// It keeps each thread's program order for them: a copy, reduce or compute
+// task depends on the previous such task of its thread, and a flag or net
+// task is issued after it (without blocking the thread's later tasks). Every
+// other dependency is explicit, so a generator states only the communication
+// pattern: who waits for whom.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "algorithms/layout.hpp"
+#include "algorithms/schedule.hpp"
+
+namespace numacoll::algo {
+
+class ScheduleBuilder {
+public:
+    ScheduleBuilder(const Layout& layout, const CollectiveSpec& spec);
+
+    const Layout& layout() const { return layout_; }
+    const CollectiveSpec& spec() const { return schedule_.spec; }
+
+    // The collective's own buffers: one input and/or output per rank.
+    int add_input(int rank, std::uint64_t bytes);
+    int add_output(int rank, std::uint64_t bytes);
+    int add_temp(int rank, std::uint64_t bytes, const std::string& name);
+
+    int copy(int thread, Range from, Range to, const std::vector<int>& deps, const std::string& label);
+    int reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
+               const std::string& label);
+    // Thread `from` tells thread `to` that everything in deps (and from's
+    // program order so far) is done.
+    int flag(int from, int to, const std::vector<int>& deps, const std::string& label);
+    // A message from one node to another; `from_range`/`to_range` may both be
+    // empty (buffer -1) for a pure synchronisation message.
+    int net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
+            const std::string& label);
+
+    // The last copy/reduce/compute task of a thread, -1 if none yet.
+    int last_of(int thread) const { return last_[thread]; }
+
+    Schedule finish();
+
+private:
+    int add_ordered(Task task, std::vector<int> deps, bool blocks_thread);
+
+    const Layout& layout_;
+    Schedule schedule_;
+    std::vector<int> last_;
+};
+
+}  // namespace numacoll::algo

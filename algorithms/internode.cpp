@@ -1,0 +1,95 @@
+#include "algorithms/internode.hpp"
+
+#include <fmt/format.h>
+
+namespace numacoll::algo {
+
+namespace {
+
+class RecursiveDoubling {
+public:
+    RecursiveDoubling(ScheduleBuilder& builder, ChunkState& state, const std::vector<int>& outputs,
+                      std::vector<std::vector<int>>& scratch)
+        : builder_(builder), state_(state), outputs_(outputs), scratch_(scratch) {}
+
+    // The range of `rank`'s temp buffer number `slot` that receives this chunk.
+    Range scratch_range(int rank, std::size_t slot) {
+        while (scratch_[rank].size() <= slot)
+            scratch_[rank].push_back(builder_.add_temp(rank, builder_.spec().bytes,
+                                                       fmt::format("rd{}.{}", rank, scratch_[rank].size())));
+        return {scratch_[rank][slot], state_.offset, state_.bytes};
+    }
+
+    // Sends `from`'s partial into `into` on `to`'s node (no data when the chunk is empty).
+    int send(int from, int to, Range into, const std::string& label) {
+        const bool data = state_.bytes > 0;
+        return builder_.net(from, to, data ? state_.partial[from] : Range{}, data ? into : Range{},
+                            state_.ready[from], state_.tag + ":" + label);
+    }
+
+    // Folds a received partial into `at`'s partial, in its output buffer.
+    void fold(int at, Range received, const std::vector<int>& deps, const std::string& label) {
+        if (state_.bytes == 0) {
+            state_.ready[at].insert(state_.ready[at].end(), deps.begin(), deps.end());
+            return;
+        }
+        const Range out{outputs_[at], state_.offset, state_.bytes};
+        const int task = builder_.reduce(at, {state_.partial[at], received}, out, deps, state_.tag + ":" + label);
+        state_.partial[at] = out;
+        state_.ready[at] = {task};
+    }
+
+    // Delivers `from`'s final result into `to`'s output.
+    void deliver(int from, int to, const std::string& label) {
+        const Range out{outputs_[to], state_.offset, state_.bytes};
+        const int task = send(from, to, out, label);
+        if (state_.bytes > 0) state_.partial[to] = out;
+        state_.ready[to] = {task};
+    }
+
+private:
+    ScheduleBuilder& builder_;
+    ChunkState& state_;
+    const std::vector<int>& outputs_;
+    std::vector<std::vector<int>>& scratch_;
+};
+
+}  // namespace
+
+void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
+                                  const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
+    const int count = static_cast<int>(roots.size());
+    if (count <= 1) return;
+    int pof2 = 1;
+    while (pof2 * 2 <= count) pof2 *= 2;
+    const int excess = count - pof2;
+    RecursiveDoubling rd(builder, state, outputs, scratch);
+
+    // Fold the excess: of the first 2*excess roots, even ones hand their
+    // partial to the next odd one and sit out the exchange.
+    std::vector<int> active;
+    for (int i = 0; i < count; ++i) {
+        if (i < 2 * excess && i % 2 == 0) {
+            const int from = roots[i], to = roots[i + 1];
+            const Range tmp = rd.scratch_range(to, 0);
+            const int message = rd.send(from, to, tmp, "rd-fold");
+            rd.fold(to, tmp, {message}, "rd-fold-reduce");
+        } else {
+            active.push_back(roots[i]);
+        }
+    }
+
+    for (int mask = 1, step = 1; mask < pof2; mask <<= 1, ++step) {
+        std::vector<int> sent(pof2);
+        std::vector<Range> landing(pof2);
+        for (int i = 0; i < pof2; ++i) landing[i] = rd.scratch_range(active[i], static_cast<std::size_t>(step));
+        const std::string label = fmt::format("rd-step{}", step);
+        for (int i = 0; i < pof2; ++i) sent[i] = rd.send(active[i], active[i ^ mask], landing[i ^ mask], label);
+        // Each root folds after its own send: the send reads what the fold overwrites.
+        for (int i = 0; i < pof2; ++i) rd.fold(active[i], landing[i], {sent[i ^ mask], sent[i]}, label + "-reduce");
+    }
+
+    for (int i = 0; i < 2 * excess; i += 2) rd.deliver(roots[i + 1], roots[i], "rd-unfold");
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,30 @@
+// Internode patterns: what node roots run among themselves over the network.
+//
+// ChunkState tracks, per rank, where its partial result of the current chunk
+// lives and which tasks must finish before that partial may be read (beyond
+// the thread's own program order). Intra-node phases use it too.
+#pragma once
+
+#include <vector>
+
+#include "algorithms/builder.hpp"
+
+namespace numacoll::algo {
+
+struct ChunkState {
+    std::uint64_t offset = 0;  // of the chunk in every rank's vector
+    std::uint64_t bytes = 0;
+    std::string tag;           // label prefix, e.g. "c0"
+    std::vector<Range> partial;              // per rank; buffer -1 while it has none
+    std::vector<std::vector<int>> ready;     // per rank
+};
+
+// Recursive-doubling allreduce among `roots` (one per node, global ranks).
+// Non-powers of two fold the excess roots first and send them the result at
+// the end (as MPICH does). Results land in each root's output buffer.
+// `scratch[rank]` holds temp buffers the function allocates on first use and
+// reuses across chunks (ranges differ per chunk, so they never conflict).
+void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
+                                  const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch);
+
+}  // namespace numacoll::algo

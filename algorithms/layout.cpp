@@ -1,0 +1,112 @@
+#include "algorithms/layout.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+// PUs in compact order: the first PU of every core (cores in logical order),
+// then the second PU of every core, and so on. One rank per core comes first
+// because hyper-threads share a core's caches and pipelines.
+std::vector<int> compact_order(const topo::Machine& machine) {
+    std::vector<int> order;
+    for (std::size_t round = 0;; ++round) {
+        bool any = false;
+        for (int core = 0; core < machine.core_count(); ++core) {
+            const auto& pus = machine.core(core).pus;
+            if (round < pus.size()) {
+                order.push_back(pus[round]);
+                any = true;
+            }
+        }
+        if (!any) return order;
+    }
+}
+
+// Round-robin over packages: rank i goes to package i % packages, taking that
+// package's PUs in compact order.
+std::vector<int> scatter_order(const topo::Machine& machine) {
+    const auto compact = compact_order(machine);
+    std::vector<std::vector<int>> per_package(std::max<std::size_t>(1, machine.packages.size()));
+    for (int pu : compact) {
+        int package = machine.package_of_core(machine.core_of_pu(pu));
+        per_package[package < 0 ? 0 : package].push_back(pu);
+    }
+    std::vector<int> order;
+    for (std::size_t round = 0; order.size() < compact.size(); ++round) {
+        for (const auto& pus : per_package) {
+            if (round < pus.size()) order.push_back(pus[round]);
+        }
+    }
+    return order;
+}
+
+}  // namespace
+
+Placement parse_placement(const std::string& text) {
+    if (text == "compact") return Placement::compact;
+    if (text == "scatter" || text == "round-robin") return Placement::scatter;
+    if (text == "list") return Placement::list;
+    throw UsageError(fmt::format("unknown placement '{}': expected compact, scatter or list", text));
+}
+
+const char* to_string(Placement placement) {
+    switch (placement) {
+        case Placement::compact: return "compact";
+        case Placement::scatter: return "scatter";
+        case Placement::list: return "list";
+    }
+    return "?";
+}
+
+Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOptions& options) {
+    if (options.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", options.nodes));
+    const int pu_count = machine->pu_count();
+
+    std::vector<int> pus;
+    if (options.placement == Placement::list) {
+        if (options.pu_list.empty()) throw UsageError("placement 'list' needs a list of logical PUs (--pus 0,1,...)");
+        std::set<int> seen;
+        for (int pu : options.pu_list) {
+            if (pu < 0 || pu >= pu_count)
+                throw UsageError(fmt::format("PU {} does not exist: '{}' has PUs 0..{}", pu, machine->name, pu_count - 1));
+            if (!seen.insert(pu).second) throw UsageError(fmt::format("PU {} is listed twice", pu));
+        }
+        pus = options.pu_list;
+        if (options.ranks_per_node != 0 && options.ranks_per_node != static_cast<int>(pus.size()))
+            throw UsageError(fmt::format("--ranks {} disagrees with the {} PUs listed", options.ranks_per_node, pus.size()));
+    } else {
+        int ranks = options.ranks_per_node == 0 ? machine->core_count() : options.ranks_per_node;
+        if (ranks < 1) throw UsageError(fmt::format("--ranks must be at least 1 (got {})", ranks));
+        if (ranks > pu_count)
+            throw UsageError(fmt::format("{} ranks per node but '{}' has only {} PUs", ranks, machine->name, pu_count));
+        auto order = options.placement == Placement::compact ? compact_order(*machine) : scatter_order(*machine);
+        pus.assign(order.begin(), order.begin() + ranks);
+    }
+
+    Layout layout;
+    layout.machine = machine;
+    layout.nodes = options.nodes;
+    layout.ranks_per_node = static_cast<int>(pus.size());
+    for (int node = 0; node < options.nodes; ++node) {
+        for (int local = 0; local < layout.ranks_per_node; ++local) {
+            RankPlace place;
+            place.node = node;
+            place.local_rank = local;
+            place.pu = pus[local];
+            place.pu_os = machine->pu(place.pu).os_index;
+            place.core = machine->core_of_pu(place.pu);
+            place.numa = machine->numa_of_core(place.core);
+            place.package = machine->package_of_core(place.core);
+            layout.ranks.push_back(place);
+        }
+    }
+    return layout;
+}
+
+}  // namespace numacoll::algo

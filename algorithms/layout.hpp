@@ -1,0 +1,62 @@
+// algo::Layout: which rank (= thread) runs on which PU of which node.
+//
+// Invariants:
+// - Global rank r lives on node r / ranks_per_node with local rank
+//   r % ranks_per_node: every node runs the same number of ranks, placed on
+//   the same PUs (nodes are identical copies of one Machine).
+// - No two ranks of one node share a PU unless oversubscription was asked for.
+// - Core, PU, NUMA node and package fields are hwloc logical indexes; pu_os is
+//   the OS index, kept apart on purpose (it is what pinning needs).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "topologies/machine.hpp"
+
+namespace numacoll::algo {
+
+enum class Placement {
+    compact,  // fill cores in hwloc logical order (one rank per core first)
+    scatter,  // round-robin over packages, so neighbours land on different packages
+    list,     // an explicit list of logical PU indexes
+};
+
+struct LayoutOptions {
+    int nodes = 1;
+    int ranks_per_node = 0;  // 0: one rank per core
+    Placement placement = Placement::compact;
+    std::vector<int> pu_list;  // logical PUs, for Placement::list
+};
+
+struct RankPlace {
+    int node = 0;
+    int local_rank = 0;
+    int core = 0;     // logical core index
+    int pu = 0;       // logical PU index
+    int pu_os = -1;   // OS index of that PU (for pinning)
+    int numa = -1;    // logical NUMA node whose memory is local to the core, -1 if none
+    int package = -1; // logical package, -1 if none
+};
+
+struct Layout {
+    std::shared_ptr<const topo::Machine> machine;
+    int nodes = 1;
+    int ranks_per_node = 0;
+    std::vector<RankPlace> ranks;  // indexed by global rank
+
+    int size() const { return static_cast<int>(ranks.size()); }
+    int node_of(int rank) const { return ranks[rank].node; }
+    int node_root(int node) const { return node * ranks_per_node; }
+    bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
+};
+
+// Places ranks on the machine. Throws UsageError for impossible requests:
+// zero or negative counts, more ranks than PUs, PUs out of range or repeated.
+Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOptions& options);
+
+Placement parse_placement(const std::string& text);
+const char* to_string(Placement placement);
+
+}  // namespace numacoll::algo

@@ -1,0 +1,29 @@
+#include "algorithms/reachability.hpp"
+
+namespace numacoll::algo {
+
+Reachability::Reachability(const Schedule& schedule)
+    : successors_(schedule.task_count()), visited_stamp_(schedule.task_count(), 0) {
+    for (int id = 0; id < schedule.task_count(); ++id) successors_[id] = schedule.successors(id);
+}
+
+bool Reachability::reaches(int from, int to) {
+    if (from == to) return true;
+    if (from > to) return false;
+    ++stamp_;
+    stack_.assign(1, from);
+    visited_stamp_[from] = stamp_;
+    while (!stack_.empty()) {
+        const int current = stack_.back();
+        stack_.pop_back();
+        for (int next : successors_[current]) {
+            if (next == to) return true;
+            if (next > to || visited_stamp_[next] == stamp_) continue;
+            visited_stamp_[next] = stamp_;
+            stack_.push_back(next);
+        }
+    }
+    return false;
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,24 @@
+// Path queries on a schedule's DAG. Task ids are a topological order, so a
+// search from `from` never needs to visit a task with an id above `to`.
+#pragma once
+
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+
+namespace numacoll::algo {
+
+class Reachability {
+public:
+    explicit Reachability(const Schedule& schedule);
+    // True when a dependency path leads from `from` to `to` (or from == to).
+    bool reaches(int from, int to);
+
+private:
+    std::vector<std::vector<int>> successors_;
+    std::vector<int> visited_stamp_;
+    std::vector<int> stack_;
+    int stamp_ = 0;
+};
+
+}  // namespace numacoll::algo

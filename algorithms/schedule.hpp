@@ -1,0 +1,142 @@
+// algo::Schedule: one collective operation as a DAG of tasks over buffers.
+//
+// The schedule is the only thing the engines see: SimGrid (sim/) and the real
+// executor (exec/) consume it and know nothing about the algorithm that made it.
+//
+// Model:
+// - A buffer is a byte array owned by one rank, placed on a NUMA node of the
+//   owner's node. Inputs and outputs of the collective are buffers with the
+//   roles `input` / `output`; algorithms add `temp` buffers as they need.
+// - A task runs on one thread (= rank). copy and reduce read byte ranges of
+//   buffers on the thread's own node and write one range; the data is the
+//   element type of the spec (8-byte doubles for reductions).
+// - flag: thread `thread` signals thread `peer` (no data). net: thread
+//   `thread` sends a range of a buffer on its node to a range of a buffer on
+//   `peer`'s node, which must be another node.
+// - Edges are dependencies. An edge between two threads must leave a flag or
+//   net task whose peer is the target's thread: that is how threads learn
+//   that data is ready, and what the engines charge for synchronisation.
+// - Each thread runs its tasks in the order of their ids among those of its
+//   own thread (ids are a topological order; validate() checks it).
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "algorithms/layout.hpp"
+
+namespace numacoll::algo {
+
+enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather };
+enum class ReduceOp { sum, min, max, prod };
+enum class TaskKind { copy, reduce, flag, net, compute };
+enum class BufferRole { input, output, temp };
+
+const char* to_string(Collective collective);
+const char* to_string(ReduceOp op);
+const char* to_string(TaskKind kind);
+const char* to_string(BufferRole role);
+Collective parse_collective(const std::string& text);
+ReduceOp parse_reduce_op(const std::string& text);
+TaskKind parse_task_kind(const std::string& text);
+BufferRole parse_buffer_role(const std::string& text);
+bool is_reduction(Collective collective);
+
+// Reductions work on 8-byte elements (doubles).
+inline constexpr std::uint64_t element_bytes = 8;
+inline constexpr std::uint64_t cache_line_bytes = 64;
+
+// What the caller asked for: the collective, its size and the algorithm with
+// its options (free-form key=value, each generator documents and checks its own).
+struct CollectiveSpec {
+    Collective collective = Collective::allreduce;
+    std::string algorithm;
+    std::uint64_t bytes = 0;  // per-rank vector size
+    int root = 0;
+    ReduceOp op = ReduceOp::sum;
+    std::map<std::string, std::string> options;
+};
+
+struct Buffer {
+    std::string name;
+    int owner = 0;  // global rank
+    std::uint64_t bytes = 0;
+    BufferRole role = BufferRole::temp;
+    int numa = -1;  // logical NUMA node on the owner's node; -1: the owner's local node
+    bool operator==(const Buffer&) const = default;
+};
+
+// A byte range [offset, offset + bytes) of one buffer.
+struct Range {
+    int buffer = -1;
+    std::uint64_t offset = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t end() const { return offset + bytes; }
+    bool overlaps(const Range& other) const {
+        return buffer == other.buffer && offset < other.end() && other.offset < end();
+    }
+    bool operator==(const Range&) const = default;
+};
+
+struct Task {
+    TaskKind kind = TaskKind::copy;
+    int thread = 0;           // the rank that executes it
+    int peer = -1;            // flag: the waiting rank; net: the receiving rank
+    std::vector<Range> reads; // copy/net: one; reduce: one or more, all of write's length
+    Range write;              // buffer -1 for flag and compute
+    double flops = 0;         // compute only (reserved)
+    std::string label;        // for people: phase and step, no spaces
+    bool operator==(const Task&) const = default;
+};
+
+using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task>;
+
+// Who the ranks are, copied from the Layout so that a schedule read back from
+// a file is complete on its own.
+struct RankInfo {
+    int node = 0;
+    int core = 0;
+    int pu = 0;
+    int numa = -1;
+    int package = -1;
+    bool operator==(const RankInfo&) const = default;
+};
+
+class Schedule {
+public:
+    CollectiveSpec spec;
+    int nodes = 1;
+    std::vector<RankInfo> ranks;
+    // What produced it: topology, numacoll version... (written into every export).
+    std::map<std::string, std::string> provenance;
+
+    int add_buffer(Buffer buffer);
+    // Adds a task with exactly these dependencies; returns its id.
+    int add_task(Task task, const std::vector<int>& deps);
+    void add_edge(int from, int to);
+
+    int rank_count() const { return static_cast<int>(ranks.size()); }
+    int task_count() const { return static_cast<int>(boost::num_vertices(graph_)); }
+    const Task& task(int id) const { return graph_[id]; }
+    const std::vector<Buffer>& buffers() const { return buffers_; }
+    const Buffer& buffer(int id) const { return buffers_[id]; }
+    const TaskGraph& graph() const { return graph_; }
+    std::vector<int> predecessors(int id) const;
+    std::vector<int> successors(int id) const;
+    int edge_count() const { return static_cast<int>(boost::num_edges(graph_)); }
+
+    // Buffer id of a rank's input / output, -1 if it has none.
+    int input_of(int rank) const;
+    int output_of(int rank) const;
+
+private:
+    std::vector<Buffer> buffers_;
+    TaskGraph graph_;
+};
+
+bool operator==(const Schedule& a, const Schedule& b);
+
+}  // namespace numacoll::algo

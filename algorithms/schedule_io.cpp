@@ -1,0 +1,346 @@
+#include "algorithms/schedule_io.hpp"
+
+#include <boost/graph/graphviz.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+constexpr const char* text_magic = "numacoll-schedule";
+constexpr int format_version = 1;
+
+// Values are written without spaces so that every line splits on blanks.
+std::string escape(const std::string& value) {
+    std::string out;
+    for (char c : value) {
+        if (c == ' ' || c == '%' || c == '=' || c == ',' || c == '\n' || c == '\t')
+            out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string unescape(const std::string& value) {
+    std::string out;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (value[i] == '%' && i + 2 < value.size()) {
+            out += static_cast<char>(std::stoi(value.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += value[i];
+        }
+    }
+    return out;
+}
+
+std::string range_text(const Range& range) { return fmt::format("{}@{}+{}", range.buffer, range.offset, range.bytes); }
+
+template <typename T>
+std::string join(const std::vector<T>& items, auto format_item) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ",") + format_item(item);
+    return out.empty() ? "-" : out;
+}
+
+// One line split into its record name, optional leading id, and key=value fields.
+struct Line {
+    int number = 0;
+    std::vector<std::string> words;
+    std::map<std::string, std::string> fields;
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw InputError(fmt::format("schedule text line {}: {}", number, what));
+    }
+    const std::string& field(const std::string& key) const {
+        auto it = fields.find(key);
+        if (it == fields.end()) fail("missing field '" + key + "'");
+        return it->second;
+    }
+    long long integer(const std::string& key) const { return to_integer(field(key), key); }
+    long long to_integer(const std::string& text, const std::string& what) const {
+        try {
+            std::size_t used = 0;
+            long long value = std::stoll(text, &used);
+            if (used == text.size()) return value;
+        } catch (const std::exception&) {
+        }
+        fail(fmt::format("'{}' is not an integer ({})", text, what));
+    }
+    Range range(const std::string& text) const {
+        auto at = text.find('@'), plus = text.find('+');
+        if (at == std::string::npos || plus == std::string::npos || plus < at) fail("bad range '" + text + "'");
+        return {static_cast<int>(to_integer(text.substr(0, at), "buffer")),
+                static_cast<std::uint64_t>(to_integer(text.substr(at + 1, plus - at - 1), "offset")),
+                static_cast<std::uint64_t>(to_integer(text.substr(plus + 1), "bytes"))};
+    }
+    std::vector<std::string> list(const std::string& key) const {
+        std::vector<std::string> items;
+        const std::string& value = field(key);
+        if (value == "-") return items;
+        std::stringstream stream(value);
+        for (std::string item; std::getline(stream, item, ',');) items.push_back(item);
+        return items;
+    }
+};
+
+Line split_line(const std::string& text, int number) {
+    Line line;
+    line.number = number;
+    std::istringstream stream(text);
+    for (std::string word; stream >> word;) {
+        if (auto eq = word.find('='); eq != std::string::npos)
+            line.fields[word.substr(0, eq)] = unescape(word.substr(eq + 1));
+        else
+            line.words.push_back(word);
+    }
+    return line;
+}
+
+void add_task_from(Schedule& schedule, Task task, const std::vector<int>& deps, int expected_id,
+                   const std::function<void(const std::string&)>& fail) {
+    if (expected_id != schedule.task_count())
+        fail(fmt::format("task ids must be consecutive from 0 (expected {}, got {})", schedule.task_count(), expected_id));
+    for (int dep : deps)
+        if (dep < 0 || dep >= expected_id) fail(fmt::format("dependency {} must name an earlier task", dep));
+    schedule.add_task(std::move(task), deps);
+}
+
+}  // namespace
+
+std::string to_text(const Schedule& schedule) {
+    std::string out = fmt::format("{} {}\n", text_magic, format_version);
+    const auto& spec = schedule.spec;
+    out += fmt::format("spec collective={} algorithm={} bytes={} root={} op={} nodes={}\n", to_string(spec.collective),
+                       escape(spec.algorithm), spec.bytes, spec.root, to_string(spec.op), schedule.nodes);
+    for (const auto& [key, value] : spec.options) out += fmt::format("option {}={}\n", escape(key), escape(value));
+    for (const auto& [key, value] : schedule.provenance) out += fmt::format("provenance {}={}\n", escape(key), escape(value));
+    for (int r = 0; r < schedule.rank_count(); ++r) {
+        const RankInfo& rank = schedule.ranks[r];
+        out += fmt::format("rank {} node={} core={} pu={} numa={} package={}\n", r, rank.node, rank.core, rank.pu,
+                           rank.numa, rank.package);
+    }
+    for (std::size_t b = 0; b < schedule.buffers().size(); ++b) {
+        const Buffer& buffer = schedule.buffers()[b];
+        out += fmt::format("buffer {} name={} owner={} bytes={} role={} numa={}\n", b, escape(buffer.name), buffer.owner,
+                           buffer.bytes, to_string(buffer.role), buffer.numa);
+    }
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const Task& task = schedule.task(id);
+        out += fmt::format("task {} {} thread={}", id, to_string(task.kind), task.thread);
+        if (task.peer >= 0) out += fmt::format(" peer={}", task.peer);
+        if (task.write.buffer >= 0) out += " write=" + range_text(task.write);
+        if (!task.reads.empty()) out += " read=" + join(task.reads, range_text);
+        if (task.flops != 0) out += fmt::format(" flops={}", task.flops);
+        out += " deps=" + join(schedule.predecessors(id), [](int dep) { return std::to_string(dep); });
+        if (!task.label.empty()) out += " label=" + escape(task.label);
+        out += "\n";
+    }
+    return out;
+}
+
+Schedule schedule_from_text(const std::string& text) {
+    Schedule schedule;
+    std::istringstream stream(text);
+    std::string raw;
+    int number = 0;
+    bool header_seen = false;
+    while (std::getline(stream, raw)) {
+        ++number;
+        if (raw.empty() || raw[0] == '#') continue;
+        Line line = split_line(raw, number);
+        if (line.words.empty()) line.fail("expected a record name");
+        const std::string& record = line.words[0];
+        if (!header_seen) {
+            if (record != text_magic || line.words.size() != 2 || line.words[1] != std::to_string(format_version))
+                line.fail(fmt::format("not a numacoll schedule (expected '{} {}')", text_magic, format_version));
+            header_seen = true;
+            continue;
+        }
+        try {
+            if (record == "spec") {
+                schedule.spec.collective = parse_collective(line.field("collective"));
+                schedule.spec.algorithm = line.field("algorithm");
+                schedule.spec.bytes = static_cast<std::uint64_t>(line.integer("bytes"));
+                schedule.spec.root = static_cast<int>(line.integer("root"));
+                schedule.spec.op = parse_reduce_op(line.field("op"));
+                schedule.nodes = static_cast<int>(line.integer("nodes"));
+            } else if (record == "option" || record == "provenance") {
+                auto& target = record == "option" ? schedule.spec.options : schedule.provenance;
+                for (const auto& [key, value] : line.fields) target[key] = value;
+            } else if (record == "rank") {
+                if (line.words.size() != 2 || line.to_integer(line.words[1], "rank") != schedule.rank_count())
+                    line.fail("ranks must be numbered consecutively from 0");
+                schedule.ranks.push_back({static_cast<int>(line.integer("node")), static_cast<int>(line.integer("core")),
+                                          static_cast<int>(line.integer("pu")), static_cast<int>(line.integer("numa")),
+                                          static_cast<int>(line.integer("package"))});
+            } else if (record == "buffer") {
+                if (line.words.size() != 2 ||
+                    line.to_integer(line.words[1], "buffer") != static_cast<long long>(schedule.buffers().size()))
+                    line.fail("buffers must be numbered consecutively from 0");
+                schedule.add_buffer({line.field("name"), static_cast<int>(line.integer("owner")),
+                                     static_cast<std::uint64_t>(line.integer("bytes")), parse_buffer_role(line.field("role")),
+                                     static_cast<int>(line.integer("numa"))});
+            } else if (record == "task") {
+                if (line.words.size() != 3) line.fail("expected 'task ID KIND ...'");
+                Task task;
+                task.kind = parse_task_kind(line.words[2]);
+                task.thread = static_cast<int>(line.integer("thread"));
+                if (line.fields.count("peer")) task.peer = static_cast<int>(line.integer("peer"));
+                if (line.fields.count("write")) task.write = line.range(line.field("write"));
+                if (line.fields.count("read"))
+                    for (const auto& item : line.list("read")) task.reads.push_back(line.range(item));
+                if (line.fields.count("flops")) task.flops = std::stod(line.field("flops"));
+                if (line.fields.count("label")) task.label = line.field("label");
+                std::vector<int> deps;
+                for (const auto& item : line.list("deps")) deps.push_back(static_cast<int>(line.to_integer(item, "deps")));
+                add_task_from(schedule, std::move(task), deps, static_cast<int>(line.to_integer(line.words[1], "task id")),
+                              [&](const std::string& what) { line.fail(what); });
+            } else {
+                line.fail("unknown record '" + record + "'");
+            }
+        } catch (const InputError&) {
+            throw;
+        } catch (const Error& error) {
+            line.fail(error.what());
+        }
+    }
+    if (!header_seen) throw InputError("not a numacoll schedule: the text is empty");
+    return schedule;
+}
+
+std::string to_json(const Schedule& schedule) {
+    using nlohmann::json;
+    json root;
+    root["format"] = text_magic;
+    root["version"] = format_version;
+    const auto& spec = schedule.spec;
+    root["spec"] = {{"collective", to_string(spec.collective)}, {"algorithm", spec.algorithm}, {"bytes", spec.bytes},
+                    {"root", spec.root}, {"op", to_string(spec.op)}, {"options", spec.options}};
+    root["nodes"] = schedule.nodes;
+    root["provenance"] = schedule.provenance;
+    json ranks = json::array();
+    for (const RankInfo& rank : schedule.ranks)
+        ranks.push_back({{"node", rank.node}, {"core", rank.core}, {"pu", rank.pu}, {"numa", rank.numa}, {"package", rank.package}});
+    root["ranks"] = ranks;
+    json buffers = json::array();
+    for (const Buffer& buffer : schedule.buffers())
+        buffers.push_back({{"name", buffer.name}, {"owner", buffer.owner}, {"bytes", buffer.bytes},
+                           {"role", to_string(buffer.role)}, {"numa", buffer.numa}});
+    root["buffers"] = buffers;
+    auto range_json = [](const Range& range) { return json{range.buffer, range.offset, range.bytes}; };
+    json tasks = json::array();
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const Task& task = schedule.task(id);
+        json item = {{"id", id}, {"kind", to_string(task.kind)}, {"thread", task.thread}, {"deps", schedule.predecessors(id)}};
+        if (task.peer >= 0) item["peer"] = task.peer;
+        if (task.write.buffer >= 0) item["write"] = range_json(task.write);
+        if (!task.reads.empty()) {
+            item["reads"] = json::array();
+            for (const Range& range : task.reads) item["reads"].push_back(range_json(range));
+        }
+        if (task.flops != 0) item["flops"] = task.flops;
+        if (!task.label.empty()) item["label"] = task.label;
+        tasks.push_back(item);
+    }
+    root["tasks"] = tasks;
+    return root.dump(1) + "\n";
+}
+
+Schedule schedule_from_json(const std::string& text) {
+    using nlohmann::json;
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::exception& error) {
+        throw InputError(fmt::format("schedule JSON is malformed: {}", error.what()));
+    }
+    Schedule schedule;
+    std::string where = "top level";
+    try {
+        if (root.value("format", "") != text_magic || root.value("version", 0) != format_version)
+            throw InputError(fmt::format("not a numacoll schedule (expected format '{}' version {})", text_magic, format_version));
+        where = "spec";
+        const json& spec = root.at("spec");
+        schedule.spec.collective = parse_collective(spec.at("collective").get<std::string>());
+        schedule.spec.algorithm = spec.at("algorithm").get<std::string>();
+        schedule.spec.bytes = spec.at("bytes").get<std::uint64_t>();
+        schedule.spec.root = spec.at("root").get<int>();
+        schedule.spec.op = parse_reduce_op(spec.at("op").get<std::string>());
+        schedule.spec.options = spec.at("options").get<std::map<std::string, std::string>>();
+        schedule.nodes = root.at("nodes").get<int>();
+        schedule.provenance = root.at("provenance").get<std::map<std::string, std::string>>();
+        where = "ranks";
+        for (const json& rank : root.at("ranks"))
+            schedule.ranks.push_back({rank.at("node").get<int>(), rank.at("core").get<int>(), rank.at("pu").get<int>(),
+                                      rank.at("numa").get<int>(), rank.at("package").get<int>()});
+        where = "buffers";
+        for (const json& buffer : root.at("buffers"))
+            schedule.add_buffer({buffer.at("name").get<std::string>(), buffer.at("owner").get<int>(),
+                                 buffer.at("bytes").get<std::uint64_t>(), parse_buffer_role(buffer.at("role").get<std::string>()),
+                                 buffer.at("numa").get<int>()});
+        auto range_of = [](const json& value) {
+            return Range{value.at(0).get<int>(), value.at(1).get<std::uint64_t>(), value.at(2).get<std::uint64_t>()};
+        };
+        for (const json& item : root.at("tasks")) {
+            where = fmt::format("task {}", item.value("id", -1));
+            Task task;
+            task.kind = parse_task_kind(item.at("kind").get<std::string>());
+            task.thread = item.at("thread").get<int>();
+            task.peer = item.value("peer", -1);
+            if (item.contains("write")) task.write = range_of(item.at("write"));
+            if (item.contains("reads"))
+                for (const json& range : item.at("reads")) task.reads.push_back(range_of(range));
+            task.flops = item.value("flops", 0.0);
+            task.label = item.value("label", "");
+            add_task_from(schedule, std::move(task), item.at("deps").get<std::vector<int>>(), item.at("id").get<int>(),
+                          [&](const std::string& what) { throw InputError(what); });
+        }
+    } catch (const json::exception& error) {
+        throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
+    } catch (const InputError& error) {
+        throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
+    } catch (const Error& error) {
+        throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
+    }
+    return schedule;
+}
+
+std::string to_dot(const Schedule& schedule) {
+    const TaskGraph& graph = schedule.graph();
+    auto color = [](TaskKind kind) {
+        switch (kind) {
+            case TaskKind::reduce: return "lightsalmon";
+            case TaskKind::copy: return "lightblue";
+            case TaskKind::flag: return "lightgrey";
+            case TaskKind::net: return "palegreen";
+            case TaskKind::compute: return "khaki";
+        }
+        return "white";
+    };
+    auto vertex_writer = [&](std::ostream& out, TaskGraph::vertex_descriptor v) {
+        const Task& task = graph[v];
+        std::string label = fmt::format("{} {} r{}", v, to_string(task.kind), task.thread);
+        if (task.peer >= 0) label += fmt::format("->r{}", task.peer);
+        if (task.write.buffer >= 0) label += fmt::format("\\n{}B", task.write.bytes);
+        if (!task.label.empty()) label += "\\n" + task.label;
+        out << fmt::format("[label=\"{}\", shape={}, style=filled, fillcolor={}]", label,
+                           task.kind == TaskKind::flag ? "ellipse" : "box", color(task.kind));
+    };
+    auto graph_writer = [&](std::ostream& out) {
+        out << fmt::format("label=\"{} {} {} bytes, {} ranks on {} node(s)\";\n", to_string(schedule.spec.collective),
+                           schedule.spec.algorithm, schedule.spec.bytes, schedule.rank_count(), schedule.nodes);
+        out << "rankdir=TB;\nfontname=\"Helvetica\";\nnode [fontname=\"Helvetica\", fontsize=10];\n";
+    };
+    std::ostringstream out;
+    boost::write_graphviz(out, graph, vertex_writer, boost::default_writer(), graph_writer);
+    return out.str();
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,277 @@
+#include "algorithms/symbolic_checker.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "algorithms/validate_schedule.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+struct Term {
+    int rank = 0;
+    std::int64_t shift = 0;  // byte x holds element x + shift of `rank`'s input
+    int count = 0;
+    bool operator==(const Term&) const = default;
+};
+
+using Terms = std::vector<Term>;  // sorted by (rank, shift), counts > 0
+
+Terms shifted(const Terms& terms, std::int64_t delta) {
+    Terms result = terms;
+    for (Term& term : result) term.shift += delta;
+    return result;
+}
+
+void add_into(Terms& sum, const Terms& more) {
+    Terms merged;
+    merged.reserve(sum.size() + more.size());
+    auto a = sum.cbegin();
+    auto b = more.cbegin();
+    auto key = [](const Term& t) { return std::pair{t.rank, t.shift}; };
+    while (a != sum.cend() || b != more.cend()) {
+        if (b == more.cend() || (a != sum.cend() && key(*a) < key(*b))) {
+            merged.push_back(*a++);
+        } else if (a == sum.cend() || key(*b) < key(*a)) {
+            merged.push_back(*b++);
+        } else {
+            merged.push_back({a->rank, a->shift, a->count + b->count});
+            ++a, ++b;
+        }
+    }
+    sum = std::move(merged);
+}
+
+struct Segment {
+    std::uint64_t end = 0;
+    bool written = false;
+    Terms terms;
+};
+
+// A piece of a source range, in destination coordinates.
+struct Piece {
+    std::uint64_t start = 0, end = 0;
+    bool written = false;
+    Terms terms;
+};
+
+class SymbolicMemory {
+public:
+    explicit SymbolicMemory(const Schedule& schedule) : segments_(schedule.buffers().size()) {
+        for (std::size_t b = 0; b < segments_.size(); ++b) {
+            const Buffer& buffer = schedule.buffer(static_cast<int>(b));
+            Segment all{buffer.bytes, buffer.role == BufferRole::input, {}};
+            if (all.written) all.terms = {{buffer.owner, 0, 1}};
+            if (buffer.bytes > 0) segments_[b][0] = all;
+        }
+    }
+
+    // The contents of `from`, moved to start at `to_offset`.
+    std::vector<Piece> read(const Range& from, std::uint64_t to_offset) const {
+        std::vector<Piece> pieces;
+        const auto& map = segments_[from.buffer];
+        auto it = map.upper_bound(from.offset);
+        if (it != map.begin()) --it;
+        const auto delta = static_cast<std::int64_t>(from.offset) - static_cast<std::int64_t>(to_offset);
+        for (; it != map.end() && it->first < from.end(); ++it) {
+            const std::uint64_t start = std::max(it->first, from.offset);
+            const std::uint64_t end = std::min(it->second.end, from.end());
+            if (start >= end) continue;
+            pieces.push_back({start - from.offset + to_offset, end - from.offset + to_offset, it->second.written,
+                              shifted(it->second.terms, delta)});
+        }
+        return pieces;
+    }
+
+    void write(const Range& to, const std::vector<Piece>& pieces) {
+        if (to.bytes == 0) return;
+        auto& map = segments_[to.buffer];
+        cut(map, to.offset);
+        cut(map, to.end());
+        map.erase(map.lower_bound(to.offset), map.lower_bound(to.end()));
+        for (const Piece& piece : pieces) map[piece.start] = Segment{piece.end, piece.written, piece.terms};
+    }
+
+    std::vector<Piece> contents(int buffer, std::uint64_t bytes) const { return read({buffer, 0, bytes}, 0); }
+
+private:
+    static void cut(std::map<std::uint64_t, Segment>& map, std::uint64_t at) {
+        auto it = map.upper_bound(at);
+        if (it == map.begin()) return;
+        --it;
+        if (it->first < at && at < it->second.end) {
+            Segment tail = it->second;
+            it->second.end = at;
+            map[at] = tail;
+        }
+    }
+
+    std::vector<std::map<std::uint64_t, Segment>> segments_;
+};
+
+// Sum of several inputs, each already in destination coordinates.
+std::vector<Piece> add_pieces(const std::vector<std::vector<Piece>>& inputs, const Range& to) {
+    std::vector<std::uint64_t> cuts{to.offset, to.end()};
+    for (const auto& pieces : inputs)
+        for (const Piece& piece : pieces) cuts.insert(cuts.end(), {piece.start, piece.end});
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::vector<Piece> result;
+    std::vector<std::size_t> cursor(inputs.size(), 0);
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+        Piece sum{cuts[c], cuts[c + 1], true, {}};
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const auto& pieces = inputs[i];
+            while (cursor[i] < pieces.size() && pieces[cursor[i]].end <= sum.start) ++cursor[i];
+            if (cursor[i] == pieces.size() || pieces[cursor[i]].start > sum.start || !pieces[cursor[i]].written) {
+                sum.written = false;
+                continue;
+            }
+            add_into(sum.terms, pieces[cursor[i]].terms);
+        }
+        if (!sum.written) sum.terms.clear();
+        result.push_back(std::move(sum));
+    }
+    return result;
+}
+
+std::string explain_difference(const Terms& got, const Terms& expected) {
+    for (const Term& want : expected) {
+        auto it = std::find_if(got.begin(), got.end(), [&](const Term& t) { return t.rank == want.rank && t.shift == want.shift; });
+        if (it == got.end()) {
+            auto moved = std::find_if(got.begin(), got.end(), [&](const Term& t) { return t.rank == want.rank; });
+            if (moved != got.end())
+                return fmt::format("holds rank {}'s data from {} bytes away (misplaced)", want.rank,
+                                   moved->shift - want.shift);
+            return fmt::format("is missing rank {}'s contribution", want.rank);
+        }
+        if (it->count != want.count)
+            return fmt::format("holds rank {}'s contribution {} times instead of {}", want.rank, it->count, want.count);
+    }
+    for (const Term& have : got) {
+        auto it = std::find_if(expected.begin(), expected.end(),
+                               [&](const Term& t) { return t.rank == have.rank && t.shift == have.shift; });
+        if (it == expected.end())
+            return have.shift == 0 ? fmt::format("holds rank {}'s contribution, which does not belong there", have.rank)
+                                   : fmt::format("holds rank {}'s data from {} bytes away (misplaced)", have.rank, have.shift);
+    }
+    return "differs from what the collective requires";
+}
+
+void run_tasks(const Schedule& schedule, SymbolicMemory& memory, std::vector<std::string>& problems) {
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const Task& task = schedule.task(id);
+        if (task.write.buffer < 0 || task.reads.empty()) continue;
+        std::vector<std::vector<Piece>> inputs;
+        for (const Range& range : task.reads) inputs.push_back(memory.read(range, task.write.offset));
+        std::vector<Piece> result = task.kind == TaskKind::reduce ? add_pieces(inputs, task.write) : inputs.front();
+        for (const Piece& piece : result)
+            if (!piece.written) {
+                problems.push_back(fmt::format("{} uses bytes that hold nothing", describe_task(schedule, id)));
+                return;
+            }
+        memory.write(task.write, result);
+    }
+}
+
+void check_allreduce_outputs(const Schedule& schedule, const SymbolicMemory& memory, CheckReport& report) {
+    Terms expected;
+    for (int rank = 0; rank < schedule.rank_count(); ++rank) expected.push_back({rank, 0, 1});
+    for (int rank = 0; rank < schedule.rank_count(); ++rank) {
+        const int output = schedule.output_of(rank);
+        if (output < 0) {
+            report.problems.push_back(fmt::format("rank {} has no output buffer", rank));
+            continue;
+        }
+        ++report.outputs_checked;
+        for (const Piece& piece : memory.contents(output, schedule.spec.bytes)) {
+            const std::string where = describe_range(schedule, {output, piece.start, piece.end - piece.start});
+            if (!piece.written) {
+                report.problems.push_back(fmt::format("rank {}'s output {} is never written", rank, where));
+                break;
+            }
+            if (piece.terms != expected) {
+                report.problems.push_back(
+                    fmt::format("rank {}'s output {} {}", rank, where, explain_difference(piece.terms, expected)));
+                break;
+            }
+        }
+    }
+}
+
+// With no data, correctness is synchronisation: no rank may leave before
+// every rank has arrived. Every task of a rank happens after it arrived, so
+// rank q has arrived before rank r leaves when some task of q leads to one of
+// the tasks r runs or is signalled by.
+void check_synchronisation(const Schedule& schedule, CheckReport& report) {
+    const int ranks = schedule.rank_count();
+    const int tasks = schedule.task_count();
+    std::vector<std::vector<int>> involving(ranks);
+    std::vector<std::vector<int>> successors(tasks);
+    for (int id = 0; id < tasks; ++id) {
+        const Task& task = schedule.task(id);
+        involving[task.thread].push_back(id);
+        if (task.peer >= 0) involving[task.peer].push_back(id);
+        successors[id] = schedule.successors(id);
+    }
+    std::vector<char> after_arrival(tasks);
+    for (int arriver = 0; arriver < ranks && ranks > 1; ++arriver) {
+        // Everything reachable from the arriver's own tasks.
+        std::fill(after_arrival.begin(), after_arrival.end(), 0);
+        std::vector<int> stack;
+        for (int id = 0; id < tasks; ++id)
+            if (schedule.task(id).thread == arriver) stack.push_back(id), after_arrival[id] = 1;
+        if (stack.empty()) {
+            report.problems.push_back(fmt::format("rank {} never signals anyone: the others cannot know it arrived", arriver));
+            return;
+        }
+        while (!stack.empty()) {
+            const int id = stack.back();
+            stack.pop_back();
+            for (int next : successors[id])
+                if (!after_arrival[next]) after_arrival[next] = 1, stack.push_back(next);
+        }
+        for (int leaver = 0; leaver < ranks; ++leaver) {
+            if (leaver == arriver) continue;
+            const bool waits = std::any_of(involving[leaver].begin(), involving[leaver].end(),
+                                           [&](int id) { return after_arrival[id] != 0; });
+            if (!waits) {
+                report.problems.push_back(
+                    fmt::format("rank {} can finish before rank {} arrives (no path between them)", leaver, arriver));
+                return;
+            }
+        }
+    }
+    report.outputs_checked = ranks;
+}
+
+}  // namespace
+
+CheckReport check_schedule(const Schedule& schedule) {
+    CheckReport report;
+    report.problems = find_schedule_problems(schedule);
+    if (!report.problems.empty()) return report;
+
+    SymbolicMemory memory(schedule);
+    run_tasks(schedule, memory, report.problems);
+    if (report.problems.empty()) {
+        switch (schedule.spec.collective) {
+            case Collective::allreduce:
+                if (schedule.spec.bytes == 0)
+                    check_synchronisation(schedule, report);
+                else
+                    check_allreduce_outputs(schedule, memory, report);
+                break;
+            default:
+                report.problems.push_back(fmt::format("the checker does not know what {} must produce yet",
+                                                      to_string(schedule.spec.collective)));
+        }
+    }
+    report.holds = report.problems.empty();
+    return report;
+}
+
+}  // namespace numacoll::algo

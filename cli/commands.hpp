@@ -1,0 +1,17 @@
+// The numacoll subcommands. Each registers itself on the root CLI::App and
+// returns what to run when it was chosen; that returns the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace numacoll::cli {
+
+using CommandRun = std::function<int()>;
+
+CommandRun add_topo_command(CLI::App& app);
+CommandRun add_dag_command(CLI::App& app);
+CommandRun add_demo_command(CLI::App& app);
+
+}  // namespace numacoll::cli

@@ -1,0 +1,36 @@
+// Pieces every numacoll subcommand shares: the machine/layout options and
+// writing output files so that a failure never leaves half a file behind.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/layout.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::cli {
+
+// --topology, --nodes, --ranks, --placement, --pus
+struct MachineOptions {
+    std::string topology;
+    int nodes = 1;
+    int ranks_per_node = 0;
+    std::string placement = "compact";
+    std::vector<int> pus;
+
+    void add_to(CLI::App& command, const std::string& default_topology, bool with_layout);
+    std::shared_ptr<const topo::Machine> load() const;
+    algo::Layout layout(std::shared_ptr<const topo::Machine> machine) const;
+};
+
+// Writes `text` to `path` through a temporary file renamed into place, so a
+// reader never sees half a file; "-" means standard output.
+void write_output(const std::string& path, const std::string& text);
+
+// Reads a whole file; InputError when missing or unreadable.
+std::string read_file(const std::string& path);
+
+}  // namespace numacoll::cli

@@ -1,0 +1,43 @@
+// numacoll: the command line. Errors become one line on stderr and an exit
+// code: 2 for usage and input errors, 1 for failed checks and other failures.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "numacoll/version.hpp"
+#include "topologies/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"numacoll: design, simulate and execute MPI collective algorithms on NUMA machines"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", fmt::format("numacoll {} ({})", numacoll::version, numacoll::git_revision));
+    std::vector<std::pair<CLI::App*, numacoll::cli::CommandRun>> commands;
+    auto remember = [&](numacoll::cli::CommandRun run) { commands.emplace_back(app.get_subcommands({}).back(), run); };
+    remember(numacoll::cli::add_topo_command(app));
+    remember(numacoll::cli::add_dag_command(app));
+    remember(numacoll::cli::add_demo_command(app));
+
+    try {
+        app.parse(argc, argv);
+        for (auto& [command, run] : commands)
+            if (command->parsed()) return run();
+        return 2;
+    } catch (const CLI::ParseError& error) {
+        if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+        std::string message = error.what();
+        if (auto newline = message.find('\n'); newline != std::string::npos) message.resize(newline);
+        std::cerr << "numacoll: " << message << " (see --help)\n";
+        return 2;
+    } catch (const numacoll::UsageError& error) {
+        std::cerr << "numacoll: " << error.what() << "\n";
+        return 2;
+    } catch (const numacoll::Error& error) {
+        std::cerr << "numacoll: " << error.what() << "\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << "numacoll: unexpected error: " << error.what() << "\n";
+        return 1;
+    }
+}

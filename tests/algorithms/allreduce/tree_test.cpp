@@ -1,0 +1,113 @@
+// Proves allreduce "tree" with the symbolic checker on every rank count of
+// each machine, for arity 2, 3 and 4, both broadcasts, 1 to 4 nodes, with
+// and without strip mining. 200 bytes is neither a multiple of a cache line
+// nor of most rank counts; with strip=64 it runs as chunks of 64+64+64+8.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include "../schedule_fixtures.hpp"
+#include "algorithms/symbolic_checker.hpp"
+#include "topologies/error.hpp"
+
+#include <set>
+
+using namespace numacoll;
+
+class TreeAllreduceProof : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TreeAllreduceProof, HoldsForEveryShape) {
+    const auto machine = test::machine(GetParam());
+    const int cores = std::min(machine->core_count(), 64);
+    int proven = 0;
+    for (int ranks = 1; ranks <= cores; ++ranks)
+        for (int nodes = 1; nodes <= 4; ++nodes)
+            for (const char* arity : {"2", "3", "4"})
+                for (const char* bcast : {"1stage", "2stage"})
+                    for (const char* strip : {"off", "64"}) {
+                        auto schedule = test::tree_allreduce(GetParam(), 200, ranks, nodes,
+                                                             {{"arity", arity}, {"bcast", bcast}, {"strip", strip}});
+                        auto report = algo::check_schedule(schedule);
+                        ASSERT_TRUE(report.holds)
+                            << fmt::format("{} ranks={} nodes={} arity={} bcast={} strip={}: {}", GetParam(), ranks,
+                                           nodes, arity, bcast, strip, report.problems.front());
+                        ASSERT_EQ(report.outputs_checked, ranks * nodes);
+                        ++proven;
+                    }
+    EXPECT_EQ(proven, cores * 4 * 3 * 2 * 2);
+}
+
+TEST_P(TreeAllreduceProof, EmptyVectorIsABarrier) {
+    const auto machine = test::machine(GetParam());
+    for (int ranks : {1, 2, std::min(machine->core_count(), 64)})
+        if (ranks <= machine->core_count())
+        for (int nodes = 1; nodes <= 4; ++nodes)
+            for (const char* bcast : {"1stage", "2stage"}) {
+                auto report = algo::check_schedule(test::tree_allreduce(GetParam(), 0, ranks, nodes, {{"bcast", bcast}}));
+                ASSERT_TRUE(report.holds) << fmt::format("{} ranks={} nodes={}: {}", GetParam(), ranks, nodes,
+                                                         report.problems.front());
+            }
+}
+
+INSTANTIATE_TEST_SUITE_P(Machines, TreeAllreduceProof,
+                         ::testing::Values("westmere", "magnycours", "live", "synthetic:Package:3 Core:5",
+                                           "synthetic:Core:1", "synthetic:Package:7 Core:1",
+                                           "synthetic:Package:4 L3Cache:2 Core:8"),
+                         [](const auto& info) {
+                             std::string name;
+                             for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             return name;
+                         });
+
+TEST(TreeAllreduce, WestmereFollowsThePaperSteps) {
+    // HPDC'13 section 3.4: three intra-socket rounds, one inter-socket round,
+    // then a one-stage broadcast in which 11 threads read the root's vector.
+    auto schedule = test::tree_allreduce("westmere", 64);
+    std::map<std::string, int> reduces;
+    int copies = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const auto& task = schedule.task(id);
+        if (task.kind == algo::TaskKind::reduce) ++reduces[task.label];
+        if (task.kind == algo::TaskKind::copy) {
+            ++copies;
+            EXPECT_EQ(task.reads.front().buffer, schedule.output_of(0));
+        }
+    }
+    EXPECT_EQ(reduces["c0:reduce:package+L3:r0"], 6);  // 3 pairs per socket
+    EXPECT_EQ(reduces["c0:reduce:package+L3:r1"], 2);
+    EXPECT_EQ(reduces["c0:reduce:package+L3:r2"], 2);
+    EXPECT_EQ(reduces["c0:reduce:machine:r0"], 1);
+    EXPECT_EQ(reduces.size(), 4u);
+    EXPECT_EQ(copies, 11);
+}
+
+TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
+    auto schedule = test::tree_allreduce("magnycours", 64, 0, 1, {{"bcast", "2stage"}});
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const auto& task = schedule.task(id);
+        if (task.kind != algo::TaskKind::reduce) continue;
+        for (const auto& read : task.reads) {
+            const int owner = schedule.buffer(read.buffer).owner;
+            if (schedule.ranks[owner].package != schedule.ranks[task.thread].package)
+                EXPECT_NE(task.label.find(":machine:"), std::string::npos) << task.label;
+        }
+    }
+}
+
+TEST(TreeAllreduce, StripMiningCutsAtTheLastLevelCache) {
+    // Westmere's L3 is 12 MiB: a 16 MiB vector runs as 12 MiB + 4 MiB.
+    auto schedule = test::tree_allreduce("westmere", 16u << 20, 2);
+    std::set<std::uint64_t> chunk_sizes;
+    for (int id = 0; id < schedule.task_count(); ++id)
+        if (schedule.task(id).kind == algo::TaskKind::reduce) chunk_sizes.insert(schedule.task(id).write.bytes);
+    EXPECT_EQ(chunk_sizes, (std::set<std::uint64_t>{12u << 20, 4u << 20}));
+    auto whole = test::tree_allreduce("westmere", 16u << 20, 2, 1, {{"strip", "off"}});
+    EXPECT_EQ(whole.task(1).write.bytes, 16u << 20);
+}
+
+TEST(TreeAllreduce, RefusesBadOptions) {
+    EXPECT_THROW(test::tree_allreduce("westmere", 64, 0, 1, {{"arity", "1"}}), UsageError);
+    EXPECT_THROW(test::tree_allreduce("westmere", 64, 0, 1, {{"bcast", "3stage"}}), UsageError);
+    EXPECT_THROW(test::tree_allreduce("westmere", 64, 0, 1, {{"strip", "0"}}), UsageError);
+    EXPECT_THROW(test::tree_allreduce("westmere", 64, 0, 1, {{"colour", "blue"}}), UsageError);
+    EXPECT_THROW(test::tree_allreduce("westmere", 12), UsageError);  // not whole doubles
+}

@@ -1,0 +1,55 @@
+// Shared by the algorithm tests: machines loaded once, schedules by spec.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "algorithms/registry.hpp"
+
+namespace numacoll::test {
+
+inline std::shared_ptr<const topo::Machine> machine(const std::string& spec) {
+    static std::map<std::string, std::shared_ptr<const topo::Machine>> cache;
+    auto& entry = cache[spec];
+    if (!entry) entry = std::make_shared<const topo::Machine>(topo::load_machine(spec));
+    return entry;
+}
+
+inline algo::Schedule tree_allreduce(const std::string& topology, std::uint64_t bytes, int ranks = 0, int nodes = 1,
+                                     std::map<std::string, std::string> options = {}) {
+    algo::LayoutOptions layout_options;
+    layout_options.ranks_per_node = ranks;
+    layout_options.nodes = nodes;
+    algo::CollectiveSpec spec;
+    spec.collective = algo::Collective::allreduce;
+    spec.algorithm = "tree";
+    spec.bytes = bytes;
+    spec.options = std::move(options);
+    return algo::generate_schedule(spec, algo::make_layout(machine(topology), layout_options));
+}
+
+// Rebuilds a schedule task by task, letting `edit` change each task and its
+// dependencies (return false to drop the task; later ids shift down).
+template <typename Edit>
+algo::Schedule rebuild(const algo::Schedule& original, Edit edit) {
+    algo::Schedule copy;
+    copy.spec = original.spec;
+    copy.nodes = original.nodes;
+    copy.ranks = original.ranks;
+    copy.provenance = original.provenance;
+    for (const auto& buffer : original.buffers()) copy.add_buffer(buffer);
+    std::vector<int> new_id(original.task_count(), -1);
+    for (int id = 0; id < original.task_count(); ++id) {
+        algo::Task task = original.task(id);
+        std::vector<int> deps = original.predecessors(id);
+        if (!edit(id, task, deps)) continue;
+        std::vector<int> mapped;
+        for (int dep : deps)
+            if (new_id[dep] >= 0) mapped.push_back(new_id[dep]);
+        new_id[id] = copy.add_task(task, mapped);
+    }
+    return copy;
+}
+
+}  // namespace numacoll::test

@@ -1,0 +1,69 @@
+#include "algorithms/schedule_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include "schedule_fixtures.hpp"
+#include "topologies/error.hpp"
+
+using namespace numacoll;
+
+TEST(ScheduleIo, TextRoundTripsExactly) {
+    for (auto bytes : {0ull, 64ull, 200ull}) {
+        auto schedule = test::tree_allreduce("westmere", bytes, 0, 3, {{"strip", "64"}});
+        const std::string text = algo::to_text(schedule);
+        auto back = algo::schedule_from_text(text);
+        EXPECT_TRUE(back == schedule);
+        EXPECT_EQ(algo::to_text(back), text);
+    }
+}
+
+TEST(ScheduleIo, JsonRoundTripsExactly) {
+    auto schedule = test::tree_allreduce("magnycours", 128, 0, 2, {{"bcast", "2stage"}});
+    const std::string json = algo::to_json(schedule);
+    auto back = algo::schedule_from_json(json);
+    EXPECT_TRUE(back == schedule);
+    EXPECT_EQ(algo::to_json(back), json);
+    EXPECT_EQ(algo::to_text(back), algo::to_text(schedule));
+}
+
+TEST(ScheduleIo, TextIsOneTaskPerLine) {
+    auto schedule = test::tree_allreduce("westmere", 64);
+    const std::string text = algo::to_text(schedule);
+    int task_lines = 0;
+    for (std::size_t at = text.find("\ntask "); at != std::string::npos; at = text.find("\ntask ", at + 1)) ++task_lines;
+    EXPECT_EQ(task_lines, schedule.task_count());
+    EXPECT_NE(text.find("provenance topology=westmere"), std::string::npos);
+}
+
+TEST(ScheduleIo, DotNamesEveryTask) {
+    auto schedule = test::tree_allreduce("westmere", 64);
+    const std::string dot = algo::to_dot(schedule);
+    EXPECT_EQ(dot.rfind("digraph", 0), 0u);
+    EXPECT_NE(dot.find("43 copy r11"), std::string::npos);
+    EXPECT_NE(dot.find("0->1"), std::string::npos);
+}
+
+TEST(ScheduleIo, BadTextNamesTheLine) {
+    EXPECT_THROW(algo::schedule_from_text(""), InputError);
+    EXPECT_THROW(algo::schedule_from_text("hello\n"), InputError);
+    auto text = algo::to_text(test::tree_allreduce("westmere", 64));
+    auto broken = text;
+    broken.replace(broken.find("task 5 "), 7, "task 9 ");
+    try {
+        algo::schedule_from_text(broken);
+        FAIL() << "accepted a task out of order";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("line"), std::string::npos);
+    }
+    broken = text;
+    broken.replace(broken.find(" reduce thread"), 14, " blend thread");
+    EXPECT_THROW(algo::schedule_from_text(broken), InputError);
+}
+
+TEST(ScheduleIo, BadJsonIsAnInputError) {
+    EXPECT_THROW(algo::schedule_from_json("{"), InputError);
+    EXPECT_THROW(algo::schedule_from_json("{\"format\": \"other\"}"), InputError);
+    auto json = algo::to_json(test::tree_allreduce("westmere", 64));
+    json.replace(json.find("\"thread\""), 8, "\"thraed\"");
+    EXPECT_THROW(algo::schedule_from_json(json), InputError);
+}

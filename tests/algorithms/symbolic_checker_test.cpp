@@ -1,0 +1,105 @@
+#include "algorithms/symbolic_checker.hpp"
+
+#include <gtest/gtest.h>
+
+#include "schedule_fixtures.hpp"
+
+using namespace numacoll;
+
+namespace {
+std::string first_problem(const algo::CheckReport& report) {
+    return report.problems.empty() ? "" : report.problems.front();
+}
+
+// The Westmere 64 B tree (see `numacoll dag`): task 1 is rank 0 reducing
+// in0 + in1 after flag 0; task 7 is rank 0 folding rank 2's partial (out2,
+// announced by flag 6); task 21 is the inter-socket step reading out6.
+const algo::Schedule& westmere_tree() {
+    static const auto schedule = test::tree_allreduce("westmere", 64);
+    return schedule;
+}
+}  // namespace
+
+TEST(SymbolicChecker, ProvesTheWestmereTree) {
+    const auto& schedule = westmere_tree();
+    ASSERT_EQ(schedule.task(7).kind, algo::TaskKind::reduce);
+    ASSERT_EQ(schedule.task(6).kind, algo::TaskKind::flag);
+    auto report = algo::check_schedule(schedule);
+    EXPECT_TRUE(report.holds) << first_problem(report);
+    EXPECT_EQ(report.outputs_checked, 12);
+}
+
+TEST(SymbolicChecker, RejectsAMissingEdge) {
+    // Rank 0 folds rank 2's partial without waiting for rank 2's flag.
+    auto broken = test::rebuild(westmere_tree(), [](int id, algo::Task&, std::vector<int>& deps) {
+        if (id == 7) std::erase(deps, 6);
+        return true;
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("does not depend on it"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, RejectsAMissingEdgeOnALeaf) {
+    // Rank 0 reads rank 1's input before rank 1 said it arrived.
+    auto broken = test::rebuild(westmere_tree(), [](int id, algo::Task&, std::vector<int>& deps) {
+        if (id == 1) std::erase(deps, 0);
+        return true;
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("before rank 1 has signalled"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, RejectsADoubleContribution) {
+    auto broken = test::rebuild(westmere_tree(), [](int id, algo::Task& task, std::vector<int>&) {
+        if (id == 7) task.reads.push_back(task.reads.back());  // rank 2's partial twice
+        return true;
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("contribution 2 times"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, RejectsALostContribution) {
+    auto broken = test::rebuild(westmere_tree(), [](int id, algo::Task& task, std::vector<int>&) {
+        if (id == 21) task.reads.pop_back();  // the other socket's partial is dropped
+        return true;
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("is missing rank 6's contribution"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, RejectsAMisplacedChunk) {
+    // A 128 B vector in two 64 B chunks: rank 1 copies the wrong half.
+    auto schedule = test::tree_allreduce("westmere", 128, 2, 1, {{"strip", "64"}});
+    auto broken = test::rebuild(schedule, [](int, algo::Task& task, std::vector<int>&) {
+        if (task.kind == algo::TaskKind::copy && task.write.offset == 64) task.reads[0].offset = 0;
+        return true;
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    ASSERT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("misplaced"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, RejectsAnOutputNobodyWrites) {
+    auto broken = test::rebuild(westmere_tree(), [](int id, algo::Task&, std::vector<int>&) { return id != 43; });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("rank 11's output out11[0,64) is never written"), std::string::npos)
+        << first_problem(report);
+}
+
+TEST(SymbolicChecker, EmptyVectorNeedsEveryoneToWaitForEveryone) {
+    auto barrier = test::tree_allreduce("westmere", 0);
+    EXPECT_TRUE(algo::check_schedule(barrier).holds);
+    // Without the release flags rank 0 sends, the others leave early.
+    auto broken = test::rebuild(barrier, [](int, algo::Task& task, std::vector<int>&) {
+        return !(task.kind == algo::TaskKind::flag && task.thread == 0 && task.peer == 5);
+    });
+    auto report = algo::check_schedule(broken);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("rank 5 can finish before"), std::string::npos) << first_problem(report);
+}

@@ -1,0 +1,108 @@
+#include "algorithms/validate_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include "schedule_fixtures.hpp"
+#include "topologies/error.hpp"
+
+using namespace numacoll;
+
+namespace {
+bool mentions(const std::vector<std::string>& problems, const std::string& words) {
+    for (const auto& problem : problems)
+        if (problem.find(words) != std::string::npos) return true;
+    return false;
+}
+
+// Two ranks on one node, one buffer each, built by hand.
+algo::Schedule two_ranks() {
+    algo::Schedule schedule;
+    schedule.spec.bytes = 64;
+    schedule.ranks = {{0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}};
+    schedule.add_buffer({"in0", 0, 64, algo::BufferRole::input, 0});
+    schedule.add_buffer({"in1", 1, 64, algo::BufferRole::input, 0});
+    schedule.add_buffer({"out0", 0, 64, algo::BufferRole::output, 0});
+    schedule.add_buffer({"out1", 1, 64, algo::BufferRole::output, 0});
+    return schedule;
+}
+
+algo::Task copy(int thread, algo::Range from, algo::Range to) {
+    algo::Task task;
+    task.kind = algo::TaskKind::copy;
+    task.thread = thread;
+    task.reads = {from};
+    task.write = to;
+    return task;
+}
+
+algo::Task flag(int from, int to) {
+    algo::Task task;
+    task.kind = algo::TaskKind::flag;
+    task.thread = from;
+    task.peer = to;
+    return task;
+}
+}  // namespace
+
+TEST(ValidateSchedule, GeneratedTreeIsValid) {
+    EXPECT_TRUE(algo::find_schedule_problems(test::tree_allreduce("westmere", 64)).empty());
+    EXPECT_NO_THROW(algo::validate_schedule(test::tree_allreduce("magnycours", 200, 0, 3, {{"strip", "64"}})));
+}
+
+TEST(ValidateSchedule, UnorderedWritesAreARace) {
+    auto schedule = two_ranks();
+    schedule.add_task(copy(0, {0, 0, 64}, {2, 0, 64}), {});
+    schedule.add_task(copy(0, {0, 0, 32}, {2, 0, 32}), {});  // same thread, but no edge
+    auto problems = algo::find_schedule_problems(schedule);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_TRUE(mentions(problems, "both write out0[0,32)")) << problems.front();
+}
+
+TEST(ValidateSchedule, OverwritingWhatSomeoneMayStillReadIsARace) {
+    auto schedule = two_ranks();
+    const int f = schedule.add_task(flag(0, 1), {});
+    schedule.add_task(copy(1, {0, 0, 64}, {3, 0, 64}), {f});  // rank 1 reads in0 after rank 0 said so
+    schedule.add_task(copy(0, {2, 0, 64}, {0, 0, 64}), {});   // rank 0 overwrites in0 meanwhile... out0 unwritten too
+    auto problems = algo::find_schedule_problems(schedule);
+    EXPECT_TRUE(mentions(problems, "reads out0[0,64) before any task writes it"));
+    EXPECT_TRUE(mentions(problems, "while task 1 may still read it"));
+}
+
+TEST(ValidateSchedule, ReadingAnInputBeforeItsOwnerArrivesIsRefused) {
+    auto schedule = two_ranks();
+    schedule.add_task(copy(1, {0, 0, 64}, {3, 0, 64}), {});
+    auto problems = algo::find_schedule_problems(schedule);
+    EXPECT_TRUE(mentions(problems, "before rank 0 has signalled"));
+}
+
+TEST(ValidateSchedule, CrossThreadEdgeNeedsAFlag) {
+    auto schedule = two_ranks();
+    const int a = schedule.add_task(copy(0, {0, 0, 64}, {2, 0, 64}), {});
+    schedule.add_task(copy(1, {2, 0, 64}, {3, 0, 64}), {a});
+    auto problems = algo::find_schedule_problems(schedule);
+    EXPECT_TRUE(mentions(problems, "without a flag or net task")) << problems.front();
+}
+
+TEST(ValidateSchedule, CyclesAndBackwardEdgesAreRefused) {
+    auto schedule = two_ranks();
+    const int a = schedule.add_task(flag(0, 1), {});
+    const int b = schedule.add_task(flag(1, 0), {a});
+    schedule.add_edge(b, a);
+    EXPECT_TRUE(mentions(algo::find_schedule_problems(schedule), "cycle"));
+    EXPECT_THROW(algo::validate_schedule(schedule), CheckError);
+}
+
+TEST(ValidateSchedule, MalformedTasksAreNamed) {
+    auto schedule = two_ranks();
+    schedule.add_task(copy(0, {0, 0, 64}, {2, 32, 64}), {});  // past the end of out0
+    EXPECT_TRUE(mentions(algo::find_schedule_problems(schedule), "writes outside its buffer"));
+    auto other = two_ranks();
+    other.add_task(flag(0, 0), {});
+    EXPECT_TRUE(mentions(algo::find_schedule_problems(other), "must signal another existing rank"));
+    auto net = two_ranks();
+    algo::Task task = copy(0, {0, 0, 64}, {3, 0, 64});
+    task.kind = algo::TaskKind::net;
+    task.peer = 1;
+    net.add_task(task, {});
+    EXPECT_TRUE(mentions(algo::find_schedule_problems(net), "must send to a rank of another node"));
+}

@@ -1,0 +1,186 @@
+// Runs the real `numacoll` binary: exit codes, one-line errors, outputs.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Result {
+    int exit_code = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+const std::filesystem::path& scratch_dir() {
+    static const std::filesystem::path dir = [] {
+        auto path = std::filesystem::temp_directory_path() / ("numacoll-cli-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(path);
+        return path;
+    }();
+    return dir;
+}
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+Result run(const std::string& arguments) {
+    const auto err_path = scratch_dir() / "stderr.txt";
+    const std::string command = std::string(NUMACOLL_BINARY) + " " + arguments + " 2>" + err_path.string();
+    Result result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    std::array<char, 4096> buffer{};
+    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) result.out.append(buffer.data(), n);
+    const int status = ::pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.err = slurp(err_path);
+    return result;
+}
+
+std::filesystem::path write_scratch(const std::string& name, const std::string& text) {
+    auto path = scratch_dir() / name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// A usage error: exit code 2 and exactly one line on stderr that says `words`.
+void expect_usage_error(const std::string& arguments, const std::string& words) {
+    SCOPED_TRACE(arguments);
+    const Result result = run(arguments);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_NE(result.err.find(words), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+}  // namespace
+
+TEST(Cli, HelpWorksOnEverySubcommand) {
+    for (const char* command : {"", "topo", "dag", "demo"}) {
+        const Result result = run(std::string(command) + " --help");
+        EXPECT_EQ(result.exit_code, 0) << command;
+        EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
+    }
+    EXPECT_NE(run("dag --help").out.find("--topology"), std::string::npos);
+}
+
+TEST(Cli, TopoPrintsTheModel) {
+    const Result text = run("topo --topology magnycours");
+    EXPECT_EQ(text.exit_code, 0);
+    EXPECT_NE(text.out.find("32"), std::string::npos);
+    const Result json = run("topo --topology westmere --json");
+    EXPECT_EQ(json.exit_code, 0);
+    EXPECT_EQ(json.out.front(), '{');
+    EXPECT_EQ(run("topo --topology live").exit_code, 0);
+    EXPECT_EQ(run("topo --topology 'synthetic:\"Package:3 Core:5\"'").exit_code, 0);
+}
+
+TEST(Cli, DagCheckSaysItHolds) {
+    const Result result = run("dag --topology westmere --collective allreduce --algorithm tree --bytes 64 --check");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("check holds"), std::string::npos);
+    EXPECT_NE(result.out.find("12 outputs proven"), std::string::npos);
+    const Result nodes = run("dag --topology magnycours --nodes 3 --bytes 16MiB --bcast 2stage --arity 3 --check");
+    EXPECT_EQ(nodes.exit_code, 0) << nodes.err;
+}
+
+TEST(Cli, DagCheckFailsWithExitOne) {
+    // Take a valid schedule and drop the flag that lets rank 0 read rank 2's partial.
+    const Result text = run("dag --topology westmere --bytes 64");
+    ASSERT_EQ(text.exit_code, 0);
+    std::string broken = text.out;
+    const std::string line = "task 7 reduce thread=0 write=1@0+64 read=1@0+64,5@0+64 deps=1,6";
+    ASSERT_NE(broken.find(line), std::string::npos);
+    broken.replace(broken.find(line), line.size(), "task 7 reduce thread=0 write=1@0+64 read=1@0+64,5@0+64 deps=1");
+    const auto path = write_scratch("broken.txt", broken);
+    const Result result = run("dag --from " + path.string() + " --check");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.out.find("check FAILS"), std::string::npos);
+    EXPECT_NE(result.err.find("does not depend on it"), std::string::npos) << result.err;
+}
+
+TEST(Cli, DagFormatsRoundTripThroughFiles) {
+    const auto text_path = scratch_dir() / "tree.txt";
+    const auto json_path = scratch_dir() / "tree.json";
+    ASSERT_EQ(run("dag --bytes 200 --nodes 2 --strip 64 -o " + text_path.string()).exit_code, 0);
+    ASSERT_EQ(run("dag --bytes 200 --nodes 2 --strip 64 --format json -o " + json_path.string()).exit_code, 0);
+    const Result from_json = run("dag --from " + json_path.string() + " --format text");
+    EXPECT_EQ(from_json.out, slurp(text_path));
+    EXPECT_EQ(run("dag --from " + text_path.string() + " --check").exit_code, 0);
+}
+
+TEST(Cli, DotRendersWithGraphviz) {
+    if (std::system("command -v dot >/dev/null 2>&1") != 0) GTEST_SKIP() << "graphviz is not installed";
+    const auto dot_path = scratch_dir() / "tree.dot";
+    const auto png_path = scratch_dir() / "tree.png";
+    ASSERT_EQ(run("dag --topology westmere --collective allreduce --algorithm tree --bytes 64 --format dot -o " +
+                  dot_path.string())
+                  .exit_code,
+              0);
+    ASSERT_EQ(std::system(("dot -Tpng " + dot_path.string() + " -o " + png_path.string()).c_str()), 0);
+    std::ifstream png(png_path, std::ios::binary);
+    char magic[4] = {};
+    png.read(magic, 4);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+    EXPECT_GT(std::filesystem::file_size(png_path), 10000u);
+}
+
+TEST(Cli, ListShowsTheAlgorithms) {
+    const Result result = run("dag --list");
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_NE(result.out.find("allreduce"), std::string::npos);
+    EXPECT_NE(result.out.find("tree"), std::string::npos);
+    EXPECT_NE(result.out.find("HPDC'13"), std::string::npos);
+}
+
+TEST(Cli, BadInputIsOneLineAndExitTwo) {
+    expect_usage_error("topo --topology /nonexistent/machine.xml", "/nonexistent/machine.xml");
+    expect_usage_error("topo --topology " + scratch_dir().string(), scratch_dir().string());
+    const auto malformed = write_scratch("malformed.xml", "<?xml version=\"1.0\"?>\n<topology><object type=");
+    expect_usage_error("topo --topology " + malformed.string(), "malformed.xml");
+    const auto foreign = write_scratch("foreign.xml", "<?xml version=\"1.0\"?>\n<svg></svg>\n");
+    expect_usage_error("topo --topology " + foreign.string(), "foreign.xml");
+    expect_usage_error("topo --topology nosuchmachine", "nosuchmachine");
+    expect_usage_error("dag --algorithm bogus", "unknown algorithm 'bogus'");
+    expect_usage_error("dag --collective allsorts", "unknown collective 'allsorts'");
+    expect_usage_error("dag --bytes -8", "negative");
+    expect_usage_error("dag --bytes 12", "not a multiple of 8");
+    expect_usage_error("dag --bytes lots", "not a size");
+    expect_usage_error("dag --strip 0", "strip");
+    expect_usage_error("dag --nodes 0", "--nodes");
+    expect_usage_error("dag --ranks -3", "--ranks");
+    expect_usage_error("dag --topology westmere --ranks 25", "only 24 PUs");
+    expect_usage_error("dag --root 12", "root 12 does not exist");
+    expect_usage_error("dag --format png", "--format");
+    expect_usage_error("dag --frobnicate", "frobnicate");
+    expect_usage_error("dag --from /nonexistent/schedule.txt", "/nonexistent/schedule.txt");
+    expect_usage_error("dag -o /nonexistent/dir/out.txt", "/nonexistent/dir/out.txt");
+    expect_usage_error("", "subcommand");
+}
+
+TEST(Cli, FailedWriteLeavesNothingBehind) {
+    // Writing into a directory path fails; no temporary or partial file stays.
+    const auto dir = scratch_dir() / "occupied";
+    std::filesystem::create_directories(dir);
+    const Result result = run("dag -o " + dir.string());
+    EXPECT_EQ(result.exit_code, 2);
+    int entries = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(scratch_dir()))
+        if (entry.path().filename().string().find("occupied.tmp") != std::string::npos) ++entries;
+    EXPECT_EQ(entries, 0);
+}
+
+TEST(Cli, DemoWritesItsFiles) {
+    const auto dir = scratch_dir() / "demo";
+    const Result result = run("demo -o " + dir.string());
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("symbolic check: holds (12 outputs proven)"), std::string::npos);
+    for (const char* name : {"machine.txt", "allreduce-tree-64B.txt", "allreduce-tree-64B.json", "allreduce-tree-64B.dot"})
+        EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+}
