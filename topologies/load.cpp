@@ -418,6 +418,24 @@ std::string read_topology_file(const std::string& path) {
     return text;
 }
 
+// Why hwloc may have refused XML text, as precisely as the text tells: a
+// format version newer than this hwloc reads, something that is not an hwloc
+// topology at all, or (otherwise) content hwloc found inconsistent.
+std::string rejection_reason(const std::string& text) {
+    const auto root = text.find("<topology");
+    if (root == std::string::npos) return "no <topology> element: not an hwloc XML export";
+    const auto end = text.find('>', root);
+    const std::string tag = text.substr(root, end == std::string::npos ? std::string::npos : end - root);
+    const auto version_at = tag.find("version=\"");
+    if (version_at != std::string::npos) {
+        const std::string version = tag.substr(version_at + 9, tag.find('"', version_at + 9) - version_at - 9);
+        if (std::atoi(version.c_str()) > HWLOC_API_VERSION >> 16)
+            return fmt::format("hwloc XML format version {} is unsupported: this hwloc reads versions 1.x and 2.x",
+                               version);
+    }
+    return "hwloc rejected it";
+}
+
 // Loads XML text; `label` names the input in error messages.
 Machine load_xml_text(const std::string& text, const std::string& label, std::string name, std::string source) {
     const auto invalid = [&label](const char* why) {
@@ -429,7 +447,7 @@ Machine load_xml_text(const std::string& text, const std::string& label, std::st
     // The size includes the ending '\0', as hwloc's own XML export produces it.
     if (hwloc_topology_set_xmlbuffer(topology.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
         hwloc_topology_load(topology.get()) != 0) {
-        throw invalid("hwloc rejected it");
+        throw invalid(rejection_reason(text).c_str());
     }
     return build_machine(topology, std::move(name), std::move(source));
 }

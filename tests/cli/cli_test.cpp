@@ -59,6 +59,16 @@ void expect_usage_error(const std::string& arguments, const std::string& words) 
     EXPECT_TRUE(result.out.empty()) << result.out;
 }
 
+// Each test process removes its scratch folder when it ends.
+class ScratchCleanup : public ::testing::Environment {
+public:
+    void TearDown() override {
+        std::error_code ignored;
+        std::filesystem::remove_all(scratch_dir(), ignored);
+    }
+};
+const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
@@ -147,6 +157,9 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
     const auto foreign = write_scratch("foreign.xml", "<?xml version=\"1.0\"?>\n<svg></svg>\n");
     expect_usage_error("topo --topology " + foreign.string(), "foreign.xml");
     expect_usage_error("topo --topology nosuchmachine", "nosuchmachine");
+    const auto future = write_scratch("future.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
+                                                    "<object type=\"Machine\" os_index=\"0\"/></topology>\n");
+    expect_usage_error("topo --topology " + future.string(), "format version 3.0 is unsupported");
     expect_usage_error("dag --algorithm bogus", "unknown algorithm 'bogus'");
     expect_usage_error("dag --collective allsorts", "unknown collective 'allsorts'");
     expect_usage_error("dag --bytes -8", "negative");

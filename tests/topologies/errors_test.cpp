@@ -108,7 +108,17 @@ TEST_F(TopoErrors, XmlThatIsNotATopology) {
     const std::string path = write("foo.xml", "<foo/>\n");
     const auto [thrown, message] = outcome([&] { load_machine(path); });
     EXPECT_EQ(thrown, Thrown::input_error);
-    EXPECT_EQ(message, "'" + path + "' is not a valid hwloc XML topology (hwloc rejected it)");
+    EXPECT_EQ(message, "'" + path + "' is not a valid hwloc XML topology (no <topology> element: not an hwloc XML export)");
+}
+
+TEST_F(TopoErrors, XmlFormatVersionTooNew) {
+    const std::string path = write("v3.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
+                                             "  <object type=\"Machine\" os_index=\"0\"/>\n</topology>\n");
+    const auto [thrown, message] = outcome([&] { load_xml_file(path); });
+    EXPECT_EQ(thrown, Thrown::input_error);
+    EXPECT_EQ(message, "'" + path +
+                           "' is not a valid hwloc XML topology (hwloc XML format version 3.0 is unsupported: "
+                           "this hwloc reads versions 1.x and 2.x)");
 }
 
 TEST_F(TopoErrors, EmptyFile) {
