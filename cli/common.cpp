@@ -42,6 +42,38 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
     return algo::make_layout(std::move(machine), options);
 }
 
+void AlgorithmOptions::add_to(CLI::App& command, bool many) {
+    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, ...")->capture_default_str();
+    command.add_option("--algorithm,-a", algorithm, many ? "algorithm names, comma separated (see numacoll dag --list)"
+                                                         : "algorithm name (see numacoll dag --list)")
+        ->capture_default_str();
+    command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
+    command.add_option("--op", op, "reduction operator: sum, min, max, prod")->capture_default_str();
+    command.add_option("--arity", arity, "tree: fan-in of the reduction tree (default 2)");
+    command.add_option("--bcast", bcast, "tree: broadcast 1stage or 2stage (default 1stage)");
+    command.add_option("--strip", strip, "tree: strip-mining chunk, auto, off or a size (default auto)");
+    command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable)");
+}
+
+algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
+    algo::CollectiveSpec spec;
+    spec.collective = algo::parse_collective(collective);
+    spec.algorithm = algorithm;
+    spec.bytes = bytes;
+    spec.root = root;
+    spec.op = algo::parse_reduce_op(op);
+    if (!arity.empty()) spec.options["arity"] = arity;
+    if (!bcast.empty()) spec.options["bcast"] = bcast;
+    if (!strip.empty()) spec.options["strip"] = strip;
+    for (const auto& item : extra_options) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError(fmt::format("--option '{}' must look like key=value", item));
+        spec.options[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return spec;
+}
+
 void write_output(const std::string& path, const std::string& text) {
     if (path == "-" || path.empty()) {
         std::cout << text << std::flush;

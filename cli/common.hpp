@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
+#include "algorithms/schedule.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::cli {
@@ -24,6 +25,22 @@ struct MachineOptions {
     void add_to(CLI::App& command, const std::string& default_topology, bool with_layout);
     std::shared_ptr<const topo::Machine> load() const;
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine) const;
+};
+
+// --collective, --algorithm, --root, --op and the algorithm options
+// (--arity, --bcast, --strip, and any other as --option key=value).
+struct AlgorithmOptions {
+    std::string collective = "allreduce";
+    std::string algorithm = "tree";
+    int root = 0;
+    std::string op = "sum";
+    std::string arity, bcast, strip;
+    std::vector<std::string> extra_options;
+
+    // `many`: --algorithm takes a comma list.
+    void add_to(CLI::App& command, bool many);
+    // The spec for one size (algorithm = the whole --algorithm text).
+    algo::CollectiveSpec spec(std::uint64_t bytes) const;
 };
 
 // Writes `text` to `path` through a temporary file renamed into place, so a

@@ -18,13 +18,8 @@ namespace {
 
 struct DagOptions {
     MachineOptions machine;
-    std::string collective = "allreduce";
-    std::string algorithm = "tree";
+    AlgorithmOptions algorithm;
     std::string bytes = "64";
-    int root = 0;
-    std::string op = "sum";
-    std::string arity, bcast, strip;
-    std::vector<std::string> extra_options;
     std::string format = "text";
     std::string output = "-";
     std::string from;
@@ -41,25 +36,6 @@ std::string algorithm_list() {
             out += fmt::format("{:<25} --{} (default {}): {}\n", "", option.name, option.default_value, option.help);
     }
     return out;
-}
-
-algo::CollectiveSpec make_spec(const DagOptions& options) {
-    algo::CollectiveSpec spec;
-    spec.collective = algo::parse_collective(options.collective);
-    spec.algorithm = options.algorithm;
-    spec.bytes = parse_byte_size(options.bytes, "--bytes");
-    spec.root = options.root;
-    spec.op = algo::parse_reduce_op(options.op);
-    if (!options.arity.empty()) spec.options["arity"] = options.arity;
-    if (!options.bcast.empty()) spec.options["bcast"] = options.bcast;
-    if (!options.strip.empty()) spec.options["strip"] = options.strip;
-    for (const auto& item : options.extra_options) {
-        auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw UsageError(fmt::format("--option '{}' must look like key=value", item));
-        spec.options[item.substr(0, eq)] = item.substr(eq + 1);
-    }
-    return spec;
 }
 
 algo::Schedule load_schedule(const std::string& path) {
@@ -81,16 +57,8 @@ CommandRun add_dag_command(CLI::App& app) {
     auto* command = app.add_subcommand("dag", "generate a collective's task DAG, export it, and prove it correct");
     auto options = std::make_shared<DagOptions>();
     options->machine.add_to(*command, "westmere", true);
-    command->add_option("--collective,-c", options->collective, "allreduce, reduce, bcast, barrier, ...")
-        ->capture_default_str();
-    command->add_option("--algorithm,-a", options->algorithm, "algorithm name (see --list)")->capture_default_str();
+    options->algorithm.add_to(*command, false);
     command->add_option("--bytes,-b", options->bytes, "vector size per rank, e.g. 64, 4KiB, 16MiB")->capture_default_str();
-    command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
-    command->add_option("--op", options->op, "reduction operator: sum, min, max, prod")->capture_default_str();
-    command->add_option("--arity", options->arity, "tree: fan-in of the reduction tree (default 2)");
-    command->add_option("--bcast", options->bcast, "tree: broadcast 1stage or 2stage (default 1stage)");
-    command->add_option("--strip", options->strip, "tree: strip-mining chunk, auto, off or a size (default auto)");
-    command->add_option("--option", options->extra_options, "any algorithm option as key=value (repeatable)");
     command->add_option("--format,-f", options->format, "text, json or dot")
         ->check(CLI::IsMember({"text", "json", "dot"}))
         ->capture_default_str();
@@ -114,7 +82,7 @@ CommandRun add_dag_command(CLI::App& app) {
         if (!options->from.empty()) {
             schedule = load_schedule(options->from);
         } else {
-            const algo::CollectiveSpec spec = make_spec(*options);
+            const algo::CollectiveSpec spec = options->algorithm.spec(parse_byte_size(options->bytes, "--bytes"));
             const auto machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }

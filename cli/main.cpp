@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     auto remember = [&](numacoll::cli::CommandRun run) { commands.emplace_back(app.get_subcommands({}).back(), run); };
     remember(numacoll::cli::add_topo_command(app));
     remember(numacoll::cli::add_dag_command(app));
+    remember(numacoll::cli::add_sim_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
     try {

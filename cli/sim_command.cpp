@@ -1,0 +1,126 @@
+// numacoll sim: predict how long collectives take on a machine, by running
+// their schedules on SimGrid over the machine's platform model.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "algorithms/byte_size.hpp"
+#include "algorithms/registry.hpp"
+#include "algorithms/timeline.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "numacoll/version.hpp"
+#include "sim/engine.hpp"
+#include "topologies/error.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct SimOptions {
+    MachineOptions machine;
+    AlgorithmOptions algorithm;
+    std::string params;
+    std::string bytes = "8B:16MiB";
+    std::string output = "-";
+    std::string trace;
+    bool quiet = false;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty()) throw UsageError(fmt::format("'{}' has an empty entry", text));
+        items.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return items;
+}
+
+std::string csv_escape(const std::string& value) {
+    if (value.find_first_of(",\"\n") == std::string::npos) return value;
+    std::string out = "\"";
+    for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string options_text(const algo::CollectiveSpec& spec) {
+    std::string out;
+    for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
+    return out;
+}
+
+}  // namespace
+
+CommandRun add_sim_command(CLI::App& app) {
+    auto* command = app.add_subcommand("sim", "simulate collectives on SimGrid over a machine's platform model");
+    auto options = std::make_shared<SimOptions>();
+    options->machine.add_to(*command, "westmere", true);
+    options->algorithm.add_to(*command, true);
+    command->add_option("--params", options->params,
+                        "cost parameters: a bundled name (westmere, magnycours, generic) or a JSON file; "
+                        "default: the machine's own, else generic");
+    command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
+    command->add_option("--trace", options->trace, "write every task's simulated start and end to this CSV");
+    command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
+    command->footer(
+        "Examples:\n"
+        "  numacoll sim --topology westmere --algorithm tree --bytes 8B:16MiB -o westmere.csv\n"
+        "  numacoll sim --topology magnycours --bcast 2stage --bytes 64,1MiB --trace trace.csv\n"
+        "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
+
+    return [options] {
+        const auto machine = options->machine.load();
+        const algo::Layout layout = options->machine.layout(machine);
+        const sim::Params params = sim::params_for(*machine, options->params);
+        if (params.generic_fallback && !options->quiet)
+            std::cerr << fmt::format("numacoll sim: '{}' has no params of its own: using the generic set "
+                                     "(a recent two-socket server; see docs/params.md)\n",
+                                     machine->name);
+        const sim::PlatformModel platform(machine, params, layout.nodes);
+        const auto algorithms = split_list(options->algorithm.algorithm);
+        const auto sizes = parse_byte_sizes(options->bytes, "--bytes");
+
+        // Generate everything first, so that bad options fail before any simulation runs.
+        std::vector<algo::Schedule> schedules;
+        for (const auto& name : algorithms)
+            for (std::uint64_t bytes : sizes) {
+                algo::CollectiveSpec spec = options->algorithm.spec(bytes);
+                spec.algorithm = name;
+                schedules.push_back(algo::generate_schedule(spec, layout));
+            }
+
+        const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
+        std::string csv =
+            "collective,algorithm,bytes,ranks,nodes,engine,time_ns,tasks,options,topology,params,numacoll\n";
+        std::string trace = algo::trace_csv_header("collective,algorithm,bytes,");
+        int done = 0;
+        for (const auto& schedule : schedules) {
+            const sim::Simulation result = sim::simulate(schedule, platform);
+            const auto& spec = schedule.spec;
+            csv += fmt::format("{},{},{},{},{},sim,{:.6f},{},{},{},{},{}\n", algo::to_string(spec.collective),
+                               spec.algorithm, spec.bytes, schedule.rank_count(), schedule.nodes,
+                               result.timeline.makespan_ns, schedule.task_count(), csv_escape(options_text(spec)),
+                               csv_escape(machine->source), csv_escape(params.origin), csv_escape(revision));
+            if (!options->trace.empty())
+                trace += algo::trace_csv_rows(schedule, result.timeline,
+                                              fmt::format("{},{},{},", algo::to_string(spec.collective), spec.algorithm, spec.bytes));
+            ++done;
+            if (!options->quiet)
+                std::cerr << fmt::format("[{}/{}] {} {} {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(),
+                                         algo::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
+                                         result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
+        }
+        if (!options->trace.empty()) write_output(options->trace, trace);
+        write_output(options->output, csv);
+        return 0;
+    };
+}
+
+}  // namespace numacoll::cli

@@ -1,0 +1,218 @@
+#include "sim/engine.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <set>
+
+#include "sim/simgrid_platform.hpp"
+#include "sim/task_plan.hpp"
+#include "topologies/error.hpp"
+
+namespace numacoll::sim {
+
+namespace {
+
+namespace sg = simgrid::s4u;
+
+// Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
+class JustInTimeRun {
+public:
+    JustInTimeRun(const std::vector<TaskPlan>& plans, const std::vector<std::vector<int>>& successors,
+                  const SimgridPlatform& platform)
+        : plans_(plans), successors_(successors), platform_(platform), waiting_on_(plans.size(), 0),
+          next_step_(plans.size(), 0), current_(plans.size()) {
+        timeline_.tasks.resize(plans.size());
+        for (const auto& next : successors)
+            for (int id : next) ++waiting_on_[id];
+    }
+
+    algo::Timeline run(std::size_t& activities) {
+        sg::Activity::on_completion_cb([this](const sg::Activity& activity) { on_completion(activity); });
+        for (std::size_t id = 0; id < plans_.size(); ++id)
+            if (waiting_on_[id] == 0) begin(static_cast<int>(id));
+        sg::Engine::get_instance()->run();
+        for (std::size_t id = 0; id < plans_.size(); ++id)
+            if (!finished(static_cast<int>(id)))
+                throw Error(fmt::format("simulation stopped before task {} ran (is the DAG connected?)", id));
+        activities = activities_;
+        for (const auto& time : timeline_.tasks) timeline_.makespan_ns = std::max(timeline_.makespan_ns, time.end_ns);
+        return std::move(timeline_);
+    }
+
+private:
+    bool finished(int id) const { return next_step_[id] == plans_[id].steps.size() + 1; }
+
+    void begin(int id) {
+        timeline_.tasks[id].start_ns = sg::Engine::get_clock();
+        advance(id);
+    }
+
+    // Starts the task's next step, or ends the task and releases its successors.
+    void advance(int id) {
+        const std::size_t step = next_step_[id]++;
+        if (step < plans_[id].steps.size()) {
+            start(id, plans_[id].steps[step]);
+            return;
+        }
+        timeline_.tasks[id].end_ns = sg::Engine::get_clock();
+        for (int next : successors_[id])
+            if (--waiting_on_[next] == 0) begin(next);
+    }
+
+    void start(int id, const Step& step) {
+        sg::ActivityPtr activity;
+        if (step.kind == Step::Kind::transfer) {
+            auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
+            comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
+            comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
+            comm->vetoable_start();
+            activity = comm;
+        } else {
+            auto exec = sg::Exec::init();
+            exec->set_flops_amount(step.amount);
+            exec->set_host(platform_.host(step.from));
+            exec->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
+            exec->vetoable_start();
+            activity = exec;
+        }
+        ++activities_;
+        // Never drop the last handle of an activity inside its own completion
+        // callback (SimGrid would free it under its feet): retire it instead.
+        if (current_[id]) retired_.push_back(std::move(current_[id]));
+        current_[id] = std::move(activity);
+    }
+
+    void on_completion(const sg::Activity& activity) {
+        // Activities retired before this callback have finished theirs: release them.
+        if (retired_.size() > 1024) retired_.erase(retired_.begin(), retired_.end() - 1);
+        advance(static_cast<int>(reinterpret_cast<std::intptr_t>(activity.get_data<void>())));
+    }
+
+    const std::vector<TaskPlan>& plans_;
+    const std::vector<std::vector<int>>& successors_;
+    const SimgridPlatform& platform_;
+    std::vector<int> waiting_on_;
+    std::vector<std::size_t> next_step_;
+    std::vector<sg::ActivityPtr> current_;
+    std::vector<sg::ActivityPtr> retired_;
+    algo::Timeline timeline_;
+    std::size_t activities_ = 0;
+};
+
+std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) {
+    std::set<SimgridPlatform::Pair> routes;
+    for (const auto& plan : plans)
+        for (const auto& step : plan.steps)
+            if (step.kind == Step::Kind::transfer) routes.insert({step.from, step.to});
+    return routes;
+}
+
+// Everything the child does; it writes its result to `fd` and exits.
+[[noreturn]] void simulate_in_child(const PlatformModel& model, const std::vector<TaskPlan>& plans,
+                                    const std::vector<std::vector<int>>& successors, int fd) {
+    std::string payload;
+    try {
+        const auto started = std::chrono::steady_clock::now();
+        int argc = 3;
+        char name[] = "numacoll-sim";
+        char quiet[] = "--log=root.thres:critical";
+        char quiet_config[] = "--log=xbt_cfg.thres:critical";
+        char* argv[] = {name, quiet, quiet_config, nullptr};
+        sg::Engine engine(&argc, argv);
+        sg::Engine::set_config("host/model:ptask_L07");
+        sg::Engine::set_config("network/TCP-gamma:0");
+        const SimgridPlatform platform(model, routes_used(plans));
+        std::size_t activities = 0;
+        const algo::Timeline timeline = JustInTimeRun(plans, successors, platform).run(activities);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        rusage usage{};
+        ::getrusage(RUSAGE_SELF, &usage);
+        const long peak = usage.ru_maxrss * 1024L;
+        const std::uint64_t count = timeline.tasks.size();
+        payload.push_back('O');
+        auto put = [&](const void* data, std::size_t size) { payload.append(static_cast<const char*>(data), size); };
+        put(&count, sizeof count);
+        put(timeline.tasks.data(), count * sizeof(algo::TaskTime));
+        put(&timeline.makespan_ns, sizeof(double));
+        put(&wall, sizeof wall);
+        put(&peak, sizeof peak);
+        const std::uint64_t created = activities;
+        put(&created, sizeof created);
+    } catch (const std::exception& error) {
+        payload = std::string("E") + error.what();
+    }
+    for (std::size_t written = 0; written < payload.size();) {
+        const ssize_t n = ::write(fd, payload.data() + written, payload.size() - written);
+        if (n <= 0) ::_exit(3);
+        written += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    ::_exit(0);
+}
+
+}  // namespace
+
+Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform) {
+    if (schedule.nodes != platform.nodes())
+        throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
+    std::vector<std::vector<int>> successors(schedule.task_count());
+    for (int id = 0; id < schedule.task_count(); ++id) successors[id] = schedule.successors(id);
+    return simulate_plans(platform, plan_tasks(schedule, platform), successors);
+}
+
+Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
+                          const std::vector<std::vector<int>>& successors) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) throw Error(fmt::format("cannot start a simulation: pipe: {}", std::strerror(errno)));
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0) throw Error(fmt::format("cannot start a simulation: fork: {}", std::strerror(errno)));
+    if (child == 0) {
+        ::close(pipe_fds[0]);
+        simulate_in_child(platform, plans, successors, pipe_fds[1]);
+    }
+    ::close(pipe_fds[1]);
+    std::string payload;
+    char buffer[1 << 16];
+    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        payload.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (payload.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw Error(fmt::format("the SimGrid simulation crashed ({})",
+                                WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
+                                                    : fmt::format("exit {}", WEXITSTATUS(status))));
+    if (payload[0] == 'E') throw Error("simulation failed: " + payload.substr(1));
+
+    Simulation result;
+    std::size_t at = 1;
+    auto take = [&](void* data, std::size_t size) {
+        if (at + size > payload.size()) throw Error("the simulation sent back a truncated result");
+        std::memcpy(data, payload.data() + at, size);
+        at += size;
+    };
+    std::uint64_t count = 0;
+    take(&count, sizeof count);
+    result.timeline.tasks.resize(count);
+    take(result.timeline.tasks.data(), count * sizeof(algo::TaskTime));
+    take(&result.timeline.makespan_ns, sizeof(double));
+    take(&result.stats.wall_seconds, sizeof(double));
+    take(&result.stats.peak_memory_bytes, sizeof(long));
+    std::uint64_t activities = 0;
+    take(&activities, sizeof activities);
+    result.stats.activities = activities;
+    return result;
+}
+
+}  // namespace numacoll::sim

@@ -1,0 +1,44 @@
+// sim::simulate: run any Schedule on SimGrid over a PlatformModel.
+//
+// Each task becomes its plan's steps (sim/task_plan.hpp), run one after the
+// other as SimGrid Comm and Exec activities. Activities are created just in
+// time, when a task's last predecessor completes (creating the whole DAG up
+// front makes SimGrid 3.32 quadratic). Time unit: nanoseconds (bandwidths in
+// bytes/ns), with host/model:ptask_L07 and network/TCP-gamma:0, the
+// configuration under which concurrent flows share links max-min fairly and
+// d flows of m bytes through a shared link take exactly a + m·max(b, B·d)
+// (see ../shared/notes/simgrid-3.32.md).
+//
+// SimGrid allows one engine per process, so every simulation runs in a
+// forked child that sends its timeline back through a pipe; the caller can
+// simulate as often as it likes.
+#pragma once
+
+#include "algorithms/schedule.hpp"
+#include "algorithms/timeline.hpp"
+#include "sim/platform_model.hpp"
+#include "sim/task_plan.hpp"
+
+namespace numacoll::sim {
+
+struct SimulationStats {
+    double wall_seconds = 0;          // in the simulating process, platform included
+    long peak_memory_bytes = 0;       // of the simulating process (max RSS)
+    std::size_t activities = 0;       // SimGrid activities created
+};
+
+struct Simulation {
+    algo::Timeline timeline;
+    SimulationStats stats;
+};
+
+// Throws Error when the simulation fails (the message says why).
+Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform);
+
+// The engine under simulate(): runs task plans whose dependencies are
+// `successors` (task ids in topological order). Closed-form tests use it to
+// time exact transfers without the data-location model in between.
+Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
+                          const std::vector<std::vector<int>>& successors);
+
+}  // namespace numacoll::sim

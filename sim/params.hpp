@@ -1,0 +1,65 @@
+// sim::Params: the cost of moving data at each level of a machine, in the
+// HPDC'13 model: one transfer of m bytes alone takes a + m·b; d transfers
+// through a shared resource take a + m·max(b, B·d).
+//
+// Units: latency a in ns, bandwidths 1/b (per stream) and 1/B (aggregate of
+// the shared resource) in bytes per ns (= GB/s). Every number carries its
+// provenance (a paper, a public specification with its arithmetic, or an
+// estimate), so that a result can say where its inputs came from.
+//
+// Files are JSON ("format": "numacoll-params", see docs/params.md); westmere,
+// magnycours and generic are bundled. A machine without params of its own
+// gets `generic` (a recent two-socket server), and the output says so.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "topologies/machine.hpp"
+
+namespace numacoll::sim {
+
+enum class Level { local_cache, same_cache, same_socket, other_socket, dram, nic, network };
+inline constexpr std::array<Level, 7> all_levels = {Level::local_cache, Level::same_cache, Level::same_socket,
+                                                    Level::other_socket, Level::dram,       Level::nic,
+                                                    Level::network};
+const char* to_string(Level level);
+
+struct Figure {
+    double value = 0;
+    std::string source;
+};
+
+struct LevelParams {
+    Figure latency_ns;                        // a
+    Figure bandwidth_bytes_per_ns;            // 1/b, one stream
+    Figure aggregate_bandwidth_bytes_per_ns;  // 1/B, the shared resource
+};
+
+struct Params {
+    std::string name;         // e.g. "westmere"
+    std::string description;
+    std::string origin;       // "bundled:westmere" or the file path
+    bool generic_fallback = false;  // true when chosen because the machine had none
+    double cache_line_bytes = 64;
+    Figure reduce_bytes_per_ns;     // input bytes a core folds per ns (vectorised sum)
+    std::array<LevelParams, all_levels.size()> levels;
+
+    LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }
+    const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }
+};
+
+// Parses a params file's text; `label` names it in errors. Throws InputError
+// naming the missing or malformed key ("levels.dram.latency_ns").
+Params parse_params(const std::string& json_text, const std::string& label);
+
+// A bundled name (westmere, magnycours, generic) or a path to a JSON file.
+Params load_params(const std::string& spec);
+
+// The params for a machine: `spec` when given, else the bundled set named
+// like the machine, else the generic set (generic_fallback = true).
+Params params_for(const topo::Machine& machine, const std::string& spec);
+
+std::vector<std::string> bundled_params_names();
+
+}  // namespace numacoll::sim

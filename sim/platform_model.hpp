@@ -1,0 +1,126 @@
+// sim::PlatformModel: Machine + Params -> the links and routes of a
+// congestion-aware platform, as plain data (sim/simgrid_platform.hpp turns it
+// into SimGrid zones, hosts, links and routes).
+//
+// Endpoints, per node: a host per core (it computes the reductions), a host
+// per core's cache (where data that core wrote lives while it fits), a memory
+// host per NUMA node, and a host per NIC (a virtual one on NUMA node 0 when
+// hwloc reports none).
+//
+// A route has exactly one latency link (FATPIPE, so latencies never share)
+// whose latency is the level's a, plus bandwidth links:
+//   same core        [c.local]                                 a_local
+//   same cache       [c.same_cache, the shared cache]          a_same_cache
+//   same socket      [c.same_socket, the LLC]                  a_same_socket
+//   other socket     [c.other_socket, inter-socket links...]   h * a_other_socket
+//   DRAM             [c.dram, memory controller, links...]     a_dram + h * a_other_socket
+//   memory <-> NIC   [memory controller, links..., PCIe]       a_nic + h * a_other_socket
+//   NIC <-> NIC      [wire of node A up, wire of node B down]  a_network
+// c.* are the reading (or writing) core's private stream links (bandwidth 1/b
+// of the level); the others are shared (1/B). A "socket" is an LLC domain
+// (the cores under one last-level cache; a package when there is no cache).
+// Inter-socket links join the domains that the NUMA distances put one hop
+// apart (the smallest remote distance is one hop, the next two hops, ...);
+// longer routes take the shortest path over them. They are split-duplex:
+// the same bandwidth in each direction, each direction shared on its own.
+#pragma once
+
+#include <compare>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/params.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::sim {
+
+enum class EndpointKind { core, cache, memory, nic };
+
+struct Endpoint {
+    EndpointKind kind = EndpointKind::core;
+    int node = 0;
+    int index = 0;  // logical core (core, cache), logical NUMA node (memory), NIC number (nic)
+    auto operator<=>(const Endpoint&) const = default;
+};
+
+struct LinkSpec {
+    std::string name;
+    double bandwidth_bytes_per_ns = 0;
+    double latency_ns = 0;
+    bool fatpipe = false;       // latency links: never shared
+    bool split_duplex = false;  // inter-socket links and node wires
+    std::string what;           // for people: "QPI between sockets 0 and 1"
+};
+
+struct LinkUse {
+    std::string link;
+    bool up = true;  // direction on a split-duplex link
+};
+
+struct RouteSpec {
+    Level level = Level::local_cache;
+    int hops = 0;
+    double latency_ns = 0;
+    std::vector<LinkUse> links;  // the latency link first
+};
+
+class PlatformModel {
+public:
+    PlatformModel(std::shared_ptr<const topo::Machine> machine, Params params, int nodes);
+
+    const topo::Machine& machine() const { return *machine_; }
+    const Params& params() const { return params_; }
+    int nodes() const { return nodes_; }
+
+    // A route between two endpoints of one node (not NIC to NIC).
+    RouteSpec route(const Endpoint& from, const Endpoint& to) const;
+    // Between the primary NICs of two nodes (through the star switch).
+    RouteSpec network_route(int from_node, int to_node) const;
+    // End to end, possibly across nodes (memory -> NIC -> network -> NIC -> memory),
+    // for people (numacoll topo --platform); the engine composes zone routes instead.
+    std::vector<RouteSpec> describe_route(const Endpoint& from, const Endpoint& to) const;
+
+    const LinkSpec& link(const std::string& name) const;
+    const std::map<std::string, LinkSpec>& links() const { return links_; }
+    static std::string host_name(const Endpoint& endpoint);
+    // Parses "n0.core3", "core3", "mem1", "nic0", "cache5" (node 0 by default).
+    Endpoint parse_endpoint(const std::string& text) const;
+
+    int domain_of_core(int core) const { return core_domain_[core]; }
+    int domain_of_numa(int numa) const;
+    int domain_count() const { return static_cast<int>(domain_numa_.size()); }
+    int hops(int from_domain, int to_domain) const;
+    // Bytes that stay in a core's cache after it writes them: its LLC's size (0 without caches).
+    std::uint64_t cache_capacity_bytes(int core) const { return core_cache_bytes_[core]; }
+    int nic_count() const { return static_cast<int>(nic_numa_.size()); }
+    bool virtual_nic() const { return virtual_nic_; }
+    int primary_nic() const { return 0; }
+    int numa_of_nic(int nic) const { return nic_numa_[nic]; }
+    int numa_count() const;
+
+private:
+    void build_domains();
+    void build_links();
+    std::string add_link(LinkSpec spec);
+    LinkUse latency_link(Level level, int hops, double latency_ns) const;
+    std::vector<LinkUse> domain_path(int node, int from_domain, int to_domain) const;
+    std::string node_link(int node, const std::string& name) const;
+
+    std::shared_ptr<const topo::Machine> machine_;
+    Params params_;
+    int nodes_;
+    std::vector<int> core_domain_;
+    std::vector<std::uint64_t> core_cache_bytes_;
+    std::vector<int> domain_numa_;                // a NUMA node local to each domain (-1 if none)
+    std::vector<std::vector<int>> hops_;          // domain x domain
+    std::vector<std::vector<int>> next_hop_;      // shortest-path next domain over adjacent pairs
+    std::vector<int> core_shared_cache_;          // object index of the smallest shared non-LLC cache, -1
+    std::vector<int> nic_numa_;
+    bool virtual_nic_ = false;
+    std::map<std::string, LinkSpec> links_;
+    int max_hops_ = 1;
+};
+
+}  // namespace numacoll::sim

@@ -1,0 +1,95 @@
+#include "sim/simgrid_platform.hpp"
+
+#include <fmt/format.h>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::sim {
+
+namespace sg = simgrid::s4u;
+
+SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes) : model_(model) {
+    root_ = sg::create_full_zone("numacoll");
+    const double core_speed = model.params().reduce_bytes_per_ns.value;
+    for (int node = 0; node < model.nodes(); ++node) {
+        auto* zone = sg::create_full_zone(fmt::format("node{}", node));
+        zone->set_parent(root_);
+        node_zones_.push_back(zone);
+        for (int core = 0; core < model.machine().core_count(); ++core) {
+            add_host({EndpointKind::core, node, core}, core_speed);
+            add_host({EndpointKind::cache, node, core}, 1);
+        }
+        for (int numa = 0; numa < model.numa_count(); ++numa) add_host({EndpointKind::memory, node, numa}, 1);
+        for (int nic = 0; nic < model.nic_count(); ++nic) add_host({EndpointKind::nic, node, nic}, 1);
+    }
+
+    std::set<Pair> local;
+    std::set<std::pair<int, int>> between_nodes;
+    for (const auto& [from, to] : routes) {
+        if (from.node == to.node) {
+            local.insert({from, to});
+            continue;
+        }
+        local.insert({from, {EndpointKind::nic, from.node, model.primary_nic()}});
+        local.insert({{EndpointKind::nic, to.node, model.primary_nic()}, to});
+        between_nodes.insert({from.node, to.node});
+    }
+    for (const auto& [from, to] : local) {
+        auto* zone = node_zones_[from.node];
+        zone->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
+                        links_of(model.route(from, to), zone), false);
+    }
+    for (auto* zone : node_zones_) zone->seal();
+    for (const auto& [from_node, to_node] : between_nodes) {
+        const auto* gateway_from = host({EndpointKind::nic, from_node, model.primary_nic()});
+        const auto* gateway_to = host({EndpointKind::nic, to_node, model.primary_nic()});
+        root_->add_route(node_zones_[from_node]->get_netpoint(), node_zones_[to_node]->get_netpoint(),
+                         gateway_from->get_netpoint(), gateway_to->get_netpoint(),
+                         links_of(model.network_route(from_node, to_node), root_), false);
+    }
+    root_->seal();
+}
+
+void SimgridPlatform::add_host(const Endpoint& endpoint, double speed) {
+    auto* zone = node_zones_[endpoint.node];
+    hosts_[endpoint] = zone->create_host(PlatformModel::host_name(endpoint), speed)->seal();
+}
+
+sg::Host* SimgridPlatform::host(const Endpoint& endpoint) const {
+    auto it = hosts_.find(endpoint);
+    if (it == hosts_.end()) throw Error(fmt::format("the platform has no host {}", PlatformModel::host_name(endpoint)));
+    return it->second;
+}
+
+sg::Link* SimgridPlatform::link(const std::string& name, sg::NetZone* zone) {
+    if (auto it = links_.find(name); it != links_.end()) return it->second;
+    const LinkSpec& spec = model_.link(name);
+    sg::Link* created = nullptr;
+    if (spec.split_duplex) {
+        auto* duplex = zone->create_split_duplex_link(name, spec.bandwidth_bytes_per_ns);
+        duplex->set_latency(spec.latency_ns);
+        duplex->seal();
+        created = duplex;
+    } else {
+        created = zone->create_link(name, spec.bandwidth_bytes_per_ns);
+        created->set_latency(spec.latency_ns);
+        if (spec.fatpipe) created->set_sharing_policy(sg::Link::SharingPolicy::FATPIPE);
+        created->seal();
+    }
+    links_[name] = created;
+    return created;
+}
+
+std::vector<sg::LinkInRoute> SimgridPlatform::links_of(const RouteSpec& route, sg::NetZone* zone) {
+    std::vector<sg::LinkInRoute> result;
+    for (const LinkUse& use : route.links) {
+        sg::Link* found = link(use.link, zone);
+        if (model_.link(use.link).split_duplex)
+            result.emplace_back(found, use.up ? sg::LinkInRoute::Direction::UP : sg::LinkInRoute::Direction::DOWN);
+        else
+            result.emplace_back(found);
+    }
+    return result;
+}
+
+}  // namespace numacoll::sim

@@ -1,0 +1,148 @@
+#include "sim/task_plan.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace numacoll::sim {
+
+namespace {
+
+// Where some bytes live: their home (the writer's cache or DRAM), plus the
+// sockets that hold a shared copy because a core there read them.
+struct Where {
+    Endpoint home;
+    std::vector<std::pair<int, int>> shared;  // (domain, core whose cache holds the copy)
+    bool operator==(const Where&) const = default;
+};
+
+// Per buffer, byte intervals -> where those bytes live now.
+class Placement {
+public:
+    Placement(const algo::Schedule& schedule, const PlatformModel& platform)
+        : schedule_(schedule), platform_(platform), where_(schedule.buffers().size()) {
+        for (std::size_t b = 0; b < where_.size(); ++b) {
+            const algo::Buffer& buffer = schedule.buffer(static_cast<int>(b));
+            const int owner_core = schedule.ranks[buffer.owner].core;
+            where_[b][0] = {buffer.role == algo::BufferRole::input ? after_write(owner_core, static_cast<int>(b), buffer.bytes)
+                                                                  : memory_of(static_cast<int>(b)),
+                            {}};
+        }
+    }
+
+    Endpoint memory_of(int buffer) const {
+        const algo::Buffer& info = schedule_.buffer(buffer);
+        int numa = info.numa >= 0 ? info.numa : schedule_.ranks[info.owner].numa;
+        if (numa < 0 || numa >= platform_.numa_count()) numa = 0;
+        return {EndpointKind::memory, schedule_.ranks[info.owner].node, numa};
+    }
+
+    // Where m bytes written by `core` into `buffer` end up.
+    Endpoint after_write(int core, int buffer, std::uint64_t bytes) const {
+        if (bytes <= platform_.cache_capacity_bytes(core))
+            return {EndpointKind::cache, schedule_.ranks[schedule_.buffer(buffer).owner].node, core};
+        return memory_of(buffer);
+    }
+
+    // Where `reader` gets each piece of a range from (bytes summed per source,
+    // in order of first appearance), and the shared copies the read leaves.
+    std::vector<std::pair<Endpoint, double>> read(const algo::Range& range, int reader) {
+        std::vector<std::pair<Endpoint, double>> result;
+        auto& map = split_at(range);
+        const int domain = platform_.domain_of_core(reader);
+        const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
+        for (auto it = map.find(range.offset); it != map.end() && it->first < range.end(); ++it) {
+            const auto next = std::next(it);
+            const std::uint64_t end = next == map.end() ? schedule_.buffer(range.buffer).bytes : next->first;
+            Where& where = it->second;
+            Endpoint source = where.home;
+            const bool home_here = where.home.kind == EndpointKind::cache && platform_.domain_of_core(where.home.index) == domain;
+            auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.first == domain; });
+            if (!home_here && copy != where.shared.end()) source = {EndpointKind::cache, where.home.node, copy->second};
+            if (!home_here && copy == where.shared.end() && fits) where.shared.emplace_back(domain, reader);
+            auto found = std::find_if(result.begin(), result.end(), [&](const auto& p) { return p.first == source; });
+            const double bytes = static_cast<double>(end - it->first);
+            if (found == result.end())
+                result.emplace_back(source, bytes);
+            else
+                found->second += bytes;
+        }
+        return result;
+    }
+
+    // A write makes the writer's copy the only one.
+    void record(const algo::Range& range, Endpoint home) {
+        if (range.bytes == 0) return;
+        auto& map = split_at(range);
+        map.erase(map.lower_bound(range.offset), map.lower_bound(range.end()));
+        map[range.offset] = {home, {}};
+    }
+
+private:
+    // Cuts the intervals at the range's ends so that it is made of whole intervals.
+    std::map<std::uint64_t, Where>& split_at(const algo::Range& range) {
+        auto& map = where_[range.buffer];
+        const std::uint64_t size = schedule_.buffer(range.buffer).bytes;
+        for (std::uint64_t at : {range.offset, range.end()})
+            if (at < size) {
+                auto it = std::prev(map.upper_bound(at));
+                if (it->first != at) map.emplace(at, it->second);
+            }
+        return map;
+    }
+
+    const algo::Schedule& schedule_;
+    const PlatformModel& platform_;
+    std::vector<std::map<std::uint64_t, Where>> where_;
+};
+
+}  // namespace
+
+std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform) {
+    Placement placement(schedule, platform);
+    std::vector<TaskPlan> plans(schedule.task_count());
+    const double line = platform.params().cache_line_bytes;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const algo::Task& task = schedule.task(id);
+        const algo::RankInfo& rank = schedule.ranks[task.thread];
+        const Endpoint core{EndpointKind::core, rank.node, rank.core};
+        auto& steps = plans[id].steps;
+        switch (task.kind) {
+            case algo::TaskKind::copy:
+            case algo::TaskKind::reduce: {
+                for (const algo::Range& read : task.reads)
+                    for (const auto& [location, bytes] : placement.read(read, rank.core))
+                        steps.push_back({Step::Kind::transfer, location, core, bytes});
+                const double bytes = static_cast<double>(task.write.bytes);
+                if (task.kind == algo::TaskKind::reduce && task.reads.size() > 1)
+                    steps.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
+                const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
+                steps.push_back({Step::Kind::transfer, core, target, bytes});
+                placement.record(task.write, target);
+                break;
+            }
+            case algo::TaskKind::flag: {
+                const algo::RankInfo& waiter = schedule.ranks[task.peer];
+                steps.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
+                                 {EndpointKind::core, waiter.node, waiter.core}, line});
+                break;
+            }
+            case algo::TaskKind::net: {
+                const bool data = task.write.buffer >= 0;
+                const Endpoint source = data ? placement.memory_of(task.reads.front().buffer)
+                                             : Endpoint{EndpointKind::memory, rank.node, std::max(0, rank.numa)};
+                const algo::RankInfo& receiver = schedule.ranks[task.peer];
+                const Endpoint target = data ? placement.memory_of(task.write.buffer)
+                                             : Endpoint{EndpointKind::memory, receiver.node, std::max(0, receiver.numa)};
+                steps.push_back({Step::Kind::transfer, source, target, data ? static_cast<double>(task.write.bytes) : 0.0});
+                if (data) placement.record(task.write, target);
+                break;
+            }
+            case algo::TaskKind::compute:
+                steps.push_back({Step::Kind::work, core, core, task.flops});
+                break;
+        }
+    }
+    return plans;
+}
+
+}  // namespace numacoll::sim

@@ -1,0 +1,52 @@
+// sim::plan_tasks: what each schedule task costs on the platform, as a
+// sequence of steps (transfers between endpoints and work on a core).
+//
+// Where data lives (the one place this model is written down):
+// - The paper's Modified-state setup (HPDC'13 section 3.4): every rank writes
+//   its input just before the collective, so an input sits in its owner's
+//   cache when it fits there, else in the DRAM of its buffer's NUMA node.
+// - A copy or reduce by core t that writes m bytes leaves them in t's cache
+//   when m fits in t's last-level cache, else in the DRAM of the buffer's
+//   NUMA node. ("Fits" compares one range with the whole LLC: strip mining
+//   exists to keep each chunk below it.)
+// - A read leaves a shared copy in the reader's socket when the range fits
+//   in its LLC (the LLCs of both machines are inclusive): a later reader in
+//   that socket gets the bytes from there instead of crossing sockets again.
+//   This is the synergistic prefetching of HPDC'13 section 2.2 (a one-stage
+//   broadcast crosses the inter-socket link once per socket, not once per
+//   reader). A write leaves the writer's copy as the only one.
+// - A net transfer lands in the DRAM of the destination buffer's NUMA node
+//   (the NIC writes memory), and reads the source from DRAM.
+//
+// What a task costs:
+// - copy:   read each input piece from where it lives into t's core, one
+//           after the other, then write m bytes (to t's cache or to DRAM);
+// - reduce: the same reads, then the reduction on t's core (input bytes
+//           folded = m * (inputs - 1) at reduce_bytes_per_ns), then the write;
+// - flag:   one cache line from the setter's cache to the waiter's core;
+// - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
+//           pure synchronisation message);
+// - compute: its flops on t's core.
+#pragma once
+
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+#include "sim/platform_model.hpp"
+
+namespace numacoll::sim {
+
+struct Step {
+    enum class Kind { transfer, work } kind = Kind::transfer;
+    Endpoint from;   // transfer source, or the core that works
+    Endpoint to;     // transfer destination
+    double amount = 0;  // bytes moved, or bytes folded (work)
+};
+
+struct TaskPlan {
+    std::vector<Step> steps;  // run one after the other
+};
+
+std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform);
+
+}  // namespace numacoll::sim
