@@ -62,6 +62,7 @@ private:
             return;
         }
         timeline_.tasks[id].end_ns = sg::Engine::get_clock();
+        if (current_[id]) retired_.push_back(std::move(current_[id]));
         for (int next : successors_[id])
             if (--waiting_on_[next] == 0) begin(next);
     }
@@ -91,7 +92,7 @@ private:
 
     void on_completion(const sg::Activity& activity) {
         // Activities retired before this callback have finished theirs: release them.
-        if (retired_.size() > 1024) retired_.erase(retired_.begin(), retired_.end() - 1);
+        retired_.clear();
         advance(static_cast<int>(reinterpret_cast<std::intptr_t>(activity.get_data<void>())));
     }
 
@@ -126,8 +127,7 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
         char quiet_config[] = "--log=xbt_cfg.thres:critical";
         char* argv[] = {name, quiet, quiet_config, nullptr};
         sg::Engine engine(&argc, argv);
-        sg::Engine::set_config("host/model:ptask_L07");
-        sg::Engine::set_config("network/TCP-gamma:0");
+        SimgridPlatform::configure_engine();
         const SimgridPlatform platform(model, routes_used(plans));
         std::size_t activities = 0;
         const algo::Timeline timeline = JustInTimeRun(plans, successors, platform).run(activities);

@@ -4,10 +4,10 @@
 // other as SimGrid Comm and Exec activities. Activities are created just in
 // time, when a task's last predecessor completes (creating the whole DAG up
 // front makes SimGrid 3.32 quadratic). Time unit: nanoseconds (bandwidths in
-// bytes/ns), with host/model:ptask_L07 and network/TCP-gamma:0, the
-// configuration under which concurrent flows share links max-min fairly and
-// d flows of m bytes through a shared link take exactly a + m·max(b, B·d)
-// (see ../shared/notes/simgrid-3.32.md).
+// bytes/ns). Network model CM02 with network/crosstraffic:0,
+// network/TCP-gamma:0 and equal raw route latencies (simgrid_platform.hpp):
+// concurrent flows share links max-min fairly and d flows of m bytes through
+// a shared link take exactly a + m·max(b, B·d) (../shared/notes/simgrid-3.32.md).
 //
 // SimGrid allows one engine per process, so every simulation runs in a
 // forked child that sends its timeline back through a pipe; the caller can

@@ -12,11 +12,6 @@ namespace numacoll::sim {
 
 namespace {
 
-// Large enough never to limit anything: latency links only carry latency.
-constexpr double unlimited_bytes_per_ns = 1e12;
-
-std::string latency_link_name(Level level, int hops) { return fmt::format("lat.{}.h{}", to_string(level), hops); }
-
 }  // namespace
 
 PlatformModel::PlatformModel(std::shared_ptr<const topo::Machine> machine, Params params, int nodes)
@@ -81,7 +76,6 @@ void PlatformModel::build_domains() {
             if (a == b) continue;
             const double d = distance(a, b);
             hops_[a][b] = d > 0 ? 1 + static_cast<int>(std::distance(remote.begin(), remote.find(d))) : 1;
-            max_hops_ = std::max(max_hops_, hops_[a][b]);
         }
 
     // Shortest paths over the one-hop pairs (breadth first from each domain).
@@ -130,50 +124,47 @@ void PlatformModel::build_links() {
     auto aggregate = [&](Level level) { return params_.at(level).aggregate_bandwidth_bytes_per_ns.value; };
     auto latency = [&](Level level) { return params_.at(level).latency_ns.value; };
 
-    // Latency links, one per (level, hops).
-    auto add_latency = [&](Level level, int hops, double value) {
-        add_link({latency_link_name(level, hops), unlimited_bytes_per_ns, value, true, false,
-                  fmt::format("latency of {} ({} hops)", to_string(level), hops)});
-    };
-    add_latency(Level::local_cache, 0, latency(Level::local_cache));
-    add_latency(Level::same_cache, 0, latency(Level::same_cache));
-    add_latency(Level::same_socket, 0, latency(Level::same_socket));
-    add_latency(Level::network, 0, latency(Level::network));
-    for (int hops = 0; hops <= max_hops_; ++hops) {
-        const double per_hop = latency(Level::other_socket);
-        if (hops > 0) add_latency(Level::other_socket, hops, hops * per_hop);
-        add_latency(Level::dram, hops, latency(Level::dram) + hops * per_hop);
-        add_latency(Level::nic, hops, latency(Level::nic) + hops * per_hop);
-    }
-
     for (int node = 0; node < nodes_; ++node) {
         for (int core = 0; core < machine.core_count(); ++core)
             for (Level level : {Level::local_cache, Level::same_cache, Level::same_socket, Level::other_socket, Level::dram})
-                add_link({node_link(node, fmt::format("c{}.{}", core, to_string(level))), bandwidth(level), 0, false, false,
-                          fmt::format("core {} stream ({})", core, to_string(level))});
+                add_link({node_link(node, fmt::format("c{}.{}", core, to_string(level))), bandwidth(level),
+                          level == Level::other_socket ? 0 : latency(level), false,
+                          fmt::format("core {} stream ({})", core, to_string(level)), 1.0});
         for (int object : std::set<int>(core_shared_cache_.begin(), core_shared_cache_.end()))
             if (object >= 0)
                 add_link({node_link(node, fmt::format("L{}#{}", machine.objects[object].cache_level,
                                                       machine.objects[object].logical_index)),
-                          aggregate(Level::same_cache), 0, false, false, "shared cache"});
+                          aggregate(Level::same_cache), 0, false, "shared cache"});
         for (int domain = 0; domain < domain_count(); ++domain)
-            add_link({node_link(node, fmt::format("llc{}", domain)), aggregate(Level::same_socket), 0, false, false,
+            add_link({node_link(node, fmt::format("llc{}", domain)), aggregate(Level::same_socket), 0, false,
                       fmt::format("last-level cache of socket {}", domain)});
         for (int a = 0; a < domain_count(); ++a)
             for (int b = a + 1; b < domain_count(); ++b)
                 if (hops_[a][b] == 1 || next_hop_[a][b] == b)
-                    add_link({node_link(node, fmt::format("link{}-{}", a, b)), aggregate(Level::other_socket), 0, false, true,
+                    add_link({node_link(node, fmt::format("link{}-{}", a, b)), aggregate(Level::other_socket),
+                              latency(Level::other_socket), true,
                               fmt::format("inter-socket link between sockets {} and {}", a, b)});
         for (int numa = 0; numa < numa_count(); ++numa)
-            add_link({node_link(node, fmt::format("mc{}", numa)), aggregate(Level::dram), 0, false, false,
+            add_link({node_link(node, fmt::format("mc{}", numa)), aggregate(Level::dram), 0, false,
                       fmt::format("memory controller of NUMA node {}", numa)});
         for (int nic = 0; nic < nic_count(); ++nic)
             add_link({node_link(node, fmt::format("pcie{}", nic)),
-                      std::min(bandwidth(Level::nic), aggregate(Level::nic)), 0, false, false,
-                      virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : "PCIe of the NIC"});
-        add_link({node_link(node, "wire"), std::min(bandwidth(Level::network), aggregate(Level::network)), 0, false, true,
+                      std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), false,
+                      virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : "PCIe of the NIC", 0.5});
+        // A route crosses two wires (up from one node, down into the other): half the latency each.
+        add_link({node_link(node, "wire"), std::min(bandwidth(Level::network), aggregate(Level::network)),
+                  latency(Level::network) / 2, true,
                   "network link between the node's NIC and the switch"});
     }
+}
+
+double PlatformModel::uncontended_ns(const RouteSpec& route, double bytes) const {
+    double slowest = 0;
+    for (const auto& use : route.links) {
+        const double bandwidth = link(use.link).bandwidth_bytes_per_ns;
+        if (slowest == 0 || bandwidth < slowest) slowest = bandwidth;
+    }
+    return route.latency_ns + (slowest > 0 ? bytes / slowest : 0);
 }
 
 const LinkSpec& PlatformModel::link(const std::string& name) const {
@@ -181,8 +172,6 @@ const LinkSpec& PlatformModel::link(const std::string& name) const {
     if (it == links_.end()) throw Error(fmt::format("platform has no link '{}'", name));
     return it->second;
 }
-
-LinkUse PlatformModel::latency_link(Level level, int hops, double) const { return {latency_link_name(level, hops), true}; }
 
 std::vector<LinkUse> PlatformModel::domain_path(int node, int from_domain, int to_domain) const {
     std::vector<LinkUse> path;
@@ -242,9 +231,8 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
     auto finish = [&](Level level, int hops, std::vector<LinkUse> links) {
         route.level = level;
         route.hops = hops;
-        route.latency_ns = link(latency_link_name(level, hops)).latency_ns;
-        route.links = {latency_link(level, hops, route.latency_ns)};
-        route.links.insert(route.links.end(), links.begin(), links.end());
+        route.links = std::move(links);
+        for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
         return route;
     };
     auto memory_domain = [&](int numa) { return domain_of_numa(numa); };
@@ -302,10 +290,8 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
 RouteSpec PlatformModel::network_route(int from_node, int to_node) const {
     RouteSpec route;
     route.level = Level::network;
-    route.latency_ns = link(latency_link_name(Level::network, 0)).latency_ns;
-    route.links = {latency_link(Level::network, 0, route.latency_ns),
-                   {node_link(from_node, "wire"), true},
-                   {node_link(to_node, "wire"), false}};
+    route.links = {{node_link(from_node, "wire"), true}, {node_link(to_node, "wire"), false}};
+    for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
     return route;
 }
 

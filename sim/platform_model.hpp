@@ -7,15 +7,16 @@
 // host per NUMA node, and a host per NIC (a virtual one on NUMA node 0 when
 // hwloc reports none).
 //
-// A route has exactly one latency link (FATPIPE, so latencies never share)
-// whose latency is the level's a, plus bandwidth links:
-//   same core        [c.local]                                 a_local
-//   same cache       [c.same_cache, the shared cache]          a_same_cache
-//   same socket      [c.same_socket, the LLC]                  a_same_socket
-//   other socket     [c.other_socket, inter-socket links...]   h * a_other_socket
-//   DRAM             [c.dram, memory controller, links...]     a_dram + h * a_other_socket
-//   memory <-> NIC   [memory controller, links..., PCIe]       a_nic + h * a_other_socket
-//   NIC <-> NIC      [wire of node A up, wire of node B down]  a_network
+// Links carry the latencies, so that a route's latency is the level's a
+// (no link is shared by every route: such a link would tie all flows into
+// one sharing problem and slow SimGrid down):
+//   same core        [c.local]                                  a_local
+//   same cache       [c.same_cache, the shared cache]           a_same_cache
+//   same socket      [c.same_socket, the LLC]                   a_same_socket
+//   other socket     [c.other_socket, inter-socket links...]    h * a_other_socket (a per link)
+//   DRAM             [c.dram, memory controller, links...]      a_dram + h * a_other_socket
+//   memory <-> NIC   [memory controller, links..., PCIe]        a_nic + h * a_other_socket
+//   NIC <-> NIC      [wire of node A up, wire of node B down]   a_network (half per wire)
 // c.* are the reading (or writing) core's private stream links (bandwidth 1/b
 // of the level); the others are shared (1/B). A "socket" is an LLC domain
 // (the cores under one last-level cache; a package when there is no cache).
@@ -49,9 +50,11 @@ struct LinkSpec {
     std::string name;
     double bandwidth_bytes_per_ns = 0;
     double latency_ns = 0;
-    bool fatpipe = false;       // latency links: never shared
     bool split_duplex = false;  // inter-socket links and node wires
     std::string what;           // for people: "QPI between sockets 0 and 1"
+    // Share of the one raw latency every route shows SimGrid (1 on the core
+    // stream links, 1/2 on each PCIe link, 0 elsewhere): see simgrid_platform.hpp.
+    double raw_latency_share = 0;
 };
 
 struct LinkUse {
@@ -63,7 +66,7 @@ struct RouteSpec {
     Level level = Level::local_cache;
     int hops = 0;
     double latency_ns = 0;
-    std::vector<LinkUse> links;  // the latency link first
+    std::vector<LinkUse> links;
 };
 
 class PlatformModel {
@@ -81,6 +84,9 @@ public:
     // End to end, possibly across nodes (memory -> NIC -> network -> NIC -> memory),
     // for people (numacoll topo --platform); the engine composes zone routes instead.
     std::vector<RouteSpec> describe_route(const Endpoint& from, const Endpoint& to) const;
+
+    // Time of one transfer alone on a route: latency + bytes / slowest link.
+    double uncontended_ns(const RouteSpec& route, double bytes) const;
 
     const LinkSpec& link(const std::string& name) const;
     const std::map<std::string, LinkSpec>& links() const { return links_; }
@@ -104,7 +110,6 @@ private:
     void build_domains();
     void build_links();
     std::string add_link(LinkSpec spec);
-    LinkUse latency_link(Level level, int hops, double latency_ns) const;
     std::vector<LinkUse> domain_path(int node, int from_domain, int to_domain) const;
     std::string node_link(int node, const std::string& name) const;
 
@@ -120,7 +125,6 @@ private:
     std::vector<int> nic_numa_;
     bool virtual_nic_ = false;
     std::map<std::string, LinkSpec> links_;
-    int max_hops_ = 1;
 };
 
 }  // namespace numacoll::sim

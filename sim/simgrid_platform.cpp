@@ -2,11 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+
+#include <unordered_set>
+
 #include "topologies/error.hpp"
 
 namespace numacoll::sim {
 
 namespace sg = simgrid::s4u;
+
+void SimgridPlatform::configure_engine() {
+    sg::Engine::set_config("network/model:CM02");
+    sg::Engine::set_config("network/crosstraffic:0");
+    sg::Engine::set_config("network/TCP-gamma:0");
+}
 
 SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes) : model_(model) {
     root_ = sg::create_full_zone("numacoll");
@@ -48,34 +58,63 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
                          links_of(model.network_route(from_node, to_node), root_), false);
     }
     root_->seal();
+
+    root_->get_network_model()->set_lat_factor_cb(
+        [this](double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>& links,
+               const std::unordered_set<sg::NetZone*>&) {
+            double real = 0;
+            for (const sg::Link* used : links) real += real_latency_ns_.at(used);
+            return real / raw_route_latency_ns;
+        });
+}
+
+// Hosts of a node, in order: cores, their caches, memories, NICs.
+std::size_t SimgridPlatform::slot(const Endpoint& endpoint) const {
+    const std::size_t cores = static_cast<std::size_t>(model_.machine().core_count());
+    const std::size_t per_node = 2 * cores + static_cast<std::size_t>(model_.numa_count() + model_.nic_count());
+    std::size_t index = static_cast<std::size_t>(endpoint.index);
+    switch (endpoint.kind) {
+        case EndpointKind::core: break;
+        case EndpointKind::cache: index += cores; break;
+        case EndpointKind::memory: index += 2 * cores; break;
+        case EndpointKind::nic: index += 2 * cores + static_cast<std::size_t>(model_.numa_count()); break;
+    }
+    return static_cast<std::size_t>(endpoint.node) * per_node + index;
 }
 
 void SimgridPlatform::add_host(const Endpoint& endpoint, double speed) {
     auto* zone = node_zones_[endpoint.node];
-    hosts_[endpoint] = zone->create_host(PlatformModel::host_name(endpoint), speed)->seal();
+    const std::size_t at = slot(endpoint);
+    if (hosts_.size() <= at) hosts_.resize(at + 1, nullptr);
+    hosts_[at] = zone->create_host(PlatformModel::host_name(endpoint), speed)->seal();
 }
 
 sg::Host* SimgridPlatform::host(const Endpoint& endpoint) const {
-    auto it = hosts_.find(endpoint);
-    if (it == hosts_.end()) throw Error(fmt::format("the platform has no host {}", PlatformModel::host_name(endpoint)));
-    return it->second;
+    const std::size_t at = slot(endpoint);
+    if (at >= hosts_.size() || hosts_[at] == nullptr)
+        throw Error(fmt::format("the platform has no host {}", PlatformModel::host_name(endpoint)));
+    return hosts_[at];
 }
 
 sg::Link* SimgridPlatform::link(const std::string& name, sg::NetZone* zone) {
     if (auto it = links_.find(name); it != links_.end()) return it->second;
     const LinkSpec& spec = model_.link(name);
     sg::Link* created = nullptr;
+    const double raw_latency = spec.raw_latency_share * raw_route_latency_ns;
     if (spec.split_duplex) {
         auto* duplex = zone->create_split_duplex_link(name, spec.bandwidth_bytes_per_ns);
-        duplex->set_latency(spec.latency_ns);
+        duplex->set_latency(raw_latency);
         duplex->seal();
         created = duplex;
+        // The callback sees the directional halves.
+        real_latency_ns_[duplex->get_link_up()] = spec.latency_ns;
+        real_latency_ns_[duplex->get_link_down()] = spec.latency_ns;
     } else {
         created = zone->create_link(name, spec.bandwidth_bytes_per_ns);
-        created->set_latency(spec.latency_ns);
-        if (spec.fatpipe) created->set_sharing_policy(sg::Link::SharingPolicy::FATPIPE);
+        created->set_latency(raw_latency);
         created->seal();
     }
+    real_latency_ns_[created] = spec.latency_ns;
     links_[name] = created;
     return created;
 }

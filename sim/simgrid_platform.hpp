@@ -6,6 +6,15 @@
 // for every (source, destination) pair its steps use, memory <-> NIC routes
 // for traffic between nodes, and NIC <-> NIC routes in the root zone.
 //
+// Latencies: SimGrid's CM02 network model shares a link's bandwidth in
+// proportion to 1/latency of each flow's route, not max-min fairly. So every
+// route shows SimGrid the same raw latency (1 ns: one core stream link, or
+// two PCIe halves between nodes), and the real latency of a route, the sum of
+// the model's link latencies, comes back through the network model's latency
+// factor callback. With network/crosstraffic:0 and network/TCP-gamma:0 this
+// gives exact max-min sharing and a + m·max(b, B·d), with CM02's lazy updates
+// (ptask_L07 gives the same times but re-solves every flow at every event).
+//
 // Must be created after the s4u::Engine and its configuration, once per
 // process (SimGrid allows one engine per process; sim/engine.cpp forks).
 #pragma once
@@ -14,6 +23,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <string>
 
 #include "sim/platform_model.hpp"
@@ -29,16 +39,23 @@ public:
 
     simgrid::s4u::Host* host(const Endpoint& endpoint) const;
 
+    static constexpr double raw_route_latency_ns = 1.0;
+    // The engine configuration the platform relies on; call right after
+    // creating the s4u::Engine, before any zone exists.
+    static void configure_engine();
+
 private:
     simgrid::s4u::Link* link(const std::string& name, simgrid::s4u::NetZone* zone);
     std::vector<simgrid::s4u::LinkInRoute> links_of(const RouteSpec& route, simgrid::s4u::NetZone* zone);
     void add_host(const Endpoint& endpoint, double speed);
+    std::size_t slot(const Endpoint& endpoint) const;
 
     const PlatformModel& model_;
     simgrid::s4u::NetZone* root_ = nullptr;
     std::vector<simgrid::s4u::NetZone*> node_zones_;
-    std::map<Endpoint, simgrid::s4u::Host*> hosts_;
+    std::vector<simgrid::s4u::Host*> hosts_;  // by slot(): looked up for every activity
     std::map<std::string, simgrid::s4u::Link*> links_;
+    std::unordered_map<const simgrid::s4u::Link*, double> real_latency_ns_;
 };
 
 }  // namespace numacoll::sim

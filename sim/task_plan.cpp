@@ -95,6 +95,41 @@ private:
     std::vector<std::map<std::uint64_t, Where>> where_;
 };
 
+// True for a transfer that only touches one core's private resources: its
+// own cache, read or written by itself.
+bool is_private(const Step& step) {
+    return step.kind == Step::Kind::work ||
+           (step.from.index == step.to.index && step.from.node == step.to.node &&
+            ((step.from.kind == EndpointKind::cache && step.to.kind == EndpointKind::core) ||
+             (step.from.kind == EndpointKind::core && step.to.kind == EndpointKind::cache)));
+}
+
+// Moves a copy's or reduce's private steps after its shared ones and merges
+// them into one work step of the same duration. Nothing else contends for a
+// core's own cache and arithmetic while it runs its task, so the time is
+// exact, and SimGrid has half as many activities to track.
+void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform) {
+    std::vector<Step> shared;
+    double private_ns = 0;
+    Endpoint core;
+    for (const Step& step : steps) {
+        if (!is_private(step)) {
+            shared.push_back(step);
+            continue;
+        }
+        if (step.kind == Step::Kind::work) {
+            private_ns += step.amount / platform.params().reduce_bytes_per_ns.value;
+            core = step.from;
+        } else {
+            private_ns += platform.uncontended_ns(platform.route(step.from, step.to), step.amount);
+            core = step.kind == Step::Kind::transfer && step.from.kind == EndpointKind::core ? step.from : step.to;
+        }
+    }
+    if (private_ns > 0)
+        shared.push_back({Step::Kind::work, core, core, private_ns * platform.params().reduce_bytes_per_ns.value});
+    steps = std::move(shared);
+}
+
 }  // namespace
 
 std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform) {
@@ -118,6 +153,7 @@ std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformM
                 const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
                 steps.push_back({Step::Kind::transfer, core, target, bytes});
                 placement.record(task.write, target);
+                merge_private_steps(steps, platform);
                 break;
             }
             case algo::TaskKind::flag: {

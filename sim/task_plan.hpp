@@ -23,6 +23,9 @@
 //           after the other, then write m bytes (to t's cache or to DRAM);
 // - reduce: the same reads, then the reduction on t's core (input bytes
 //           folded = m * (inputs - 1) at reduce_bytes_per_ns), then the write;
+//   Reads and writes of t's own cache and the reduction touch nothing any
+//   other thread uses: they are merged into one work step of the same
+//   duration, after the transfers that do share resources.
 // - flag:   one cache line from the setter's cache to the waiter's core;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
 //           pure synchronisation message);

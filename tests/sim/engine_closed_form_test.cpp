@@ -1,0 +1,111 @@
+// The engine against closed forms, to 1e-9 relative: SimGrid's own sharing
+// with the configuration sim/engine.hpp sets, on routes of the platform model.
+#include <gtest/gtest.h>
+
+#include "sim/engine.hpp"
+#include "sim_fixtures.hpp"
+
+using namespace numacoll;
+using sim::Endpoint;
+using sim::EndpointKind;
+
+namespace {
+
+constexpr double tolerance = 1e-9;
+
+// Two sockets of seven cores, each socket with a 1 GiB L3 (so data stays in caches).
+std::shared_ptr<const topo::Machine> two_sockets() {
+    static auto machine = test::load("synthetic:Package:2 L3Cache:1(size=1073741824) Core:7 PU:1");
+    return machine;
+}
+
+sim::Step transfer(Endpoint from, Endpoint to, double bytes) { return {sim::Step::Kind::transfer, from, to, bytes}; }
+Endpoint cache(int core) { return {EndpointKind::cache, 0, core}; }
+Endpoint core(int index) { return {EndpointKind::core, 0, index}; }
+Endpoint memory(int numa) { return {EndpointKind::memory, 0, numa}; }
+
+void expect_near_relative(double actual, double expected) {
+    EXPECT_NEAR(actual, expected, tolerance * expected) << "expected " << expected;
+}
+
+}  // namespace
+
+TEST(EngineClosedForm, OneTransferTakesLatencyPlusBytesOverBandwidth) {
+    auto params = test::uniform_params(1, 1, 1);
+    params.at(sim::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
+    const sim::PlatformModel platform(two_sockets(), params, 1);
+    for (double bytes = 64; bytes <= 16 << 20; bytes *= 4) {
+        auto result = sim::simulate_plans(platform, {{{transfer(cache(0), core(1), bytes)}}}, {{}});
+        expect_near_relative(result.timeline.makespan_ns, 20 + bytes / 4);
+    }
+}
+
+TEST(EngineClosedForm, ConcurrentTransfersShareTheLink) {
+    // d readers of core 0's cache in its socket: a + m * max(b, B * d).
+    const double a = 20, b = 1.0 / 4, big_b = 1.0 / 10;
+    auto params = test::uniform_params(1, 1, 1);
+    params.at(sim::Level::same_socket) = {{a, "test"}, {1 / b, "test"}, {1 / big_b, "test"}};
+    const sim::PlatformModel platform(two_sockets(), params, 1);
+    for (int d : {1, 2, 4, 6})
+        for (double bytes = 64; bytes <= 16 << 20; bytes *= 16) {
+            std::vector<sim::TaskPlan> plans;
+            for (int reader = 1; reader <= d; ++reader) plans.push_back({{transfer(cache(0), core(reader), bytes)}});
+            auto result = sim::simulate_plans(platform, plans, std::vector<std::vector<int>>(d));
+            for (int task = 0; task < d; ++task)
+                expect_near_relative(result.timeline.tasks[task].end_ns, a + bytes * std::max(b, big_b * d));
+        }
+}
+
+TEST(EngineClosedForm, DifferentLatenciesShareMaxMinFairly) {
+    // Both flows read socket 0's memory (one memory controller, 10 B/ns); the
+    // remote one pays an inter-socket hop first (100 ns more latency).
+    // Local flow alone from 10 to 110 ns (1000 B), then both at 5 B/ns: the
+    // local one ends at 310; the remote one then runs alone: 1000 B more at
+    // 10 B/ns, ending at 410. (Proportional to 1/latency it would not.)
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(sim::Level::dram) = {{10, "test"}, {10, "test"}, {10, "test"}};
+    params.at(sim::Level::other_socket) = {{100, "test"}, {1000, "test"}, {1000, "test"}};
+    const auto machine = test::load("synthetic:Package:2 Core:7 PU:1");  // no caches: data lives in DRAM
+    const sim::PlatformModel platform(machine, params, 1);
+    auto result = sim::simulate_plans(platform, {{{transfer(memory(0), core(1), 2000)}}, {{transfer(memory(0), core(7), 2000)}}},
+                                      {{}, {}});
+    expect_near_relative(result.timeline.tasks[0].end_ns, 310);
+    expect_near_relative(result.timeline.tasks[1].end_ns, 410);
+}
+
+TEST(EngineClosedForm, DependentStepsAddUp) {
+    auto params = test::uniform_params(1, 1, 1);
+    params.at(sim::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
+    params.at(sim::Level::local_cache) = {{2, "test"}, {50, "test"}, {50, "test"}};
+    params.reduce_bytes_per_ns = {25, "test"};
+    const sim::PlatformModel platform(two_sockets(), params, 1);
+    const double m = 4096;
+    for (int k : {1, 2, 5, 17}) {
+        // A chain of k tasks, each: read from core 0's cache, fold, write locally.
+        std::vector<sim::TaskPlan> plans;
+        std::vector<std::vector<int>> successors(k);
+        for (int i = 0; i < k; ++i) {
+            plans.push_back({{transfer(cache(0), core(1), m), {sim::Step::Kind::work, core(1), core(1), m},
+                              transfer(core(1), cache(1), m)}});
+            if (i + 1 < k) successors[i] = {i + 1};
+        }
+        auto result = sim::simulate_plans(platform, plans, successors);
+        const double one = (20 + m / 4) + m / 25 + (2 + m / 50);
+        expect_near_relative(result.timeline.makespan_ns, k * one);
+        for (int i = 0; i < k; ++i) expect_near_relative(result.timeline.tasks[i].start_ns + 1, i * one + 1);
+    }
+}
+
+TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
+    // memory -> NIC -> switch -> NIC -> memory: latencies add, the slowest link rules.
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(sim::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
+    params.at(sim::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
+    params.at(sim::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
+    const sim::PlatformModel platform(test::load("westmere"), params, 2);
+    const double m = 1 << 20;
+    auto result = sim::simulate_plans(
+        platform, {{{transfer(memory(0), {EndpointKind::memory, 1, 1}, m)}}}, {{}});
+    // Node 1's NUMA node 1 is one hop from its NIC (on socket 0): 2 * 300 + 1 * 1 (hop) + 900.
+    expect_near_relative(result.timeline.makespan_ns, 300 + 900 + 300 + 1 + m / 3);
+}

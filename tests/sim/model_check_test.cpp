@@ -1,0 +1,86 @@
+// The simulator against the HPDC'13 model and the trends it predicts.
+#include <gtest/gtest.h>
+
+#include "algorithms/registry.hpp"
+#include "sim/engine.hpp"
+#include "sim_fixtures.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+double simulate_tree(const sim::PlatformModel& platform, std::uint64_t bytes, int ranks = 0,
+                     std::map<std::string, std::string> options = {}) {
+    algo::LayoutOptions layout;
+    layout.ranks_per_node = ranks;
+    layout.nodes = platform.nodes();
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = bytes;
+    spec.options = std::move(options);
+    auto machine = std::shared_ptr<const topo::Machine>(&platform.machine(), [](const topo::Machine*) {});
+    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    return sim::simulate(schedule, platform).timeline.makespan_ns;
+}
+
+const sim::PlatformModel& westmere() {
+    static const sim::PlatformModel platform(test::load("westmere"), sim::load_params("westmere"), 1);
+    return platform;
+}
+
+}  // namespace
+
+TEST(ModelCheck, OneCacheLineMatchesThePaperComposition) {
+    // HPDC'13 section 3.4: T(64 B) - T(0 B) = 3(Rs + 2Rl) + (Rr + 2Rl) + (Rr + Rl) = 306.7 ns.
+    const double rl = 1.2, rs = 28.5, rr = 105.2;
+    const double paper = 3 * (rs + 2 * rl) + (rr + 2 * rl) + (rr + rl);
+    ASSERT_NEAR(paper, 306.7, 1e-9);
+    const double difference = simulate_tree(westmere(), 64) - simulate_tree(westmere(), 0);
+    EXPECT_NEAR(difference, paper, 0.05 * paper) << "simulated difference " << difference << " ns";
+}
+
+TEST(ModelCheck, TimeGrowsWithSize) {
+    double previous = simulate_tree(westmere(), 0);
+    for (std::uint64_t bytes = 8; bytes <= (16u << 20); bytes *= 2) {
+        const double time = simulate_tree(westmere(), bytes);
+        EXPECT_GT(time, previous) << bytes;
+        previous = time;
+    }
+}
+
+TEST(ModelCheck, StripMiningAvoidsTheDramCliff) {
+    // Per byte, 16 MiB costs about what 8 MiB costs when strip-mined into
+    // LLC-sized chunks, and far more when the vector spills to DRAM.
+    const double per_byte_8m = simulate_tree(westmere(), 8u << 20) / (8u << 20);
+    const double strip = simulate_tree(westmere(), 16u << 20) / (16u << 20);
+    const double spill = simulate_tree(westmere(), 16u << 20, 0, {{"strip", "off"}}) / (16u << 20);
+    EXPECT_LT(strip, 1.25 * per_byte_8m);
+    EXPECT_GT(spill, 2 * strip);
+}
+
+TEST(ModelCheck, HalvedInterSocketBandwidthHurtsOnlyInterSocketTraffic) {
+    auto params = sim::load_params("westmere");
+    auto& inter = params.at(sim::Level::other_socket);
+    inter.bandwidth_bytes_per_ns.value /= 2;
+    inter.aggregate_bandwidth_bytes_per_ns.value /= 2;
+    const sim::PlatformModel halved(test::load("westmere"), params, 1);
+
+    // One socket (6 ranks): no inter-socket traffic, identical times.
+    for (std::uint64_t bytes : {64u, 64u << 10, 4u << 20})
+        EXPECT_DOUBLE_EQ(simulate_tree(halved, bytes, 6), simulate_tree(westmere(), bytes, 6)) << bytes;
+    // Both sockets: latency-bound small vectors move a little (the 6 release
+    // flags and one line still cross), bandwidth-bound large ones slow down a lot.
+    const double small_ratio = simulate_tree(halved, 64) / simulate_tree(westmere(), 64);
+    const double large_ratio = simulate_tree(halved, 4u << 20) / simulate_tree(westmere(), 4u << 20);
+    EXPECT_LT(small_ratio, 1.15);
+    EXPECT_GT(large_ratio, 1.3);
+    EXPECT_GT(large_ratio - 1, 3 * (small_ratio - 1));
+}
+
+TEST(ModelCheck, MoreNodesCostNetworkTime) {
+    const sim::PlatformModel two(test::load("westmere"), sim::load_params("westmere"), 2);
+    const double one_node = simulate_tree(westmere(), 1024);
+    const double two_nodes = simulate_tree(two, 1024);
+    const auto& network = sim::load_params("westmere").at(sim::Level::network);
+    EXPECT_GT(two_nodes, one_node + network.latency_ns.value);
+}

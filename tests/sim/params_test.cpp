@@ -1,0 +1,98 @@
+#include "sim/params.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "topologies/error.hpp"
+#include "sim_fixtures.hpp"
+
+using namespace numacoll;
+
+namespace {
+std::string write_temp(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / ("numacoll-params-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+std::string message_of(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no InputError)";
+}
+
+std::string westmere_text() {
+    std::ifstream in(std::string(NUMACOLL_SOURCE_DIR) + "/sim/params/westmere.json");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+TEST(Params, WestmereReproducesThePaperLatencies) {
+    // a + b per cache line = the paper's measured latencies (HPDC'13 section 3.4).
+    const auto params = sim::load_params("westmere");
+    auto line_ns = [&](sim::Level level) {
+        return params.at(level).latency_ns.value + 64 / params.at(level).bandwidth_bytes_per_ns.value;
+    };
+    EXPECT_NEAR(line_ns(sim::Level::local_cache), 1.2, 1e-6);
+    EXPECT_NEAR(line_ns(sim::Level::same_socket), 28.5, 1e-6);
+    EXPECT_NEAR(line_ns(sim::Level::other_socket), 105.2, 1e-6);
+    EXPECT_NEAR(params.at(sim::Level::other_socket).aggregate_bandwidth_bytes_per_ns.value, 12.8, 1e-9);  // QPI 6.4 GT/s
+    EXPECT_EQ(params.origin, "bundled:westmere");
+}
+
+TEST(Params, EveryBundledSetIsCompleteAndSourced) {
+    for (const auto& name : sim::bundled_params_names()) {
+        const auto params = sim::load_params(name);
+        for (sim::Level level : sim::all_levels) {
+            const auto& values = params.at(level);
+            EXPECT_GT(values.bandwidth_bytes_per_ns.value, 0) << name;
+            EXPECT_LE(values.bandwidth_bytes_per_ns.value, values.aggregate_bandwidth_bytes_per_ns.value) << name;
+            EXPECT_FALSE(values.latency_ns.source.empty()) << name;
+        }
+    }
+    EXPECT_EQ(sim::bundled_params_names().size(), 3u);
+}
+
+TEST(Params, MachinesGetTheirOwnOrTheGenericSet) {
+    EXPECT_EQ(sim::params_for(*test::load("westmere"), "").name, "westmere");
+    EXPECT_FALSE(sim::params_for(*test::load("magnycours"), "").generic_fallback);
+    const auto synthetic = sim::params_for(*test::load("synthetic:Package:2 Core:4"), "");
+    EXPECT_TRUE(synthetic.generic_fallback);
+    EXPECT_EQ(synthetic.name, "generic");
+    EXPECT_EQ(sim::params_for(*test::load("synthetic:Package:2 Core:4"), "westmere").name, "westmere");
+}
+
+TEST(Params, UserFilesLoad) {
+    const auto path = write_temp("mine.json", westmere_text());
+    const auto params = sim::load_params(path);
+    EXPECT_EQ(params.origin, path);
+    EXPECT_NEAR(params.at(sim::Level::dram).aggregate_bandwidth_bytes_per_ns.value, 32.0, 1e-9);
+}
+
+TEST(Params, BadFilesNameTheProblem) {
+    const std::string good = westmere_text();
+    EXPECT_NE(message_of([] { sim::load_params("/nonexistent/params.json"); }).find("/nonexistent/params.json"), std::string::npos);
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("broken.json", "{\"format\": ")); }).find("not valid JSON"),
+              std::string::npos);
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("other.json", "{\"hello\": 1}")); }).find("not a numacoll params file"),
+              std::string::npos);
+
+    // Drop the DRAM level's latency: the error names the key.
+    auto json = nlohmann::json::parse(good);
+    json["levels"]["dram"].erase("latency_ns");
+    const std::string without = json.dump(1);
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("nodram.json", without)); }).find("missing key 'levels.dram.latency_ns'"),
+              std::string::npos)
+        << message_of([&] { sim::load_params(write_temp("nodram.json", without)); });
+    auto no_network = good;
+    no_network.replace(no_network.find("\"network\""), 9, "\"netwerk\"");
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("nonet.json", no_network)); }).find("missing key 'levels.network'"),
+              std::string::npos);
+    EXPECT_THROW(sim::load_params("nosuchparams"), UsageError);
+}

@@ -1,0 +1,105 @@
+// The data-location model of sim/task_plan.hpp, step by step.
+#include "sim/task_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "algorithms/registry.hpp"
+#include "sim_fixtures.hpp"
+
+using namespace numacoll;
+using sim::Endpoint;
+using sim::EndpointKind;
+
+namespace {
+algo::Schedule tree(const std::shared_ptr<const topo::Machine>& machine, std::uint64_t bytes, int ranks,
+                    std::map<std::string, std::string> options = {}) {
+    algo::LayoutOptions layout;
+    layout.ranks_per_node = ranks;
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = bytes;
+    spec.options = std::move(options);
+    return algo::generate_schedule(spec, algo::make_layout(machine, layout));
+}
+}  // namespace
+
+TEST(TaskPlan, SmallVectorsStayInCaches) {
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const auto schedule = tree(machine, 64, 2);
+    const auto plans = sim::plan_tasks(schedule, platform);
+    // Task 1: rank 0 reads rank 1's input from rank 1's cache (shared
+    // resources), then its own input, folds and writes its cache: private
+    // steps merged into one work step lasting Rl + 64 B folded + Rl.
+    ASSERT_EQ(schedule.task(1).kind, algo::TaskKind::reduce);
+    const auto& steps = plans[1].steps;
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].kind, sim::Step::Kind::transfer);
+    EXPECT_EQ(steps[0].from, (Endpoint{EndpointKind::cache, 0, 1}));
+    EXPECT_EQ(steps[0].to, (Endpoint{EndpointKind::core, 0, 0}));
+    EXPECT_EQ(steps[1].kind, sim::Step::Kind::work);
+    const auto& params = platform.params();
+    const double rate = params.reduce_bytes_per_ns.value;
+    EXPECT_NEAR(steps[1].amount / rate, 1.2 + 64 / rate + 1.2, 1e-9);
+    // The flag before it is one cache line from rank 1's cache to rank 0's core.
+    EXPECT_EQ(plans[0].steps.size(), 1u);
+    EXPECT_DOUBLE_EQ(plans[0].steps[0].amount, 64);
+    EXPECT_EQ(plans[0].steps[0].from, (Endpoint{EndpointKind::cache, 0, 1}));
+}
+
+TEST(TaskPlan, LargeVectorsLiveInDram) {
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const auto schedule = tree(machine, 16u << 20, 12, {{"strip", "off"}});  // 16 MiB > 12 MiB L3
+    const auto plans = sim::plan_tasks(schedule, platform);
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        if (schedule.task(id).kind == algo::TaskKind::flag) continue;
+        for (const auto& step : plans[id].steps)
+            if (step.kind == sim::Step::Kind::transfer)
+                EXPECT_TRUE(step.from.kind == EndpointKind::memory || step.to.kind == EndpointKind::memory ||
+                            step.from.kind == EndpointKind::core)
+                    << id;
+    }
+    // Rank 6's input lives on NUMA node 1.
+    EXPECT_EQ(plans[11].steps[0].from, (Endpoint{EndpointKind::memory, 0, 1}));
+}
+
+TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const auto schedule = tree(machine, 64, 12);
+    const auto plans = sim::plan_tasks(schedule, platform);
+    int remote_reads = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const auto& task = schedule.task(id);
+        if (task.kind != algo::TaskKind::copy) continue;
+        const auto& read = plans[id].steps.front();
+        if (read.from.kind == EndpointKind::cache && platform.domain_of_core(read.from.index) != platform.domain_of_core(read.to.index))
+            ++remote_reads;
+    }
+    EXPECT_EQ(remote_reads, 1);  // rank 6 fetches from socket 0; ranks 7-11 read rank 6's copy
+}
+
+TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 2);
+    algo::LayoutOptions layout;
+    layout.nodes = 2;
+    layout.ranks_per_node = 1;
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = 1024;
+    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    const auto plans = sim::plan_tasks(schedule, platform);
+    bool saw_net = false;
+    for (int id = 0; id < schedule.task_count(); ++id)
+        if (schedule.task(id).kind == algo::TaskKind::net) {
+            saw_net = true;
+            ASSERT_EQ(plans[id].steps.size(), 1u);
+            EXPECT_EQ(plans[id].steps[0].from.kind, EndpointKind::memory);
+            EXPECT_EQ(plans[id].steps[0].to.kind, EndpointKind::memory);
+            EXPECT_NE(plans[id].steps[0].from.node, plans[id].steps[0].to.node);
+            EXPECT_DOUBLE_EQ(plans[id].steps[0].amount, 1024);
+        }
+    EXPECT_TRUE(saw_net);
+}
