@@ -92,7 +92,9 @@ struct Task {
     bool operator==(const Task&) const = default;
 };
 
-using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task>;
+// Edges in a vector (not the default list): a schedule can have millions.
+using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, boost::no_property,
+                                        boost::no_property, boost::vecS>;
 
 // Who the ranks are, copied from the Layout so that a schedule read back from
 // a file is complete on its own.

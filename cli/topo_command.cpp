@@ -1,21 +1,114 @@
+// numacoll topo: the machine model hwloc gives, and (with --platform) the
+// simulation platform built from it: its links and what a transfer crosses.
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "sim/platform_model.hpp"
+#include "topologies/error.hpp"
 
 namespace numacoll::cli {
 
+namespace {
+
+struct TopoOptions {
+    MachineOptions machine;
+    bool json = false;
+    bool platform = false;
+    std::string params;
+    int nodes = 1;
+    std::vector<std::string> routes;
+};
+
+std::string describe_route(const sim::PlatformModel& platform, const sim::Endpoint& from, const sim::Endpoint& to) {
+    std::string out = fmt::format("{} -> {}:\n", sim::PlatformModel::host_name(from), sim::PlatformModel::host_name(to));
+    for (const auto& part : platform.describe_route(from, to)) {
+        out += fmt::format("  {} ({} hop(s)), latency {:.3f} ns, alone {:.3f} ns per 64 B line\n", sim::to_string(part.level),
+                           part.hops, part.latency_ns, platform.uncontended_ns(part, 64));
+        for (const auto& use : part.links) {
+            const auto& link = platform.link(use.link);
+            out += fmt::format("    {:<24} {:>9.3f} B/ns {:>8.3f} ns  {}{}\n", use.link, link.bandwidth_bytes_per_ns,
+                               link.latency_ns, link.what, link.split_duplex ? (use.up ? " (up)" : " (down)") : "");
+        }
+    }
+    return out;
+}
+
+// A few routes that show each level of the machine.
+std::vector<std::pair<sim::Endpoint, sim::Endpoint>> example_routes(const sim::PlatformModel& platform) {
+    using sim::EndpointKind;
+    const topo::Machine& machine = platform.machine();
+    std::vector<std::pair<sim::Endpoint, sim::Endpoint>> routes;
+    const sim::Endpoint reader{EndpointKind::core, 0, 0};
+    routes.push_back({{EndpointKind::cache, 0, 0}, reader});
+    int same = -1, farthest = -1;
+    for (int core = 1; core < machine.core_count(); ++core) {
+        const int domain = platform.domain_of_core(core);
+        if (domain == platform.domain_of_core(0) && same < 0) same = core;
+        if (domain != platform.domain_of_core(0) &&
+            (farthest < 0 || platform.hops(platform.domain_of_core(0), domain) >
+                                 platform.hops(platform.domain_of_core(0), platform.domain_of_core(farthest))))
+            farthest = core;
+    }
+    if (same > 0) routes.push_back({{EndpointKind::cache, 0, same}, reader});
+    if (farthest > 0) routes.push_back({{EndpointKind::cache, 0, farthest}, reader});
+    routes.push_back({{EndpointKind::memory, 0, platform.numa_count() - 1}, reader});
+    if (platform.nodes() > 1)
+        routes.push_back({{EndpointKind::memory, 0, 0}, {EndpointKind::memory, 1, platform.numa_count() - 1}});
+    return routes;
+}
+
+std::string describe_platform(const sim::PlatformModel& platform, const std::vector<std::string>& requested) {
+    const sim::Params& params = platform.params();
+    std::string out = fmt::format("platform for {} on {} node(s), params {}{}\n", platform.machine().name, platform.nodes(),
+                                  params.origin, params.generic_fallback ? " (generic: the machine has none of its own)" : "");
+    out += fmt::format("sockets (LLC domains): {}, NUMA nodes: {}, NIC: {}\n", platform.domain_count(), platform.numa_count(),
+                       platform.virtual_nic() ? "virtual (hwloc reports none)"
+                                              : fmt::format("on NUMA node {}", platform.numa_of_nic(0)));
+    out += fmt::format("{} links\n\n", platform.links().size());
+    std::vector<std::pair<sim::Endpoint, sim::Endpoint>> routes;
+    for (const auto& text : requested) {
+        const auto comma = text.find(',');
+        if (comma == std::string::npos) throw UsageError(fmt::format("--route '{}' must look like FROM,TO (e.g. cache6,core0)", text));
+        routes.push_back({platform.parse_endpoint(text.substr(0, comma)), platform.parse_endpoint(text.substr(comma + 1))});
+    }
+    if (routes.empty()) routes = example_routes(platform);
+    for (const auto& [from, to] : routes) out += describe_route(platform, from, to) + "\n";
+    return out;
+}
+
+}  // namespace
+
 CommandRun add_topo_command(CLI::App& app) {
-    auto* command = app.add_subcommand("topo", "print the machine model hwloc gives for a topology");
-    auto options = std::make_shared<MachineOptions>();
-    auto json = std::make_shared<bool>(false);
-    options->add_to(*command, "live", false);
-    command->add_flag("--json", *json, "print the whole model as JSON");
+    auto* command = app.add_subcommand("topo", "print the machine model hwloc gives, or its simulation platform");
+    auto options = std::make_shared<TopoOptions>();
+    options->machine.add_to(*command, "live", false);
+    command->add_flag("--json", options->json, "print the whole model as JSON");
+    command->add_flag("--platform", options->platform,
+                      "print the simulation platform: links, and the links a transfer crosses on example routes");
+    command->add_option("--params", options->params, "with --platform: cost parameters (bundled name or JSON file)");
+    command->add_option("--nodes,-N", options->nodes, "with --platform: number of nodes")->capture_default_str();
+    command->add_option("--route", options->routes,
+                        "with --platform: a route to show, FROM,TO with endpoints coreN, cacheN, memN, nicN, "
+                        "optionally nK. in front (repeatable)");
     command->footer("Examples:\n  numacoll topo\n  numacoll topo --topology magnycours --json\n"
-                    "  numacoll topo --topology synthetic:\"Package:2 L3Cache:1 Core:6 PU:2\"");
-    return [options, json] {
-        const auto machine = options->load();
-        std::cout << (*json ? topo::to_json(*machine) : topo::describe(*machine));
+                    "  numacoll topo --topology westmere --platform\n"
+                    "  numacoll topo --topology magnycours --platform --route cache24,core0\n"
+                    "  numacoll topo --topology westmere --platform --nodes 2 --route n0.mem1,n1.mem0");
+    return [options] {
+        const auto machine = options->machine.load();
+        if (!options->platform) {
+            if (!options->routes.empty() || !options->params.empty())
+                throw UsageError("--route and --params need --platform");
+            std::string text = options->json ? topo::to_json(*machine) : topo::describe(*machine);
+            if (!text.empty() && text.back() != '\n') text += '\n';
+            std::cout << text;
+            return 0;
+        }
+        const sim::PlatformModel platform(machine, sim::params_for(*machine, options->params), options->nodes);
+        std::cout << describe_platform(platform, options->routes);
         return 0;
     };
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -169,6 +170,9 @@ Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platfor
 
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors) {
+    // The child starts with this process's resident pages: hand freed heap
+    // back to the system first so that it does not count twice.
+    ::malloc_trim(0);
     int pipe_fds[2];
     if (::pipe(pipe_fds) != 0) throw Error(fmt::format("cannot start a simulation: pipe: {}", std::strerror(errno)));
     std::fflush(nullptr);

@@ -72,7 +72,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "demo"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "demo"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -196,4 +196,55 @@ TEST(Cli, DemoWritesItsFiles) {
     EXPECT_NE(result.out.find("symbolic check: holds (12 outputs proven)"), std::string::npos);
     for (const char* name : {"machine.txt", "allreduce-tree-64B.txt", "allreduce-tree-64B.json", "allreduce-tree-64B.dot"})
         EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+}
+
+TEST(Cli, SimWritesOneRowPerPoint) {
+    const auto csv_path = scratch_dir() / "sim.csv";
+    const auto trace_path = scratch_dir() / "trace.csv";
+    const Result result = run("sim --topology westmere --collective allreduce --algorithm tree --bytes 8B:32,1KiB -o " +
+                              csv_path.string() + " --trace " + trace_path.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("[4/4] allreduce tree 1KiB"), std::string::npos) << result.err;  // progress
+    const std::string csv = slurp(csv_path);
+    EXPECT_EQ(csv.rfind("collective,algorithm,bytes,ranks,nodes,engine,time_ns,", 0), 0u);
+    EXPECT_NE(csv.find("allreduce,tree,8,12,1,sim,"), std::string::npos);
+    EXPECT_NE(csv.find("allreduce,tree,1024,12,1,sim,"), std::string::npos);
+    EXPECT_NE(csv.find("bundled:westmere"), std::string::npos);  // what produced it
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+    const std::string trace = slurp(trace_path);
+    EXPECT_EQ(trace.rfind("collective,algorithm,bytes,task,thread,kind,label,start_ns,end_ns", 0), 0u);
+    EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 4 * 44);  // 44 tasks per point
+}
+
+TEST(Cli, SimSaysWhenItUsesGenericParams) {
+    const Result result = run("sim --topology 'synthetic:Package:2 Core:3' --bytes 64");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("using the generic set"), std::string::npos);
+    EXPECT_NE(result.out.find("bundled:generic"), std::string::npos);
+}
+
+TEST(Cli, BadParamsAreOneLineAndExitTwo) {
+    const auto malformed = write_scratch("malformed.json", "{\"format\": \"numacoll-params\", ");
+    expect_usage_error("sim --params " + malformed.string(), "malformed.json");
+    std::string text = slurp(std::string(NUMACOLL_SOURCE_DIR) + "/sim/params/westmere.json");
+    text.replace(text.find("\"dram\""), 6, "\"dramm\"");
+    const auto missing = write_scratch("missing.json", text);
+    expect_usage_error("sim --params " + missing.string(), "missing key 'levels.dram'");
+    expect_usage_error("sim --params /nonexistent/params.json", "/nonexistent/params.json");
+    expect_usage_error("sim --params nosuch", "unknown params 'nosuch'");
+    expect_usage_error("sim --bytes 64:8", "must go up");
+    expect_usage_error("sim --algorithm tree,bogus", "unknown algorithm 'bogus'");
+}
+
+TEST(Cli, TopoPlatformShowsRoutes) {
+    const Result result = run("topo --topology westmere --platform --route cache6,core0");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("other_socket (1 hop(s))"), std::string::npos);
+    EXPECT_NE(result.out.find("n0.link0-1"), std::string::npos);
+    EXPECT_NE(result.out.find("105.200 ns per 64 B line"), std::string::npos);
+    const Result diagonal = run("topo --topology magnycours --platform --route cache24,core0");
+    EXPECT_NE(diagonal.out.find("other_socket (2 hop(s))"), std::string::npos);
+    expect_usage_error("topo --topology westmere --platform --route core0", "FROM,TO");
+    expect_usage_error("topo --topology westmere --platform --route cache99,core0", "cache99");
+    expect_usage_error("topo --route cache1,core0", "need --platform");
 }

@@ -1,0 +1,93 @@
+// Simulator throughput: tree allreduce on a synthetic 1024-core node
+// (16 packages x 64 cores), at sizes that give about 10k, 100k and 1M tasks
+// (strip mining into 64-byte chunks multiplies the tasks).
+//
+// For each size it runs, interleaved, the tree simulation and a baseline of
+// the same number of SimGrid activities in a chain (one at a time, so the
+// cost of SimGrid's own event loop without any sharing to solve), and prints
+// the median and spread of each, tasks per second, peak memory, and the
+// ratio of the two. Usage: numacoll_bench_sim [repetitions=3]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "sim/engine.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+struct Figures {
+    std::vector<double> wall_seconds;
+    long peak_memory_bytes = 0;
+};
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string spread(const std::vector<double>& values) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return fmt::format("{:.3f}-{:.3f}", *low, *high);
+}
+
+// `count` one-step tasks in a chain between two cores of one socket.
+sim::Simulation chain_baseline(const sim::PlatformModel& platform, std::size_t count) {
+    std::vector<sim::TaskPlan> plans(count);
+    std::vector<std::vector<int>> successors(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        plans[i].steps.push_back({sim::Step::Kind::transfer, {sim::EndpointKind::cache, 0, 0}, {sim::EndpointKind::core, 0, 1}, 64});
+        if (i + 1 < count) successors[i].push_back(static_cast<int>(i + 1));
+    }
+    return sim::simulate_plans(platform, plans, successors);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine("synthetic:Package:16 L3Cache:1 Core:64"));
+    const sim::PlatformModel platform(machine, sim::load_params("generic"), 1);
+    const algo::Layout layout = algo::make_layout(machine, {});
+
+    fmt::print("tree allreduce, {} ranks on {} (generic params), strip=64 B, {} repetitions, interleaved with a chain "
+               "baseline of as many SimGrid activities\n",
+               layout.size(), "synthetic:Package:16 L3Cache:1 Core:64", repetitions);
+    fmt::print("{:>9} {:>9} {:>11} {:>12} {:>13} {:>9} {:>12} {:>11} {:>7}\n", "bytes", "tasks", "activities",
+               "tree s (med)", "tree spread", "tasks/s", "peak MB", "chain s", "ratio");
+    double previous_per_task = 0;
+    for (std::uint64_t bytes : {192u, 1600u, 15680u}) {
+        algo::CollectiveSpec spec;
+        spec.algorithm = "tree";
+        spec.bytes = bytes;
+        spec.options["strip"] = "64";
+        const algo::Schedule schedule = algo::generate_schedule(spec, layout);
+        Figures tree, chain;
+        std::size_t activities = 0;
+        for (int r = 0; r < repetitions; ++r) {
+            const auto run = sim::simulate(schedule, platform);
+            tree.wall_seconds.push_back(run.stats.wall_seconds);
+            tree.peak_memory_bytes = std::max(tree.peak_memory_bytes, run.stats.peak_memory_bytes);
+            activities = run.stats.activities;
+            const auto base = chain_baseline(platform, activities);
+            chain.wall_seconds.push_back(base.stats.wall_seconds);
+        }
+        const double tree_s = median(tree.wall_seconds);
+        const double chain_s = median(chain.wall_seconds);
+        const double per_task = tree_s / schedule.task_count();
+        fmt::print("{:>9} {:>9} {:>11} {:>12.3f} {:>13} {:>9.0f} {:>12.1f} {:>11.3f} {:>7.2f}\n", bytes,
+                   schedule.task_count(), activities, tree_s, spread(tree.wall_seconds), schedule.task_count() / tree_s,
+                   tree.peak_memory_bytes / 1e6, chain_s, tree_s / chain_s);
+        if (previous_per_task > 0)
+            fmt::print("{:>9} time per task grew x{:.2f} from the previous size\n", "", per_task / previous_per_task);
+        previous_per_task = per_task;
+        std::fflush(stdout);
+    }
+    return 0;
+}
