@@ -170,6 +170,9 @@ Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platfor
 
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors) {
+    if (successors.size() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
+    for (std::size_t id = 0; id < plans.size(); ++id)
+        if (plans[id].steps.empty()) throw Error(fmt::format("task {} has nothing to simulate (no steps)", id));
     // The child starts with this process's resident pages: hand freed heap
     // back to the system first so that it does not count twice.
     ::malloc_trim(0);
