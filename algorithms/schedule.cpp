@@ -98,7 +98,8 @@ int Schedule::add_buffer(Buffer buffer) {
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {
-    int id = static_cast<int>(boost::add_vertex(std::move(task), graph_));
+    const int id = static_cast<int>(boost::add_vertex(graph_));
+    tasks_.push_back(std::move(task));
     for (int dep : deps) add_edge(dep, id);
     return id;
 }
