@@ -284,7 +284,25 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         }
         return finish(Level::nic, md == nd ? 0 : hops_[md][nd], links);
     }
-    throw Error(fmt::format("the platform has no route from {} to {}", host_name(from), host_name(to)));
+    if ((from.kind == K::core && to.kind == K::nic) || (from.kind == K::nic && to.kind == K::core)) {
+        // A core talking to the NIC directly (doorbells, programmed I/O).
+        const int core = from.kind == K::core ? from.index : to.index;
+        const int nic = from.kind == K::nic ? from.index : to.index;
+        const int cd = core_domain_[core], nd = nic_domain(nic);
+        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), true};
+        std::vector<LinkUse> links;
+        if (from.kind == K::core) {
+            links = domain_path(node, cd, nd);
+            links.push_back(pcie);
+        } else {
+            links.push_back(pcie);
+            for (const auto& use : domain_path(node, nd, cd)) links.push_back(use);
+        }
+        return finish(Level::nic, cd == nd ? 0 : hops_[cd][nd], links);
+    }
+    throw UsageError(fmt::format("the platform has no route from {} to {} (routes join a core or memory with a "
+                                 "cache, core, memory or NIC)",
+                                 host_name(from), host_name(to)));
 }
 
 RouteSpec PlatformModel::network_route(int from_node, int to_node) const {

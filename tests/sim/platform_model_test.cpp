@@ -61,6 +61,9 @@ TEST(PlatformModel, WestmereMemoryAndNic) {
     EXPECT_EQ(p.numa_of_nic(0), 0);
     auto to_nic = p.route({EndpointKind::memory, 0, 1}, {EndpointKind::nic, 0, 0});
     EXPECT_EQ(link_names(to_nic), (std::vector<std::string>{"n0.mc1", "n0.link0-1:down", "n0.pcie0"}));
+    auto core_to_nic = p.route({EndpointKind::core, 0, 7}, {EndpointKind::nic, 0, 0});
+    EXPECT_EQ(link_names(core_to_nic), (std::vector<std::string>{"n0.link0-1:down", "n0.pcie0"}));
+    EXPECT_EQ(core_to_nic.hops, 1);
     auto across = p.describe_route({EndpointKind::memory, 0, 1}, {EndpointKind::memory, 1, 0});
     ASSERT_EQ(across.size(), 3u);
     EXPECT_EQ(link_names(across[1]), (std::vector<std::string>{"n0.wire", "n1.wire:down"}));
