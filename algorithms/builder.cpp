@@ -39,7 +39,7 @@ int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<in
     task.thread = thread;
     task.reads = {from};
     task.write = to;
-    task.label = intern(label);
+    task.label = label;
     return add_ordered(std::move(task), deps, true);
 }
 
@@ -48,9 +48,9 @@ int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to
     Task task;
     task.kind = TaskKind::reduce;
     task.thread = thread;
-    task.reads.assign(from.begin(), from.end());
+    task.reads = from;
     task.write = to;
-    task.label = intern(label);
+    task.label = label;
     return add_ordered(std::move(task), deps, true);
 }
 
@@ -59,7 +59,7 @@ int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const 
     task.kind = TaskKind::flag;
     task.thread = from;
     task.peer = to;
-    task.label = intern(label);
+    task.label = label;
     return add_ordered(std::move(task), deps, false);
 }
 
@@ -71,14 +71,8 @@ int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, con
     task.peer = to;
     if (from_range.buffer >= 0) task.reads = {from_range};
     task.write = to_range;
-    task.label = intern(label);
+    task.label = label;
     return add_ordered(std::move(task), deps, false);
-}
-
-Label ScheduleBuilder::intern(const std::string& text) {
-    auto [it, inserted] = labels_.try_emplace(text);
-    if (inserted) it->second = Label(text);
-    return it->second;
 }
 
 Schedule ScheduleBuilder::finish() { return std::move(schedule_); }

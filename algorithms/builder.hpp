@@ -8,7 +8,6 @@
 #pragma once
 
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "algorithms/layout.hpp"
@@ -46,13 +45,10 @@ public:
 
 private:
     int add_ordered(Task task, std::vector<int> deps, bool blocks_thread);
-    // The shared copy of a label's text (see Label).
-    Label intern(const std::string& text);
 
     const Layout& layout_;
     Schedule schedule_;
     std::vector<int> last_;
-    std::unordered_map<std::string, Label> labels_;
 };
 
 }  // namespace numacoll::algo

@@ -98,8 +98,7 @@ int Schedule::add_buffer(Buffer buffer) {
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {
-    const int id = static_cast<int>(boost::add_vertex(graph_));
-    tasks_.push_back(std::move(task));
+    int id = static_cast<int>(boost::add_vertex(std::move(task), graph_));
     for (int dep : deps) add_edge(dep, id);
     return id;
 }

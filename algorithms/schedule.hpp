@@ -20,16 +20,10 @@
 //   own thread (ids are a topological order; validate() checks it).
 #pragma once
 
-#include <boost/container/small_vector.hpp>
 #include <boost/graph/adjacency_list.hpp>
-#include <fmt/format.h>
 #include <cstdint>
-#include <deque>
 #include <map>
-#include <ostream>
-#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "algorithms/layout.hpp"
@@ -87,49 +81,20 @@ struct Range {
     bool operator==(const Range&) const = default;
 };
 
-// A task's label: text for people ("c0:reduce:L3:r1"). Labels repeat across
-// thousands of tasks, so tasks built by one ScheduleBuilder share one
-// immutable copy of each text (a schedule can hold millions of tasks).
-class Label {
-public:
-    Label() = default;
-    Label(const std::string& text) : text_(text.empty() ? nullptr : std::make_shared<const std::string>(text)) {}
-    Label(const char* text) : Label(std::string(text)) {}
-    const std::string& str() const {
-        static const std::string none;
-        return text_ ? *text_ : none;
-    }
-    operator const std::string&() const { return str(); }
-    bool empty() const { return !text_; }
-    std::size_t find(std::string_view part) const { return str().find(part); }
-    bool operator==(const Label& other) const { return str() == other.str(); }
-    bool operator<(const Label& other) const { return str() < other.str(); }
-
-    friend std::ostream& operator<<(std::ostream& out, const Label& label) { return out << label.str(); }
-
-private:
-    std::shared_ptr<const std::string> text_;
-};
-
-// Most tasks read one or two ranges: keep those inline, without a heap block.
-using Reads = boost::container::small_vector<Range, 2>;
-
 struct Task {
     TaskKind kind = TaskKind::copy;
     int thread = 0;           // the rank that executes it
     int peer = -1;            // flag: the waiting rank; net: the receiving rank
-    Reads reads;              // copy/net: one; reduce: one or more, all of write's length
+    std::vector<Range> reads; // copy/net: one; reduce: one or more, all of write's length
     Range write;              // buffer -1 for flag and compute
     double flops = 0;         // compute only (reserved)
-    Label label;              // for people: phase and step, no spaces
+    std::string label;        // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };
 
-// The dependency structure; vertex i is task i (the tasks themselves live
-// beside it, in a deque that grows without copying: a schedule can hold
-// millions). Edges in a vector, not the default list, for the same reason.
-using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property,
-                                        boost::no_property, boost::no_property, boost::vecS>;
+// Edges in a vector (not the default list): a schedule can have millions.
+using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, boost::no_property,
+                                        boost::no_property, boost::vecS>;
 
 // Who the ranks are, copied from the Layout so that a schedule read back from
 // a file is complete on its own.
@@ -157,7 +122,7 @@ public:
 
     int rank_count() const { return static_cast<int>(ranks.size()); }
     int task_count() const { return static_cast<int>(boost::num_vertices(graph_)); }
-    const Task& task(int id) const { return tasks_[static_cast<std::size_t>(id)]; }
+    const Task& task(int id) const { return graph_[id]; }
     const std::vector<Buffer>& buffers() const { return buffers_; }
     const Buffer& buffer(int id) const { return buffers_[id]; }
     const TaskGraph& graph() const { return graph_; }
@@ -171,17 +136,9 @@ public:
 
 private:
     std::vector<Buffer> buffers_;
-    std::deque<Task> tasks_;
     TaskGraph graph_;
 };
 
 bool operator==(const Schedule& a, const Schedule& b);
 
 }  // namespace numacoll::algo
-
-template <>
-struct fmt::formatter<numacoll::algo::Label> : fmt::formatter<std::string_view> {
-    auto format(const numacoll::algo::Label& label, format_context& context) const {
-        return fmt::formatter<std::string_view>::format(label.str(), context);
-    }
-};

@@ -43,7 +43,7 @@ std::string unescape(const std::string& value) {
 std::string range_text(const Range& range) { return fmt::format("{}@{}+{}", range.buffer, range.offset, range.bytes); }
 
 template <typename T>
-std::string join(const T& items, auto format_item) {
+std::string join(const std::vector<T>& items, auto format_item) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ",") + format_item(item);
     return out.empty() ? "-" : out;
@@ -246,7 +246,7 @@ std::string to_json(const Schedule& schedule) {
             for (const Range& range : task.reads) item["reads"].push_back(range_json(range));
         }
         if (task.flops != 0) item["flops"] = task.flops;
-        if (!task.label.empty()) item["label"] = task.label.str();
+        if (!task.label.empty()) item["label"] = task.label;
         tasks.push_back(item);
     }
     root["tasks"] = tasks;
@@ -325,11 +325,11 @@ std::string to_dot(const Schedule& schedule) {
         return "white";
     };
     auto vertex_writer = [&](std::ostream& out, TaskGraph::vertex_descriptor v) {
-        const Task& task = schedule.task(static_cast<int>(v));
+        const Task& task = graph[v];
         std::string label = fmt::format("{} {} r{}", v, to_string(task.kind), task.thread);
         if (task.peer >= 0) label += fmt::format("->r{}", task.peer);
         if (task.write.buffer >= 0) label += fmt::format("\\n{}B", task.write.bytes);
-        if (!task.label.empty()) label += "\\n" + task.label.str();
+        if (!task.label.empty()) label += "\\n" + task.label;
         out << fmt::format("[label=\"{}\", shape={}, style=filled, fillcolor={}]", label,
                            task.kind == TaskKind::flag ? "ellipse" : "box", color(task.kind));
     };
