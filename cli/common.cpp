@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "topologies/error.hpp"
 
@@ -97,16 +96,6 @@ void write_output(const std::string& path, const std::string& text) {
         std::filesystem::remove(temporary);
         throw UsageError(fmt::format("cannot write '{}': {}", path, error.message()));
     }
-}
-
-std::string read_file(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) throw InputError(fmt::format("cannot read '{}': it is a directory", path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace numacoll::cli

@@ -47,7 +47,4 @@ struct AlgorithmOptions {
 // reader never sees half a file; "-" means standard output.
 void write_output(const std::string& path, const std::string& text);
 
-// Reads a whole file; InputError when missing or unreadable.
-std::string read_file(const std::string& path);
-
 }  // namespace numacoll::cli

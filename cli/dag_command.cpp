@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "topologies/error.hpp"
+#include "topologies/text_file.hpp"
 
 namespace numacoll::cli {
 
@@ -39,7 +40,7 @@ std::string algorithm_list() {
 }
 
 algo::Schedule load_schedule(const std::string& path) {
-    const std::string text = read_file(path);
+    const std::string text = read_text_file(path, "schedule");
     const auto first = text.find_first_not_of(" \t\r\n");
     return first != std::string::npos && text[first] == '{' ? algo::schedule_from_json(text)
                                                             : algo::schedule_from_text(text);
