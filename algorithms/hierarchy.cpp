@@ -35,6 +35,11 @@ struct Builder {
         if (group.ranks.size() > 1) {
             std::vector<int> children;
             for (int child : used_children[object]) children.push_back(build(child, depth + 1));
+            if (used_children[object].empty())  // ranks sharing one PU (oversubscribed): one leaf each
+                for (int rank : group.ranks) {
+                    children.push_back(static_cast<int>(result.groups.size()));
+                    result.groups.push_back({"rank", depth + 1, {rank}, {}});
+                }
             std::sort(children.begin(), children.end(), [&](int a, int b) {
                 return result.groups[a].leader() < result.groups[b].leader();
             });

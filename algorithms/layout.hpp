@@ -28,6 +28,9 @@ struct LayoutOptions {
     int ranks_per_node = 0;  // 0: one rank per core
     Placement placement = Placement::compact;
     std::vector<int> pu_list;  // logical PUs, for Placement::list
+    // More ranks than PUs, on purpose: ranks wrap around the PUs in placement
+    // order (for running many threads on a small machine; timings then mean little).
+    bool oversubscribe = false;
 };
 
 struct RankPlace {

@@ -1,0 +1,23 @@
+// What every rank puts in its input before each iteration, and what the
+// result must be, computed straight from those values (not from any
+// schedule): the executor's independent reference.
+//
+// The values are exactly representable and their sums and products stay
+// exact, so every reduction order gives the same bits and results compare
+// with ==. They change with the iteration, so a result left over from an
+// earlier iteration does not pass for a new one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "algorithms/schedule.hpp"
+
+namespace numacoll::exec {
+
+double input_value(int rank, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
+
+// The allreduce of input_value over ranks 0..ranks-1.
+double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
+
+}  // namespace numacoll::exec

@@ -1,0 +1,16 @@
+// The arithmetic of copy and reduce tasks on doubles. Loops are plain and
+// contiguous so that the compiler vectorises them.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "algorithms/schedule.hpp"
+
+namespace numacoll::exec {
+
+// destination[i] = sources[0][i] op sources[1][i] op ... for i < count. The
+// destination may be one of the sources (in-place folding).
+void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, algo::ReduceOp op);
+
+}  // namespace numacoll::exec

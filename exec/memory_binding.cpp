@@ -1,0 +1,50 @@
+#include "exec/memory_binding.hpp"
+
+#include <hwloc.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::exec {
+
+MemoryBinding::MemoryBinding(const topo::Machine& machine) : machine_(machine) {
+    if (hwloc_topology_init(&topology_) != 0 || hwloc_topology_load(topology_) != 0)
+        throw Error("hwloc cannot load this machine's topology to pin threads and place memory");
+}
+
+MemoryBinding::~MemoryBinding() { hwloc_topology_destroy(topology_); }
+
+bool MemoryBinding::pin_current_thread(int logical_pu) {
+    const int os_index = machine_.pu(logical_pu).os_index;
+    hwloc_obj_t pu = os_index >= 0 ? hwloc_get_pu_obj_by_os_index(topology_, static_cast<unsigned>(os_index)) : nullptr;
+    const bool pinned = pu != nullptr && hwloc_set_cpubind(topology_, pu->cpuset, HWLOC_CPUBIND_THREAD) == 0;
+    if (!pinned) threads_pinned_ = false;
+    return pinned;
+}
+
+std::shared_ptr<std::byte> MemoryBinding::allocate(std::size_t bytes, int logical_numa) {
+    const std::size_t size = bytes == 0 ? 64 : bytes;
+    if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size())) {
+        const int os_index = machine_.objects[machine_.numa_nodes[logical_numa]].os_index;
+        hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topology_, static_cast<unsigned>(os_index));
+        if (node != nullptr) {
+            void* memory = hwloc_alloc_membind(topology_, size, node->nodeset, HWLOC_MEMBIND_BIND,
+                                               HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+            if (memory != nullptr) {
+                std::memset(memory, 0, size);
+                hwloc_topology_t topology = topology_;
+                return {static_cast<std::byte*>(memory), [topology, size](std::byte* p) { hwloc_free(topology, p, size); }};
+            }
+        }
+    }
+    // Binding refused or not asked for: page-aligned memory, first touched here.
+    memory_bound_ = memory_bound_ && logical_numa < 0;
+    void* memory = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);
+    if (memory == nullptr) throw Error("out of memory for an executor buffer");
+    std::memset(memory, 0, size);
+    return {static_cast<std::byte*>(memory), [](std::byte* p) { std::free(p); }};
+}
+
+}  // namespace numacoll::exec

@@ -1,0 +1,241 @@
+#include "exec/threads_executor.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "exec/flag.hpp"
+#include "exec/input_pattern.hpp"
+#include "exec/kernels.hpp"
+#include "exec/memory_binding.hpp"
+
+namespace numacoll::exec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double nanoseconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::nano>(to - from).count();
+}
+
+// What one thread runs: its tasks in id order, and for each the flags of
+// other threads it must see first (its own earlier tasks are already done).
+struct ThreadProgram {
+    std::vector<int> tasks;
+    std::vector<std::vector<int>> waits;  // per entry of `tasks`: flag slots
+};
+
+class Executor {
+public:
+    Executor(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options)
+        : schedule_(schedule), options_(options), binding_(machine), programs_(schedule.rank_count()),
+          flag_slot_(schedule.task_count(), -1) {
+        check_supported();
+        for (int id = 0; id < schedule.task_count(); ++id)
+            if (schedule.task(id).kind == algo::TaskKind::flag) flag_slot_[id] = flag_count_++;
+        flags_ = std::make_unique<Flag[]>(static_cast<std::size_t>(std::max(flag_count_, 1)));
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            const algo::Task& task = schedule.task(id);
+            ThreadProgram& program = programs_[task.thread];
+            program.tasks.push_back(id);
+            std::vector<int> waits;
+            for (int dep : schedule.predecessors(id))
+                if (schedule.task(dep).thread != task.thread) waits.push_back(flag_slot_[dep]);
+            program.waits.push_back(std::move(waits));
+        }
+        for (const algo::Buffer& buffer : schedule.buffers()) {
+            const int numa = buffer.numa >= 0 ? buffer.numa : schedule.ranks[buffer.owner].numa;
+            memory_.push_back(binding_.allocate(buffer.bytes, numa));
+        }
+        task_times_.resize(schedule.task_count());
+    }
+
+    ExecResult run() {
+        const int ranks = schedule_.rank_count();
+        const int total = options_.warmup_iterations + options_.timed_iterations;
+        iteration_ns_.assign(static_cast<std::size_t>(total) * static_cast<std::size_t>(ranks), 0);
+        starts_.assign(static_cast<std::size_t>(ranks), {});
+        std::barrier meeting(ranks);
+        std::vector<std::thread> threads;
+        for (int rank = 0; rank < ranks; ++rank)
+            threads.emplace_back([this, rank, total, &meeting] { thread_main(rank, total, meeting); });
+        for (auto& thread : threads) thread.join();
+
+        ExecResult result;
+        for (int it = options_.warmup_iterations; it < total; ++it) {
+            double longest = 0;
+            for (int rank = 0; rank < ranks; ++rank)
+                longest = std::max(longest, iteration_ns_[static_cast<std::size_t>(it) * ranks + rank]);
+            result.iteration_ns.push_back(longest);
+        }
+        result.stats = summarize(result.iteration_ns);
+        if (options_.trace) result.timeline = timeline();
+        verify(static_cast<std::uint32_t>(total));
+        result.threads_pinned = options_.pin_threads && binding_.threads_pinned();
+        result.memory_bound = binding_.memory_bound();
+        return result;
+    }
+
+private:
+    void check_supported() const {
+        if (schedule_.nodes != 1)
+            throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {} (MPI comes later)",
+                                         schedule_.nodes));
+        if (schedule_.spec.collective != algo::Collective::allreduce)
+            throw UsageError(fmt::format("the thread executor verifies allreduce only for now, not {}",
+                                         algo::to_string(schedule_.spec.collective)));
+        for (int id = 0; id < schedule_.task_count(); ++id) {
+            const auto kind = schedule_.task(id).kind;
+            if (kind == algo::TaskKind::net || kind == algo::TaskKind::compute)
+                throw UsageError(fmt::format("the thread executor cannot run {} tasks (task {})", algo::to_string(kind), id));
+        }
+    }
+
+    double* doubles(const algo::Range& range) const {
+        return reinterpret_cast<double*>(memory_[range.buffer].get() + range.offset);
+    }
+
+    void thread_main(int rank, int total, std::barrier<>& meeting) {
+        {
+            std::lock_guard lock(binding_mutex_);
+            if (options_.pin_threads) binding_.pin_current_thread(schedule_.ranks[rank].pu);
+        }
+        {
+            const ThreadProgram& program = programs_[rank];
+            const int input = schedule_.input_of(rank);
+            for (int it = 1; it <= total; ++it) {
+                const auto iteration = static_cast<std::uint32_t>(it);
+                if (input >= 0) write_input(rank, input, iteration);
+                meeting.arrive_and_wait();
+                const bool record = options_.trace && it == total;
+                const Clock::time_point start = Clock::now();
+                if (record) starts_[rank] = start;
+                for (std::size_t k = 0; k < program.tasks.size(); ++k) {
+                    for (int slot : program.waits[k]) flags_[slot].wait_for(iteration);
+                    const int id = program.tasks[k];
+                    const Clock::time_point begin = record ? Clock::now() : Clock::time_point{};
+                    execute(id, iteration);
+                    if (record) task_times_[id] = {begin, Clock::now()};
+                    if (flag_slot_[id] >= 0) flags_[flag_slot_[id]].wake();
+                }
+                iteration_ns_[static_cast<std::size_t>(it - 1) * schedule_.rank_count() + rank] =
+                    nanoseconds(start, Clock::now());
+                // Nobody rewrites an input while another thread may still read it.
+                meeting.arrive_and_wait();
+            }
+        }
+    }
+
+    void write_input(int rank, int buffer, std::uint32_t iteration) {
+        const algo::Buffer& info = schedule_.buffer(buffer);
+        double* values = reinterpret_cast<double*>(memory_[buffer].get());
+        const std::size_t count = info.bytes / sizeof(double);
+        for (std::size_t i = 0; i < count; ++i) values[i] = input_value(rank, i, iteration, schedule_.spec.op);
+    }
+
+    void execute(int id, std::uint32_t iteration) {
+        const algo::Task& task = schedule_.task(id);
+        switch (task.kind) {
+            case algo::TaskKind::copy:
+                std::memcpy(memory_[task.write.buffer].get() + task.write.offset,
+                            memory_[task.reads[0].buffer].get() + task.reads[0].offset, task.write.bytes);
+                break;
+            case algo::TaskKind::reduce: {
+                boost::container::small_vector<const double*, 8> sources;  // no heap in the timed loop
+                for (const algo::Range& read : task.reads) sources.push_back(doubles(read));
+                reduce_into(doubles(task.write), {sources.data(), sources.size()}, task.write.bytes / sizeof(double),
+                            schedule_.spec.op);
+                break;
+            }
+            case algo::TaskKind::flag:
+                flags_[flag_slot_[id]].publish(iteration);
+                break;
+            case algo::TaskKind::net:
+            case algo::TaskKind::compute:
+                break;  // refused in check_supported()
+        }
+    }
+
+    algo::Timeline timeline() const {
+        algo::Timeline result;
+        const Clock::time_point epoch = *std::min_element(starts_.begin(), starts_.end());
+        for (const auto& [begin, end] : task_times_) {
+            result.tasks.push_back({nanoseconds(epoch, begin), nanoseconds(epoch, end)});
+            result.makespan_ns = std::max(result.makespan_ns, result.tasks.back().end_ns);
+        }
+        return result;
+    }
+
+    void verify(std::uint32_t last_iteration) {
+        const int ranks = schedule_.rank_count();
+        for (int rank = 0; rank < ranks; ++rank) {
+            const int output = schedule_.output_of(rank);
+            if (output < 0) continue;
+            double* values = reinterpret_cast<double*>(memory_[output].get());
+            const std::size_t count = schedule_.buffer(output).bytes / sizeof(double);
+            if (options_.before_verify) options_.before_verify(rank, values, count);
+            for (std::size_t i = 0; i < count; ++i) {
+                const double expected = reduced_value(ranks, i, last_iteration, schedule_.spec.op);
+                if (values[i] != expected)
+                    throw VerificationError(fmt::format(
+                        "verification failed: rank {} element {} is {} but the {} of the inputs is {} ({} {}, {} bytes)",
+                        rank, i, values[i], algo::to_string(schedule_.spec.op), expected,
+                        algo::to_string(schedule_.spec.collective), schedule_.spec.algorithm, schedule_.spec.bytes));
+            }
+        }
+    }
+
+    const algo::Schedule& schedule_;
+    const ExecOptions& options_;
+    MemoryBinding binding_;
+    std::mutex binding_mutex_;
+    std::vector<ThreadProgram> programs_;
+    std::vector<int> flag_slot_;
+    int flag_count_ = 0;
+    std::unique_ptr<Flag[]> flags_;
+    std::vector<std::shared_ptr<std::byte>> memory_;
+    std::vector<double> iteration_ns_;  // [iteration][rank]
+    std::vector<std::pair<Clock::time_point, Clock::time_point>> task_times_;
+    std::vector<Clock::time_point> starts_;
+};
+
+double percentile(const std::vector<double>& sorted, double fraction) {
+    // Nearest rank: the smallest value with at least `fraction` of the values at or below it.
+    const auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+}  // namespace
+
+IterationStats summarize(std::vector<double> iteration_ns) {
+    IterationStats stats;
+    stats.iterations = static_cast<int>(iteration_ns.size());
+    if (iteration_ns.empty()) return stats;
+    std::sort(iteration_ns.begin(), iteration_ns.end());
+    const std::size_t n = iteration_ns.size();
+    stats.median_ns = n % 2 ? iteration_ns[n / 2] : (iteration_ns[n / 2 - 1] + iteration_ns[n / 2]) / 2;
+    stats.p10_ns = percentile(iteration_ns, 0.10);
+    stats.p90_ns = percentile(iteration_ns, 0.90);
+    stats.min_ns = iteration_ns.front();
+    stats.max_ns = iteration_ns.back();
+    return stats;
+}
+
+ExecResult run_on_threads(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
+    if (options.warmup_iterations < 0 || options.timed_iterations < 1)
+        throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.timed_iterations,
+                                     options.warmup_iterations));
+    return Executor(schedule, machine, options).run();
+}
+
+}  // namespace numacoll::exec

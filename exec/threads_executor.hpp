@@ -1,0 +1,63 @@
+// exec::run_on_threads: execute a Schedule for real, inside one process.
+//
+// One pthread per rank, pinned with hwloc to its PU; every buffer on its
+// buffer's NUMA node. Copies are memcpy, reductions fold doubles
+// (exec/kernels.hpp); a cross-thread dependency is a padded flag with a
+// generation counter (exec/flag.hpp). The engine knows nothing about the
+// algorithm that made the schedule.
+//
+// Timing follows HPDC'13 section 3.4 (and OSU): warm-up iterations, then
+// timed ones; before each, every thread rewrites its input (the Modified-state
+// setup) and all meet at a barrier outside the timed region; an iteration's
+// time is the longest any thread spent in it. After the last iteration every
+// output is compared with a reference computed straight from the inputs.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+#include "algorithms/timeline.hpp"
+#include "topologies/error.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::exec {
+
+// A result that differs from the reference: names the rank and the element.
+class VerificationError : public CheckError {
+public:
+    using CheckError::CheckError;
+};
+
+struct ExecOptions {
+    int warmup_iterations = 10;
+    int timed_iterations = 100;
+    bool pin_threads = true;
+    bool trace = false;  // record every task's start and end in the last iteration
+    // Called for each rank's output after the last iteration, before the
+    // check (tests corrupt a buffer here to prove that the check notices).
+    std::function<void(int rank, double* output, std::size_t count)> before_verify;
+};
+
+struct IterationStats {
+    double median_ns = 0, p10_ns = 0, p90_ns = 0, min_ns = 0, max_ns = 0;
+    int iterations = 0;
+};
+
+IterationStats summarize(std::vector<double> iteration_ns);
+
+struct ExecResult {
+    std::vector<double> iteration_ns;  // timed iterations, in order
+    IterationStats stats;
+    algo::Timeline timeline;            // with ExecOptions::trace: the last iteration
+    bool threads_pinned = false;
+    bool memory_bound = false;
+};
+
+// `machine` is the live machine the schedule was generated for. Throws
+// UsageError for schedules it cannot run (several nodes, net or compute
+// tasks), VerificationError for a wrong result.
+ExecResult run_on_threads(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
+
+}  // namespace numacoll::exec

@@ -1,0 +1,53 @@
+#include "exec/kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "exec/input_pattern.hpp"
+
+using namespace numacoll;
+
+TEST(Kernels, FoldEveryOperator) {
+    const std::vector<double> a{1, -2, 3, 0.5}, b{4, 5, -6, 0.25}, c{-1, 7, 2, 2};
+    std::vector<double> out(4);
+    const double* sources[] = {a.data(), b.data(), c.data()};
+    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::sum);
+    EXPECT_EQ(out, (std::vector<double>{4, 10, -1, 2.75}));
+    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::prod);
+    EXPECT_EQ(out, (std::vector<double>{-4, -70, -36, 0.25}));
+    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::min);
+    EXPECT_EQ(out, (std::vector<double>{-1, -2, -6, 0.25}));
+    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::max);
+    EXPECT_EQ(out, (std::vector<double>{4, 7, 3, 2}));
+}
+
+TEST(Kernels, InPlaceFoldingReadsBeforeWriting) {
+    // The destination is the second source: the result must not be computed from overwritten values.
+    std::vector<double> a{1, 2, 3}, b{10, 20, 30};
+    const double* sources[] = {a.data(), b.data()};
+    exec::reduce_into(b.data(), sources, 3, algo::ReduceOp::sum);
+    EXPECT_EQ(b, (std::vector<double>{11, 22, 33}));
+    std::vector<double> c{1, 2, 3}, d{10, 20, 30};
+    const double* first[] = {c.data(), d.data()};
+    exec::reduce_into(c.data(), first, 3, algo::ReduceOp::sum);
+    EXPECT_EQ(c, (std::vector<double>{11, 22, 33}));
+}
+
+TEST(InputPattern, ReferenceIsExactInAnyOrder) {
+    // Summing the ranks backwards gives the same bits as the reference.
+    for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+        for (std::size_t element : {0u, 1u, 17u}) {
+            double backwards = exec::input_value(63, element, 5, op);
+            for (int rank = 62; rank >= 0; --rank) {
+                const double v = exec::input_value(rank, element, 5, op);
+                backwards = op == algo::ReduceOp::sum    ? backwards + v
+                            : op == algo::ReduceOp::prod ? backwards * v
+                            : op == algo::ReduceOp::min  ? std::min(backwards, v)
+                                                         : std::max(backwards, v);
+            }
+            EXPECT_EQ(backwards, exec::reduced_value(64, element, 5, op)) << algo::to_string(op);
+        }
+    // Inputs change with the iteration, so stale results cannot pass.
+    EXPECT_NE(exec::reduced_value(4, 0, 1, algo::ReduceOp::sum), exec::reduced_value(4, 0, 2, algo::ReduceOp::sum));
+}

@@ -1,0 +1,149 @@
+// Tree allreduce executed for real on this machine's threads: 1 to 16 of
+// them (more threads than cores on small machines, on purpose), sizes that
+// are empty, one element, not multiples of the thread count or of a cache
+// line, and 16 MiB, every operator; and corrupted results must be caught.
+#include "exec/threads_executor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "algorithms/registry.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+std::shared_ptr<const topo::Machine> live() {
+    static auto machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
+    return machine;
+}
+
+algo::Schedule tree(int threads, std::uint64_t bytes, algo::ReduceOp op = algo::ReduceOp::sum,
+                    std::map<std::string, std::string> options = {}) {
+    algo::LayoutOptions layout;
+    layout.ranks_per_node = threads;
+    layout.oversubscribe = threads > live()->pu_count();
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = bytes;
+    spec.op = op;
+    spec.options = std::move(options);
+    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+}
+
+exec::ExecOptions quick() {
+    exec::ExecOptions options;
+    options.warmup_iterations = 1;
+    options.timed_iterations = 3;
+    return options;
+}
+
+}  // namespace
+
+class ThreadCounts : public ::testing::TestWithParam<int> {};
+
+TEST_P(ThreadCounts, TreeAllreduceIsCorrect) {
+    const int threads = GetParam();
+    for (std::uint64_t bytes : {0u, 8u, 24u, 1000u, 8u * 1031u})
+        for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max}) {
+            SCOPED_TRACE(testing::Message() << threads << " threads, " << bytes << " bytes, " << algo::to_string(op));
+            const auto result = exec::run_on_threads(tree(threads, bytes, op), *live(), quick());
+            EXPECT_EQ(result.stats.iterations, 3);
+            EXPECT_LE(result.stats.min_ns, result.stats.median_ns);
+            EXPECT_LE(result.stats.median_ns, result.stats.max_ns);
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Executor, ThreadCounts, ::testing::Values(1, 2, 3, 4, 5, 7, 8, 12, 16));
+
+TEST(ThreadsExecutor, SixteenMebibytesWithStripMining) {
+    auto options = quick();
+    options.timed_iterations = 1;
+    for (int threads : {2, 16})
+        EXPECT_NO_THROW(exec::run_on_threads(tree(threads, 16u << 20, algo::ReduceOp::sum, {{"strip", "1MiB"}}), *live(), options))
+            << threads;
+    EXPECT_NO_THROW(exec::run_on_threads(tree(3, 16u << 20, algo::ReduceOp::max, {{"strip", "off"}, {"bcast", "2stage"}}),
+                                         *live(), options));
+}
+
+TEST(ThreadsExecutor, CorruptedOutputIsCaught) {
+    auto options = quick();
+    options.before_verify = [](int rank, double* output, std::size_t count) {
+        if (rank == 2 && count > 5) output[5] += 1;
+    };
+    try {
+        exec::run_on_threads(tree(4, 80), *live(), options);
+        FAIL() << "a corrupted buffer passed verification";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_NE(std::string(error.what()).find("rank 2 element 5"), std::string::npos) << error.what();
+    }
+}
+
+TEST(ThreadsExecutor, BrokenScheduleIsCaught) {
+    // Without its broadcast copy, rank 3 keeps a partial result: the check says so.
+    const auto schedule = tree(4, 64);
+    algo::Schedule broken;
+    broken.spec = schedule.spec;
+    broken.nodes = schedule.nodes;
+    broken.ranks = schedule.ranks;
+    for (const auto& buffer : schedule.buffers()) broken.add_buffer(buffer);
+    std::vector<int> new_id(schedule.task_count(), -1);
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const auto& task = schedule.task(id);
+        if (task.kind == algo::TaskKind::copy && task.thread == 3) continue;
+        std::vector<int> deps;
+        for (int dep : schedule.predecessors(id))
+            if (new_id[dep] >= 0) deps.push_back(new_id[dep]);
+        new_id[id] = broken.add_task(task, deps);
+    }
+    EXPECT_THROW(exec::run_on_threads(broken, *live(), quick()), exec::VerificationError);
+}
+
+TEST(ThreadsExecutor, TraceFollowsTheDependencies) {
+    auto options = quick();
+    options.trace = true;
+    const auto schedule = tree(4, 4096);
+    const auto result = exec::run_on_threads(schedule, *live(), options);
+    ASSERT_EQ(result.timeline.tasks.size(), static_cast<std::size_t>(schedule.task_count()));
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const auto& time = result.timeline.tasks[id];
+        EXPECT_LE(time.start_ns, time.end_ns);
+        EXPECT_GE(time.start_ns, 0);
+        for (int dep : schedule.predecessors(id)) {
+            const auto& before = result.timeline.tasks[dep];
+            // Same thread: strictly after. Another thread's flag: after it began (its
+            // end stamp is taken just after the store that releases this task).
+            if (schedule.task(dep).thread == schedule.task(id).thread)
+                EXPECT_GE(time.start_ns, before.end_ns) << id;
+            else
+                EXPECT_GE(time.start_ns, before.start_ns) << id;
+        }
+    }
+}
+
+TEST(ThreadsExecutor, RefusesWhatItCannotRun) {
+    algo::LayoutOptions layout;
+    layout.nodes = 2;
+    layout.ranks_per_node = 1;
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = 64;
+    const auto two_nodes = algo::generate_schedule(spec, algo::make_layout(live(), layout));
+    EXPECT_THROW(exec::run_on_threads(two_nodes, *live(), quick()), UsageError);
+    auto options = quick();
+    options.timed_iterations = 0;
+    EXPECT_THROW(exec::run_on_threads(tree(2, 64), *live(), options), UsageError);
+}
+
+TEST(IterationStats, MedianAndPercentiles) {
+    std::vector<double> values;
+    for (int i = 10; i >= 1; --i) values.push_back(i * 100.0);
+    const auto stats = exec::summarize(values);
+    EXPECT_EQ(stats.iterations, 10);
+    EXPECT_DOUBLE_EQ(stats.median_ns, 550);
+    EXPECT_DOUBLE_EQ(stats.p10_ns, 100);
+    EXPECT_DOUBLE_EQ(stats.p90_ns, 900);
+    EXPECT_DOUBLE_EQ(stats.min_ns, 100);
+    EXPECT_DOUBLE_EQ(stats.max_ns, 1000);
+}
