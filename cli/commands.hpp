@@ -13,6 +13,7 @@ using CommandRun = std::function<int()>;
 CommandRun add_topo_command(CLI::App& app);
 CommandRun add_dag_command(CLI::App& app);
 CommandRun add_sim_command(CLI::App& app);
+CommandRun add_run_command(CLI::App& app);
 CommandRun add_demo_command(CLI::App& app);
 
 }  // namespace numacoll::cli

@@ -32,8 +32,9 @@ std::shared_ptr<const topo::Machine> MachineOptions::load() const {
     return std::make_shared<const topo::Machine>(topo::load_machine(topology));
 }
 
-algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine) const {
+algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe) const {
     algo::LayoutOptions options;
+    options.oversubscribe = oversubscribe;
     options.nodes = nodes;
     options.ranks_per_node = ranks_per_node;
     options.placement = pus.empty() ? algo::parse_placement(placement) : algo::Placement::list;
@@ -71,6 +72,46 @@ algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
         spec.options[item.substr(0, eq)] = item.substr(eq + 1);
     }
     return spec;
+}
+
+std::vector<std::string> split_list(const std::string& text, const std::string& what) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty()) throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
+        items.push_back(std::move(item));
+        if (comma == std::string::npos) return items;
+        start = comma + 1;
+    }
+}
+
+std::string csv_escape(const std::string& value) {
+    if (value.find_first_of(",\"\n") == std::string::npos) return value;
+    std::string out = "\"";
+    for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string options_text(const algo::CollectiveSpec& spec) {
+    std::string out;
+    for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
+    return out;
+}
+
+void check_writable(const std::string& path) {
+    if (path == "-" || path.empty()) return;
+    const std::filesystem::path target(path);
+    const std::filesystem::path probe = target.string() + fmt::format(".probe{}", ::getpid());
+    std::error_code error;
+    if (std::filesystem::is_directory(target, error))
+        throw UsageError(fmt::format("cannot write '{}': it is a directory", path));
+    {
+        std::ofstream out(probe, std::ios::binary);
+        if (!out) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    }
+    std::filesystem::remove(probe, error);
 }
 
 void write_output(const std::string& path, const std::string& text) {

@@ -24,7 +24,7 @@ struct MachineOptions {
 
     void add_to(CLI::App& command, const std::string& default_topology, bool with_layout);
     std::shared_ptr<const topo::Machine> load() const;
-    algo::Layout layout(std::shared_ptr<const topo::Machine> machine) const;
+    algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false) const;
 };
 
 // --collective, --algorithm, --root, --op and the algorithm options
@@ -42,6 +42,17 @@ struct AlgorithmOptions {
     // The spec for one size (algorithm = the whole --algorithm text).
     algo::CollectiveSpec spec(std::uint64_t bytes) const;
 };
+
+// "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
+std::vector<std::string> split_list(const std::string& text, const std::string& what);
+// A CSV field, quoted when it holds a comma, a quote or a newline.
+std::string csv_escape(const std::string& value);
+// An algorithm's options as one field: "arity=2;bcast=1stage".
+std::string options_text(const algo::CollectiveSpec& spec);
+
+// Fails early (UsageError) when `path` cannot be written, before a long run;
+// creates nothing that stays. "-" (standard output) always passes.
+void check_writable(const std::string& path);
 
 // Writes `text` to `path` through a temporary file renamed into place, so a
 // reader never sees half a file; "-" means standard output.

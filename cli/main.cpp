@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_topo_command(app));
     remember(numacoll::cli::add_dag_command(app));
     remember(numacoll::cli::add_sim_command(app));
+    remember(numacoll::cli::add_run_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
     try {

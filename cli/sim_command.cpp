@@ -27,33 +27,6 @@ struct SimOptions {
     bool quiet = false;
 };
 
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> items;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const auto comma = text.find(',', start);
-        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (item.empty()) throw UsageError(fmt::format("'{}' has an empty entry", text));
-        items.push_back(item);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return items;
-}
-
-std::string csv_escape(const std::string& value) {
-    if (value.find_first_of(",\"\n") == std::string::npos) return value;
-    std::string out = "\"";
-    for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-std::string options_text(const algo::CollectiveSpec& spec) {
-    std::string out;
-    for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
-    return out;
-}
-
 }  // namespace
 
 CommandRun add_sim_command(CLI::App& app) {
@@ -76,6 +49,8 @@ CommandRun add_sim_command(CLI::App& app) {
         "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
 
     return [options] {
+        check_writable(options->output);
+        if (!options->trace.empty()) check_writable(options->trace);
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
         const sim::Params params = sim::params_for(*machine, options->params);
@@ -84,7 +59,7 @@ CommandRun add_sim_command(CLI::App& app) {
                                      "(a recent two-socket server; see docs/params.md)\n",
                                      machine->name);
         const sim::PlatformModel platform(machine, params, layout.nodes);
-        const auto algorithms = split_list(options->algorithm.algorithm);
+        const auto algorithms = split_list(options->algorithm.algorithm, "--algorithm");
         const auto sizes = parse_byte_sizes(options->bytes, "--bytes");
 
         // Generate everything first, so that bad options fail before any simulation runs.

@@ -54,11 +54,12 @@ TEST(TaskPlan, LargeVectorsLiveInDram) {
     const auto plans = sim::plan_tasks(schedule, platform);
     for (int id = 0; id < schedule.task_count(); ++id) {
         if (schedule.task(id).kind == algo::TaskKind::flag) continue;
-        for (const auto& step : plans[id].steps)
-            if (step.kind == sim::Step::Kind::transfer)
-                EXPECT_TRUE(step.from.kind == EndpointKind::memory || step.to.kind == EndpointKind::memory ||
-                            step.from.kind == EndpointKind::core)
-                    << id;
+        for (const auto& step : plans[id].steps) {
+            if (step.kind != sim::Step::Kind::transfer) continue;
+            EXPECT_TRUE(step.from.kind == EndpointKind::memory || step.to.kind == EndpointKind::memory ||
+                        step.from.kind == EndpointKind::core)
+                << id;
+        }
     }
     // Rank 6's input lives on NUMA node 1.
     EXPECT_EQ(plans[11].steps[0].from, (Endpoint{EndpointKind::memory, 0, 1}));

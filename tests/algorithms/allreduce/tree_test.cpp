@@ -87,8 +87,9 @@ TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
         if (task.kind != algo::TaskKind::reduce) continue;
         for (const auto& read : task.reads) {
             const int owner = schedule.buffer(read.buffer).owner;
-            if (schedule.ranks[owner].package != schedule.ranks[task.thread].package)
+            if (schedule.ranks[owner].package != schedule.ranks[task.thread].package) {
                 EXPECT_NE(task.label.find(":machine:"), std::string::npos) << task.label;
+            }
         }
     }
 }

@@ -1,0 +1,117 @@
+// numacoll run: execute collectives for real on this machine's cores (pinned
+// threads, NUMA-placed buffers) and write their measured times.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "algorithms/byte_size.hpp"
+#include "algorithms/registry.hpp"
+#include "algorithms/timeline.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "exec/threads_executor.hpp"
+#include "numacoll/version.hpp"
+#include "topologies/error.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct RunOptions {
+    MachineOptions machine;
+    AlgorithmOptions algorithm;
+    int threads = 0;
+    bool oversubscribe = false;
+    std::string bytes = "8B:16MiB";
+    int iterations = 100;
+    int warmup = 10;
+    bool no_pin = false;
+    std::string output = "-";
+    std::string trace;
+    bool quiet = false;
+};
+
+}  // namespace
+
+CommandRun add_run_command(CLI::App& app) {
+    auto* command = app.add_subcommand("run", "execute collectives on this machine's cores and measure them");
+    auto options = std::make_shared<RunOptions>();
+    options->machine.add_to(*command, "live", true);
+    options->algorithm.add_to(*command, true);
+    command->add_option("--threads,-P", options->threads, "threads (ranks) to run; 0 = one per core")->capture_default_str();
+    command->add_flag("--oversubscribe", options->oversubscribe,
+                      "allow more threads than PUs (they share PUs; correct, but timings mean little)");
+    command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
+    command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
+    command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this CSV");
+    command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
+    command->footer(
+        "Examples:\n"
+        "  numacoll run --threads 2 --bytes 8B:16MiB -o run.csv\n"
+        "  numacoll run --threads 16 --oversubscribe --bytes 64,1MiB --iterations 20\n"
+        "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv");
+
+    return [options] {
+        if (options->machine.topology != "live")
+            throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
+                                         options->machine.topology));
+        if (options->machine.nodes != 1)
+            throw UsageError("run executes on one node for now (threads; the MPI executor comes later)");
+        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
+        check_writable(options->output);
+        if (!options->trace.empty()) check_writable(options->trace);
+        const auto machine = options->machine.load();
+        MachineOptions layout_options = options->machine;
+        if (options->threads > 0) layout_options.ranks_per_node = options->threads;
+        const algo::Layout layout = layout_options.layout(machine, options->oversubscribe);
+        const auto sizes = parse_byte_sizes(options->bytes, "--bytes");
+
+        std::vector<algo::Schedule> schedules;
+        for (const auto& name : split_list(options->algorithm.algorithm, "--algorithm"))
+            for (std::uint64_t bytes : sizes) {
+                algo::CollectiveSpec spec = options->algorithm.spec(bytes);
+                spec.algorithm = name;
+                schedules.push_back(algo::generate_schedule(spec, layout));
+            }
+
+        exec::ExecOptions exec_options;
+        exec_options.timed_iterations = options->iterations;
+        exec_options.warmup_iterations = options->warmup;
+        exec_options.pin_threads = !options->no_pin;
+        exec_options.trace = !options->trace.empty();
+
+        const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
+        std::string csv = "collective,algorithm,bytes,ranks,nodes,engine,time_ns,p10_ns,p90_ns,min_ns,max_ns,iterations,"
+                          "tasks,options,topology,pinned,numa_bound,numacoll\n";
+        std::string trace = algo::trace_csv_header("collective,algorithm,bytes,");
+        int done = 0;
+        for (const auto& schedule : schedules) {
+            const exec::ExecResult result = exec::run_on_threads(schedule, *machine, exec_options);
+            const auto& spec = schedule.spec;
+            const auto& s = result.stats;
+            csv += fmt::format("{},{},{},{},{},threads,{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{},{},{},{},{}\n",
+                               algo::to_string(spec.collective), spec.algorithm, spec.bytes, schedule.rank_count(),
+                               schedule.nodes, s.median_ns, s.p10_ns, s.p90_ns, s.min_ns, s.max_ns, s.iterations,
+                               schedule.task_count(), csv_escape(options_text(spec)), csv_escape(machine->source),
+                               result.threads_pinned ? "yes" : "no", result.memory_bound ? "yes" : "no",
+                               csv_escape(revision));
+            if (exec_options.trace)
+                trace += algo::trace_csv_rows(schedule, result.timeline,
+                                              fmt::format("{},{},{},", algo::to_string(spec.collective), spec.algorithm, spec.bytes));
+            ++done;
+            if (!options->quiet)
+                std::cerr << fmt::format("[{}/{}] {} {} {} on {} threads: median {:.0f} ns (p10 {:.0f}, p90 {:.0f}), verified\n",
+                                         done, schedules.size(), algo::to_string(spec.collective), spec.algorithm,
+                                         format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
+        }
+        if (exec_options.trace) write_output(options->trace, trace);
+        write_output(options->output, csv);
+        return 0;
+    };
+}
+
+}  // namespace numacoll::cli
