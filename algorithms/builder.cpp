@@ -75,6 +75,14 @@ int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, con
     return add_ordered(std::move(task), deps, false);
 }
 
+int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::string& label) {
+    Task task;
+    task.kind = TaskKind::compute;
+    task.thread = thread;
+    task.label = label;
+    return add_ordered(std::move(task), deps, true);
+}
+
 Schedule ScheduleBuilder::finish() { return std::move(schedule_); }
 
 }  // namespace numacoll::algo

@@ -38,6 +38,14 @@ public:
     int net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
             const std::string& label);
 
+    // A point where `thread` waits for deps (signals from other threads)
+    // and does nothing else: a compute task of 0 flops. A thread leaves the
+    // collective after its last task, so it must wait for every signal that
+    // still matters to it, such as a barrier's release.
+    int wait(int thread, const std::vector<int>& deps, const std::string& label);
+
+    int thread_of(int task) const { return schedule_.task(task).thread; }
+
     // The last copy/reduce/compute task of a thread, -1 if none yet.
     int last_of(int thread) const { return last_[thread]; }
 

@@ -56,6 +56,16 @@ private:
 
 }  // namespace
 
+void settle(ScheduleBuilder& builder, ChunkState& state) {
+    for (int rank = 0; rank < static_cast<int>(state.ready.size()); ++rank) {
+        std::vector<int> foreign;
+        for (int task : state.ready[rank])
+            if (builder.thread_of(task) != rank) foreign.push_back(task);
+        if (foreign.empty()) continue;
+        state.ready[rank] = {builder.wait(rank, foreign, state.tag + ":done")};
+    }
+}
+
 void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
                                   const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
     const int count = static_cast<int>(roots.size());

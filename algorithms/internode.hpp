@@ -19,6 +19,11 @@ struct ChunkState {
     std::vector<std::vector<int>> ready;     // per rank
 };
 
+// Ends a chunk: a rank whose result depends on signals from other threads
+// (a barrier's release, a result delivered over the network) gets a task
+// that waits for them, so that it cannot leave before they arrive.
+void settle(ScheduleBuilder& builder, ChunkState& state);
+
 // Recursive-doubling allreduce among `roots` (one per node, global ranks).
 // Non-powers of two fold the excess roots first and send them the result at
 // the end (as MPICH does). Results land in each root's output buffer.

@@ -151,6 +151,7 @@ Schedule schedule_from_text(const std::string& text) {
     std::string raw;
     int number = 0;
     bool header_seen = false;
+    bool spec_seen = false;
     while (std::getline(stream, raw)) {
         ++number;
         if (raw.empty() || raw[0] == '#') continue;
@@ -165,6 +166,7 @@ Schedule schedule_from_text(const std::string& text) {
         }
         try {
             if (record == "spec") {
+                spec_seen = true;
                 schedule.spec.collective = parse_collective(line.field("collective"));
                 schedule.spec.algorithm = line.field("algorithm");
                 schedule.spec.bytes = static_cast<std::uint64_t>(line.integer("bytes"));
@@ -212,6 +214,7 @@ Schedule schedule_from_text(const std::string& text) {
         }
     }
     if (!header_seen) throw InputError("not a numacoll schedule: the text is empty");
+    if (!spec_seen) throw InputError("schedule text has no 'spec' line: it does not say what it computes");
     return schedule;
 }
 

@@ -182,10 +182,6 @@ void check_allreduce_outputs(const Schedule& schedule, const SymbolicMemory& mem
     for (int rank = 0; rank < schedule.rank_count(); ++rank) expected.push_back({rank, 0, 1});
     for (int rank = 0; rank < schedule.rank_count(); ++rank) {
         const int output = schedule.output_of(rank);
-        if (output < 0) {
-            report.problems.push_back(fmt::format("rank {} has no output buffer", rank));
-            continue;
-        }
         ++report.outputs_checked;
         for (const Piece& piece : memory.contents(output, schedule.spec.bytes)) {
             const std::string where = describe_range(schedule, {output, piece.start, piece.end - piece.start});
@@ -203,9 +199,10 @@ void check_allreduce_outputs(const Schedule& schedule, const SymbolicMemory& mem
 }
 
 // With no data, correctness is synchronisation: no rank may leave before
-// every rank has arrived. Every task of a rank happens after it arrived, so
-// rank q has arrived before rank r leaves when some task of q leads to one of
-// the tasks r runs or is signalled by.
+// every rank has arrived. A rank leaves after the last task it runs (a
+// signal aimed at it that none of its tasks waits for holds nobody back),
+// and every task of a rank happens after it arrived: rank q has arrived
+// before rank r leaves when some task of q leads to a task r runs.
 void check_synchronisation(const Schedule& schedule, CheckReport& report) {
     const int ranks = schedule.rank_count();
     const int tasks = schedule.task_count();
@@ -214,7 +211,6 @@ void check_synchronisation(const Schedule& schedule, CheckReport& report) {
     for (int id = 0; id < tasks; ++id) {
         const Task& task = schedule.task(id);
         involving[task.thread].push_back(id);
-        if (task.peer >= 0) involving[task.peer].push_back(id);
         successors[id] = schedule.successors(id);
     }
     std::vector<char> after_arrival(tasks);
@@ -225,7 +221,7 @@ void check_synchronisation(const Schedule& schedule, CheckReport& report) {
         for (int id = 0; id < tasks; ++id)
             if (schedule.task(id).thread == arriver) stack.push_back(id), after_arrival[id] = 1;
         if (stack.empty()) {
-            report.problems.push_back(fmt::format("rank {} never signals anyone: the others cannot know it arrived", arriver));
+            report.problems.push_back(fmt::format("rank {} runs no task: the others cannot know it arrived", arriver));
             return;
         }
         while (!stack.empty()) {
@@ -248,11 +244,35 @@ void check_synchronisation(const Schedule& schedule, CheckReport& report) {
     report.outputs_checked = ranks;
 }
 
+// Every rank must own one input and one output of the collective's size:
+// otherwise there is nothing (or not everything) to prove.
+void check_buffers(const Schedule& schedule, CheckReport& report) {
+    if (schedule.rank_count() == 0) {
+        report.problems.push_back("the schedule has no ranks");
+        return;
+    }
+    for (int rank = 0; rank < schedule.rank_count(); ++rank) {
+        for (auto [buffer, role] : {std::pair{schedule.input_of(rank), "input"}, std::pair{schedule.output_of(rank), "output"}}) {
+            if (buffer < 0) {
+                report.problems.push_back(fmt::format("rank {} has no {} buffer", rank, role));
+                return;
+            }
+            if (schedule.buffer(buffer).bytes != schedule.spec.bytes) {
+                report.problems.push_back(fmt::format("rank {}'s {} holds {} bytes, not the {} the collective moves", rank,
+                                                      role, schedule.buffer(buffer).bytes, schedule.spec.bytes));
+                return;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 CheckReport check_schedule(const Schedule& schedule) {
     CheckReport report;
     report.problems = find_schedule_problems(schedule);
+    if (!report.problems.empty()) return report;
+    check_buffers(schedule, report);
     if (!report.problems.empty()) return report;
 
     SymbolicMemory memory(schedule);

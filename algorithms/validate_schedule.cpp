@@ -129,7 +129,6 @@ public:
             const Task& task = schedule.task(id);
             if (task.kind == TaskKind::flag || task.kind == TaskKind::net) signals_from_[task.thread].push_back(id);
             involving_[task.thread].push_back(id);
-            if (task.peer >= 0) involving_[task.peer].push_back(id);
         }
     }
 
@@ -182,11 +181,10 @@ private:
         return false;
     }
 
-    // A rank's output is final when it leaves: a write by another thread must
-    // lead to one of the owner's tasks or to a signal aimed at the owner.
+    // A rank's output is final when it leaves, after the last task it runs:
+    // a write by another thread must lead to one of the owner's tasks.
     bool told_after(int owner, int task) {
-        const Task& writer = schedule_.task(task);
-        if (writer.thread == owner || (writer.kind == TaskKind::net && writer.peer == owner)) return true;
+        if (schedule_.task(task).thread == owner) return true;
         for (int later : involving_[owner])
             if (later > task && paths_.reaches(task, later)) return true;
         return false;
@@ -217,7 +215,7 @@ private:
     Problems& problems_;
     std::vector<std::map<std::uint64_t, Interval>> intervals_;
     std::vector<std::vector<int>> signals_from_;  // per rank: its flag and net tasks, by id
-    std::vector<std::vector<int>> involving_;     // per rank: tasks it runs or is signalled by
+    std::vector<std::vector<int>> involving_;     // per rank: the tasks it runs
 };
 
 bool check_order(const Schedule& schedule, Problems& problems) {

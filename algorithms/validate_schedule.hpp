@@ -7,8 +7,8 @@
 // - every read is of data that a dependency path has already written, or of
 //   an input whose owner has signalled its arrival (another thread may not
 //   read an input before its rank entered the collective);
-// - a write into a rank's output by another thread leads to that rank (its
-//   output must be final when it leaves);
+// - a write into a rank's output by another thread leads to a task that rank
+//   runs (its output must be final when it leaves, after its last task);
 // - no two tasks without a path between them touch the same bytes when one
 //   of them writes (no write/write nor read/write race).
 // The symbolic checker (symbolic_checker.hpp) then proves what it computes.

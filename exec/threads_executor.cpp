@@ -95,9 +95,11 @@ private:
             throw UsageError(fmt::format("the thread executor verifies allreduce only for now, not {}",
                                          algo::to_string(schedule_.spec.collective)));
         for (int id = 0; id < schedule_.task_count(); ++id) {
-            const auto kind = schedule_.task(id).kind;
-            if (kind == algo::TaskKind::net || kind == algo::TaskKind::compute)
-                throw UsageError(fmt::format("the thread executor cannot run {} tasks (task {})", algo::to_string(kind), id));
+            const algo::Task& task = schedule_.task(id);
+            if (task.kind == algo::TaskKind::net)
+                throw UsageError(fmt::format("the thread executor cannot run net tasks (task {})", id));
+            if (task.kind == algo::TaskKind::compute && task.flops != 0)
+                throw UsageError(fmt::format("the thread executor runs only waiting points (0 flops), not compute task {}", id));
         }
     }
 
@@ -160,9 +162,9 @@ private:
             case algo::TaskKind::flag:
                 flags_[flag_slot_[id]].publish(iteration);
                 break;
-            case algo::TaskKind::net:
-            case algo::TaskKind::compute:
-                break;  // refused in check_supported()
+            case algo::TaskKind::compute:  // a waiting point: its dependencies were the point
+            case algo::TaskKind::net:      // refused in check_supported()
+                break;
         }
     }
 

@@ -29,7 +29,8 @@
 // - flag:   one cache line from the setter's cache to the waiter's core;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
 //           pure synchronisation message);
-// - compute: its flops on t's core.
+// - compute: its flops on t's core, at reduce_bytes_per_ns (0 flops: a thread
+//   waiting for its dependencies, free).
 #pragma once
 
 #include <vector>

@@ -91,6 +91,7 @@ private:
             }
             broadcast(node, state);
         }
+        settle(builder_, state);
     }
 
     // Reduces a hierarchy group into its leader; returns the leader's global rank.

@@ -103,3 +103,42 @@ TEST(SymbolicChecker, EmptyVectorNeedsEveryoneToWaitForEveryone) {
     EXPECT_FALSE(report.holds);
     EXPECT_NE(first_problem(report).find("rank 5 can finish before"), std::string::npos) << first_problem(report);
 }
+
+TEST(SymbolicChecker, SchedulesWithNothingToProveDoNotHold) {
+    algo::Schedule empty;
+    empty.spec.bytes = 64;
+    EXPECT_FALSE(algo::check_schedule(empty).holds);  // no ranks at all
+    empty.ranks = {{0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}};
+    auto report = algo::check_schedule(empty);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("rank 0 has no input buffer"), std::string::npos) << first_problem(report);
+    // Buffers shorter than the collective's size would leave bytes unchecked.
+    for (int rank = 0; rank < 2; ++rank) {
+        empty.add_buffer({"in", rank, 0, algo::BufferRole::input, 0});
+        empty.add_buffer({"out", rank, 0, algo::BufferRole::output, 0});
+    }
+    report = algo::check_schedule(empty);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("holds 0 bytes, not the 64"), std::string::npos) << first_problem(report);
+}
+
+TEST(SymbolicChecker, ASignalNobodyWaitsForIsNoBarrier) {
+    // Two ranks flag each other, but neither waits: either may leave at once.
+    algo::Schedule schedule;
+    schedule.ranks = {{0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}};
+    for (int rank = 0; rank < 2; ++rank) {
+        schedule.add_buffer({"in", rank, 0, algo::BufferRole::input, 0});
+        schedule.add_buffer({"out", rank, 0, algo::BufferRole::output, 0});
+    }
+    algo::Task flag;
+    flag.kind = algo::TaskKind::flag;
+    flag.thread = 0;
+    flag.peer = 1;
+    schedule.add_task(flag, {});
+    flag.thread = 1;
+    flag.peer = 0;
+    schedule.add_task(flag, {});
+    auto report = algo::check_schedule(schedule);
+    EXPECT_FALSE(report.holds);
+    EXPECT_NE(first_problem(report).find("can finish before"), std::string::npos) << first_problem(report);
+}

@@ -106,3 +106,19 @@ TEST(ValidateSchedule, MalformedTasksAreNamed) {
     net.add_task(task, {});
     EXPECT_TRUE(mentions(algo::find_schedule_problems(net), "must send to a rank of another node"));
 }
+
+TEST(ValidateSchedule, WritingAnotherRanksOutputNeedsThatRankToWait) {
+    // Rank 0 writes rank 1's output and flags rank 1, but no task of rank 1
+    // waits for the flag: rank 1 may leave with its output unwritten.
+    auto schedule = two_ranks();
+    const int write = schedule.add_task(copy(0, {0, 0, 64}, {3, 0, 64}), {});
+    const int told = schedule.add_task(flag(0, 1), {write});
+    auto problems = algo::find_schedule_problems(schedule);
+    EXPECT_TRUE(mentions(problems, "rank 1 is never told")) << (problems.empty() ? "" : problems.front());
+    // With a task of rank 1 waiting for the flag, it is fine.
+    algo::Task wait;
+    wait.kind = algo::TaskKind::compute;
+    wait.thread = 1;
+    schedule.add_task(wait, {told});
+    EXPECT_FALSE(mentions(algo::find_schedule_problems(schedule), "never told"));
+}
