@@ -91,6 +91,12 @@ Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOpt
         for (int rank = 0; rank < ranks; ++rank) pus.push_back(order[static_cast<std::size_t>(rank) % order.size()]);
     }
 
+    // Rank numbers are ints and every rank gets buffers: refuse sizes that
+    // could only overflow or exhaust memory.
+    constexpr long long max_ranks = 1 << 22;
+    if (static_cast<long long>(options.nodes) * static_cast<long long>(pus.size()) > max_ranks)
+        throw UsageError(fmt::format("{} nodes x {} ranks is more than the {} ranks numacoll handles", options.nodes,
+                                     pus.size(), max_ranks));
     Layout layout;
     layout.machine = machine;
     layout.nodes = options.nodes;

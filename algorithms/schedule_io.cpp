@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <sstream>
 
 #include "topologies/error.hpp"
@@ -30,8 +31,14 @@ std::string escape(const std::string& value) {
 std::string unescape(const std::string& value) {
     std::string out;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        if (value[i] == '%' && i + 2 < value.size()) {
-            out += static_cast<char>(std::stoi(value.substr(i + 1, 2), nullptr, 16));
+        if (value[i] == '%') {
+            unsigned code = 0;
+            const char* first = value.data() + i + 1;
+            const auto [end, error] = i + 2 < value.size() ? std::from_chars(first, first + 2, code, 16)
+                                                          : std::from_chars_result{first, std::errc::invalid_argument};
+            if (error != std::errc{} || end != first + 2)
+                throw InputError(fmt::format("bad escape '{}' in '{}' (expected %XX)", value.substr(i, 3), value));
+            out += static_cast<char>(code);
             i += 2;
         } else {
             out += value[i];
@@ -63,22 +70,29 @@ struct Line {
         if (it == fields.end()) fail("missing field '" + key + "'");
         return it->second;
     }
-    long long integer(const std::string& key) const { return to_integer(field(key), key); }
-    long long to_integer(const std::string& text, const std::string& what) const {
-        try {
-            std::size_t used = 0;
-            long long value = std::stoll(text, &used);
-            if (used == text.size()) return value;
-        } catch (const std::exception&) {
-        }
-        fail(fmt::format("'{}' is not an integer ({})", text, what));
+    int integer(const std::string& key) const { return to_integer(field(key), key); }
+    std::uint64_t count(const std::string& key) const { return to_count(field(key), key); }
+    // An int (ids, ranks, -1 for "none"): anything else, or out of range, fails.
+    int to_integer(const std::string& text, const std::string& what) const {
+        int value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc{} || end != text.data() + text.size())
+            fail(fmt::format("'{}' is not an integer in range ({})", text, what));
+        return value;
+    }
+    // A byte count or offset: unsigned 64-bit.
+    std::uint64_t to_count(const std::string& text, const std::string& what) const {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc{} || end != text.data() + text.size())
+            fail(fmt::format("'{}' is not a byte count ({})", text, what));
+        return value;
     }
     Range range(const std::string& text) const {
         auto at = text.find('@'), plus = text.find('+');
         if (at == std::string::npos || plus == std::string::npos || plus < at) fail("bad range '" + text + "'");
-        return {static_cast<int>(to_integer(text.substr(0, at), "buffer")),
-                static_cast<std::uint64_t>(to_integer(text.substr(at + 1, plus - at - 1), "offset")),
-                static_cast<std::uint64_t>(to_integer(text.substr(plus + 1), "bytes"))};
+        return {to_integer(text.substr(0, at), "buffer"), to_count(text.substr(at + 1, plus - at - 1), "offset"),
+                to_count(text.substr(plus + 1), "bytes")};
     }
     std::vector<std::string> list(const std::string& key) const {
         std::vector<std::string> items;
@@ -169,40 +183,42 @@ Schedule schedule_from_text(const std::string& text) {
                 spec_seen = true;
                 schedule.spec.collective = parse_collective(line.field("collective"));
                 schedule.spec.algorithm = line.field("algorithm");
-                schedule.spec.bytes = static_cast<std::uint64_t>(line.integer("bytes"));
-                schedule.spec.root = static_cast<int>(line.integer("root"));
+                schedule.spec.bytes = line.count("bytes");
+                schedule.spec.root = line.integer("root");
                 schedule.spec.op = parse_reduce_op(line.field("op"));
-                schedule.nodes = static_cast<int>(line.integer("nodes"));
+                schedule.nodes = line.integer("nodes");
             } else if (record == "option" || record == "provenance") {
                 auto& target = record == "option" ? schedule.spec.options : schedule.provenance;
                 for (const auto& [key, value] : line.fields) target[key] = value;
             } else if (record == "rank") {
                 if (line.words.size() != 2 || line.to_integer(line.words[1], "rank") != schedule.rank_count())
                     line.fail("ranks must be numbered consecutively from 0");
-                schedule.ranks.push_back({static_cast<int>(line.integer("node")), static_cast<int>(line.integer("core")),
-                                          static_cast<int>(line.integer("pu")), static_cast<int>(line.integer("numa")),
-                                          static_cast<int>(line.integer("package"))});
+                schedule.ranks.push_back({line.integer("node"), line.integer("core"), line.integer("pu"),
+                                          line.integer("numa"), line.integer("package")});
             } else if (record == "buffer") {
                 if (line.words.size() != 2 ||
-                    line.to_integer(line.words[1], "buffer") != static_cast<long long>(schedule.buffers().size()))
+                    line.to_integer(line.words[1], "buffer") != static_cast<int>(schedule.buffers().size()))
                     line.fail("buffers must be numbered consecutively from 0");
-                schedule.add_buffer({line.field("name"), static_cast<int>(line.integer("owner")),
-                                     static_cast<std::uint64_t>(line.integer("bytes")), parse_buffer_role(line.field("role")),
-                                     static_cast<int>(line.integer("numa"))});
+                schedule.add_buffer({line.field("name"), line.integer("owner"), line.count("bytes"),
+                                     parse_buffer_role(line.field("role")), line.integer("numa")});
             } else if (record == "task") {
                 if (line.words.size() != 3) line.fail("expected 'task ID KIND ...'");
                 Task task;
                 task.kind = parse_task_kind(line.words[2]);
-                task.thread = static_cast<int>(line.integer("thread"));
-                if (line.fields.count("peer")) task.peer = static_cast<int>(line.integer("peer"));
+                task.thread = line.integer("thread");
+                if (line.fields.count("peer")) task.peer = line.integer("peer");
                 if (line.fields.count("write")) task.write = line.range(line.field("write"));
                 if (line.fields.count("read"))
                     for (const auto& item : line.list("read")) task.reads.push_back(line.range(item));
-                if (line.fields.count("flops")) task.flops = std::stod(line.field("flops"));
+                if (line.fields.count("flops")) {
+                    const std::string& text = line.field("flops");
+                    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), task.flops);
+                    if (error != std::errc{} || end != text.data() + text.size()) line.fail("flops '" + text + "' is not a number");
+                }
                 if (line.fields.count("label")) task.label = line.field("label");
                 std::vector<int> deps;
-                for (const auto& item : line.list("deps")) deps.push_back(static_cast<int>(line.to_integer(item, "deps")));
-                add_task_from(schedule, std::move(task), deps, static_cast<int>(line.to_integer(line.words[1], "task id")),
+                for (const auto& item : line.list("deps")) deps.push_back(line.to_integer(item, "deps"));
+                add_task_from(schedule, std::move(task), deps, line.to_integer(line.words[1], "task id"),
                               [&](const std::string& what) { line.fail(what); });
             } else {
                 line.fail("unknown record '" + record + "'");
@@ -306,8 +322,6 @@ Schedule schedule_from_json(const std::string& text) {
                           [&](const std::string& what) { throw InputError(what); });
         }
     } catch (const json::exception& error) {
-        throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
-    } catch (const InputError& error) {
         throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
     } catch (const Error& error) {
         throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));

@@ -50,13 +50,12 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
         if (!range_ok(schedule, range)) problems.add("{} reads outside its buffer", name);
     const bool writes = task.write.buffer >= 0;
     if (writes && !range_ok(schedule, task.write)) problems.add("{} writes outside its buffer", name);
-    if (!problems.empty() && problems.full()) return;
+    if (problems.full()) return;
 
     switch (task.kind) {
         case TaskKind::copy:
         case TaskKind::reduce: {
-            const std::size_t min_reads = 1;
-            if (!writes || task.reads.size() < min_reads || (task.kind == TaskKind::copy && task.reads.size() != 1)) {
+            if (!writes || task.reads.empty() || (task.kind == TaskKind::copy && task.reads.size() != 1)) {
                 problems.add("{} must read {} range(s) and write one", name,
                              task.kind == TaskKind::copy ? "one" : "one or more");
                 return;

@@ -127,14 +127,16 @@ void write_output(const std::string& path, const std::string& text) {
         out << text;
         out.close();
         if (!out) {
-            std::filesystem::remove(temporary);
+            std::error_code ignored;
+            std::filesystem::remove(temporary, ignored);
             throw Error(fmt::format("cannot write '{}': the write failed", path));
         }
     }
     std::error_code error;
     std::filesystem::rename(temporary, target, error);
     if (error) {
-        std::filesystem::remove(temporary);
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
         throw UsageError(fmt::format("cannot write '{}': {}", path, error.message()));
     }
 }

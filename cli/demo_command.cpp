@@ -4,6 +4,10 @@
 // graphviz) PNG, plus the simulated timeline.
 #include <fmt/format.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -29,7 +33,19 @@ struct DemoOptions {
     std::string output_dir = "numacoll-out";
 };
 
-bool have_graphviz() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
+// Runs a program with arguments (no shell: paths may hold any character);
+// true when it ran and exited 0. A missing program is simply false.
+bool run_program(std::vector<std::string> arguments) {
+    std::vector<char*> argv;
+    for (auto& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    pid_t child = 0;
+    if (::posix_spawnp(&child, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return false;
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
 
 std::string kind_counts(const algo::Schedule& schedule) {
     std::map<std::string, int> counts;
@@ -84,12 +100,11 @@ CommandRun add_demo_command(CLI::App& app) {
         write_output((dir / (stem + "-trace.csv")).string(),
                      algo::trace_csv_header("") + algo::trace_csv_rows(schedule, simulated.timeline, ""));
 
-        std::string png_note = "graphviz not found: render " + dot_path + " with `dot -Tpng`";
-        if (have_graphviz()) {
-            const std::string png_path = (dir / (stem + ".png")).string();
-            const std::string command = fmt::format("dot -Tpng '{}' -o '{}'", dot_path, png_path);
-            png_note = std::system(command.c_str()) == 0 ? "picture: " + png_path : "dot failed to render " + dot_path;
-        }
+        const std::string png_path = (dir / (stem + ".png")).string();
+        const std::string png_note = run_program({"dot", "-Tpng", dot_path, "-o", png_path})
+                                         ? "picture: " + png_path
+                                         : "no picture: graphviz's dot is missing or failed; render " + dot_path +
+                                               " with dot -Tpng";
         std::cout << png_note << "\n";
         std::cout << fmt::format("wrote machine.txt, {0}.txt, {0}.json, {0}.dot, {0}-trace.csv into {1}\n", stem,
                                  std::filesystem::absolute(dir).string());

@@ -100,8 +100,8 @@ CommandRun add_topo_command(CLI::App& app) {
     return [options] {
         const auto machine = options->machine.load();
         if (!options->platform) {
-            if (!options->routes.empty() || !options->params.empty())
-                throw UsageError("--route and --params need --platform");
+            if (!options->routes.empty() || !options->params.empty() || options->nodes != 1)
+                throw UsageError("--route, --params and --nodes need --platform");
             std::string text = options->json ? topo::to_json(*machine) : topo::describe(*machine);
             if (!text.empty() && text.back() != '\n') text += '\n';
             std::cout << text;

@@ -1,15 +1,11 @@
 # Records the version and git revision so that every output file can say what
-# produced it.
-find_package(Git QUIET)
-set(NUMACOLL_GIT_REVISION "unknown")
-if(GIT_FOUND AND EXISTS "${CMAKE_SOURCE_DIR}/.git")
-  execute_process(COMMAND ${GIT_EXECUTABLE} describe --always --dirty
-                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-                  OUTPUT_VARIABLE NUMACOLL_GIT_REVISION
-                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(NOT NUMACOLL_GIT_REVISION)
-    set(NUMACOLL_GIT_REVISION "unknown")
-  endif()
-endif()
-configure_file(${CMAKE_SOURCE_DIR}/cmake/version.hpp.in
-               ${CMAKE_BINARY_DIR}/generated/numacoll/version.hpp @ONLY)
+# produced it. The revision is read at every build (not only at configure
+# time), and the header is rewritten only when it changes.
+add_custom_target(numacoll_version ALL
+  COMMAND ${CMAKE_COMMAND}
+          -DSOURCE_DIR=${CMAKE_SOURCE_DIR}
+          -DOUTPUT=${CMAKE_BINARY_DIR}/generated/numacoll/version.hpp
+          -DVERSION=${PROJECT_VERSION}
+          -P ${CMAKE_SOURCE_DIR}/cmake/write_version.cmake
+  BYPRODUCTS ${CMAKE_BINARY_DIR}/generated/numacoll/version.hpp
+  COMMENT "Recording the numacoll revision")

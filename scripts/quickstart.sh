@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-build/cli/numacoll demo "$@"
+"${NUMACOLL_BUILD_DIR:-build}/cli/numacoll" demo "$@"

@@ -41,7 +41,7 @@ public:
         sg::Engine::get_instance()->run();
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (!finished(static_cast<int>(id)))
-                throw Error(fmt::format("simulation stopped before task {} ran (is the DAG connected?)", id));
+                throw Error(fmt::format("simulation stopped before task {} ran (does the DAG have a cycle?)", id));
         activities = activities_;
         for (const auto& time : timeline_.tasks) timeline_.makespan_ns = std::max(timeline_.makespan_ns, time.end_ns);
         return std::move(timeline_);
@@ -148,6 +148,8 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
         put(&created, sizeof created);
     } catch (const std::exception& error) {
         payload = std::string("E") + error.what();
+    } catch (...) {
+        payload = "Ean exception that is not a std::exception left SimGrid";
     }
     for (std::size_t written = 0; written < payload.size();) {
         const ssize_t n = ::write(fd, payload.data() + written, payload.size() - written);
@@ -180,7 +182,12 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
     if (::pipe(pipe_fds) != 0) throw Error(fmt::format("cannot start a simulation: pipe: {}", std::strerror(errno)));
     std::fflush(nullptr);
     const pid_t child = ::fork();
-    if (child < 0) throw Error(fmt::format("cannot start a simulation: fork: {}", std::strerror(errno)));
+    if (child < 0) {
+        const int error = errno;
+        ::close(pipe_fds[0]);
+        ::close(pipe_fds[1]);
+        throw Error(fmt::format("cannot start a simulation: fork: {}", std::strerror(error)));
+    }
     if (child == 0) {
         ::close(pipe_fds[0]);
         simulate_in_child(platform, plans, successors, pipe_fds[1]);
@@ -195,12 +202,14 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
     }
     ::close(pipe_fds[0]);
     int status = 0;
-    ::waitpid(child, &status, 0);
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
     if (payload.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw Error(fmt::format("the SimGrid simulation crashed ({})",
                                 WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                                     : fmt::format("exit {}", WEXITSTATUS(status))));
     if (payload[0] == 'E') throw Error("simulation failed: " + payload.substr(1));
+    if (payload[0] != 'O') throw Error("the simulation sent back something that is not a result");
 
     Simulation result;
     std::size_t at = 1;

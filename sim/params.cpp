@@ -64,7 +64,23 @@ const char* to_string(Level level) {
     return "?";
 }
 
+namespace {
+
+Params parse_params_json(const std::string& json_text, const std::string& label);
+
+}  // namespace
+
 Params parse_params(const std::string& json_text, const std::string& label) {
+    try {
+        return parse_params_json(json_text, label);
+    } catch (const json::exception& error) {  // a value of the wrong type
+        throw InputError(fmt::format("params '{}': {}", label, error.what()));
+    }
+}
+
+namespace {
+
+Params parse_params_json(const std::string& json_text, const std::string& label) {
     json root;
     try {
         root = json::parse(json_text);
@@ -98,6 +114,8 @@ Params parse_params(const std::string& json_text, const std::string& label) {
     }
     return params;
 }
+
+}  // namespace
 
 std::vector<std::string> bundled_params_names() {
     std::vector<std::string> names;

@@ -3,16 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 #include <deque>
 #include <set>
 
 #include "topologies/error.hpp"
 
 namespace numacoll::sim {
-
-namespace {
-
-}  // namespace
 
 PlatformModel::PlatformModel(std::shared_ptr<const topo::Machine> machine, Params params, int nodes)
     : machine_(std::move(machine)), params_(std::move(params)), nodes_(nodes) {
@@ -77,6 +75,11 @@ void PlatformModel::build_domains() {
             const double d = distance(a, b);
             hops_[a][b] = d > 0 ? 1 + static_cast<int>(std::distance(remote.begin(), remote.find(d))) : 1;
         }
+    // Links are full duplex: an asymmetric matrix takes the nearer direction.
+    for (int a = 0; a < domains; ++a)
+        for (int b = a + 1; b < domains; ++b) {
+            hops_[a][b] = hops_[b][a] = std::min(hops_[a][b], hops_[b][a]);
+        }
 
     // Shortest paths over the one-hop pairs (breadth first from each domain).
     next_hop_.assign(domains, std::vector<int>(domains, -1));
@@ -99,11 +102,8 @@ void PlatformModel::build_domains() {
             next_hop_[source][target] = first_step[target] >= 0 ? first_step[target] : target;  // direct if unreachable
     }
 
-    for (const topo::IoDevice* nic : machine.nics())
-        if (nic->kind == topo::IoKind::network || nic->kind == topo::IoKind::openfabrics) {
-            nic_numa_.push_back(std::max(0, nic->numa_node));
-            break;  // one NIC per node carries the traffic (the first network device)
-        }
+    if (const auto nics = machine.nics(); !nics.empty())  // one NIC per node carries the traffic: the first
+        nic_numa_.push_back(std::max(0, nics.front()->numa_node));
     if (nic_numa_.empty()) {
         nic_numa_.push_back(0);
         virtual_nic_ = true;
@@ -195,30 +195,41 @@ std::string PlatformModel::host_name(const Endpoint& endpoint) {
     return "?";
 }
 
+namespace {
+
+// A non-negative int written in full, or -1.
+int parse_index(std::string_view text) {
+    int value = -1;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc{} && end == text.data() + text.size() && value >= 0 ? value : -1;
+}
+
+}  // namespace
+
 Endpoint PlatformModel::parse_endpoint(const std::string& text) const {
     Endpoint endpoint;
     std::string rest = text;
     if (rest.size() > 1 && rest[0] == 'n' && std::isdigit(static_cast<unsigned char>(rest[1]))) {
         const auto dot = rest.find('.');
         if (dot == std::string::npos) throw UsageError(fmt::format("endpoint '{}': expected e.g. n0.core3", text));
-        endpoint.node = std::atoi(rest.substr(1, dot - 1).c_str());
+        endpoint.node = parse_index(std::string_view(rest).substr(1, dot - 1));
+        if (endpoint.node < 0 || endpoint.node >= nodes_)
+            throw UsageError(fmt::format("endpoint '{}': no such node on this platform", text));
         rest = rest.substr(dot + 1);
     }
     const std::pair<const char*, EndpointKind> kinds[] = {
         {"core", EndpointKind::core}, {"cache", EndpointKind::cache}, {"mem", EndpointKind::memory}, {"nic", EndpointKind::nic}};
     for (const auto& [prefix, kind] : kinds) {
         const std::string p = prefix;
-        if (rest.rfind(p, 0) == 0 && rest.size() > p.size() &&
-            std::all_of(rest.begin() + static_cast<long>(p.size()), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-            endpoint.kind = kind;
-            endpoint.index = std::atoi(rest.substr(p.size()).c_str());
-            const int limit = kind == EndpointKind::memory ? numa_count()
-                              : kind == EndpointKind::nic  ? nic_count()
-                                                           : machine_->core_count();
-            if (endpoint.index >= limit || endpoint.node >= nodes_)
-                throw UsageError(fmt::format("endpoint '{}' does not exist on this platform", text));
-            return endpoint;
-        }
+        if (rest.rfind(p, 0) != 0 || rest.size() == p.size()) continue;
+        endpoint.kind = kind;
+        endpoint.index = parse_index(std::string_view(rest).substr(p.size()));
+        const int limit = kind == EndpointKind::memory ? numa_count()
+                          : kind == EndpointKind::nic  ? nic_count()
+                                                       : machine_->core_count();
+        if (endpoint.index < 0 || endpoint.index >= limit)
+            throw UsageError(fmt::format("endpoint '{}' does not exist on this platform", text));
+        return endpoint;
     }
     throw UsageError(fmt::format("endpoint '{}': expected coreN, cacheN, memN or nicN, optionally after nK.", text));
 }

@@ -122,7 +122,7 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
             core = step.from;
         } else {
             private_ns += platform.uncontended_ns(platform.route(step.from, step.to), step.amount);
-            core = step.kind == Step::Kind::transfer && step.from.kind == EndpointKind::core ? step.from : step.to;
+            core = step.from.kind == EndpointKind::core ? step.from : step.to;
         }
     }
     if (private_ns > 0)

@@ -19,8 +19,9 @@ std::string read_text_file(const std::string& path, const std::string& what) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
     std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(fmt::format("cannot read {} '{}': the read failed", what, path));
+    // An empty file sets failbit on `text` as well; only a failed read is an error.
+    if (!(text << in.rdbuf()) && in.peek() != std::ifstream::traits_type::eof())
+        throw InputError(fmt::format("cannot read {} '{}': the read failed", what, path));
     return text.str();
 }
 

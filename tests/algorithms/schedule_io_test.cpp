@@ -67,3 +67,21 @@ TEST(ScheduleIo, BadJsonIsAnInputError) {
     json.replace(json.find("\"thread\""), 8, "\"thraed\"");
     EXPECT_THROW(algo::schedule_from_json(json), InputError);
 }
+
+TEST(ScheduleIo, NumbersMustBeInRange) {
+    const auto text = algo::to_text(test::tree_allreduce("westmere", 64));
+    auto replace = [&](const std::string& from, const std::string& to) {
+        auto changed = text;
+        changed.replace(changed.find(from), from.size(), to);
+        return changed;
+    };
+    EXPECT_THROW(algo::schedule_from_text(replace("bytes=64 root", "bytes=-1 root")), InputError);
+    EXPECT_THROW(algo::schedule_from_text(replace("deps=1,6", "deps=4294967296")), InputError);
+    EXPECT_THROW(algo::schedule_from_text(replace("label=c0:reduce:package+L3:r0\n", "label=bad%2G\n")), InputError);
+    EXPECT_THROW(algo::schedule_from_text(replace("deps=1,6", "flops=lots deps=1,6")), InputError);
+    // Without a spec line the schedule does not say what it computes.
+    const auto spec_at = text.find("spec ");
+    auto no_spec = text;
+    no_spec.erase(spec_at, text.find('\n', spec_at) - spec_at + 1);
+    EXPECT_THROW(algo::schedule_from_text(no_spec), InputError);
+}

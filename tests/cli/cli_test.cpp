@@ -83,9 +83,10 @@ TEST(Cli, HelpWorksOnEverySubcommand) {
 TEST(Cli, TopoPrintsTheModel) {
     const Result text = run("topo --topology magnycours");
     EXPECT_EQ(text.exit_code, 0);
-    EXPECT_NE(text.out.find("32"), std::string::npos);
+    EXPECT_NE(text.out.find("4 packages, 8 dies, 8 NUMA nodes, 32 cores"), std::string::npos) << text.out;
     const Result json = run("topo --topology westmere --json");
     EXPECT_EQ(json.exit_code, 0);
+    ASSERT_FALSE(json.out.empty());
     EXPECT_EQ(json.out.front(), '{');
     EXPECT_EQ(run("topo --topology live").exit_code, 0);
     EXPECT_EQ(run("topo --topology 'synthetic:\"Package:3 Core:5\"'").exit_code, 0);
@@ -247,4 +248,7 @@ TEST(Cli, TopoPlatformShowsRoutes) {
     expect_usage_error("topo --topology westmere --platform --route core0", "FROM,TO");
     expect_usage_error("topo --topology westmere --platform --route cache99,core0", "cache99");
     expect_usage_error("topo --route cache1,core0", "need --platform");
+    expect_usage_error("topo --nodes 2", "need --platform");
+    expect_usage_error("topo --topology westmere --platform --route cache2147483648,core0", "cache2147483648");
+    expect_usage_error("topo --topology westmere --platform --route n2147483648.mem0,core0", "no such node");
 }

@@ -95,4 +95,11 @@ TEST(Params, BadFilesNameTheProblem) {
     EXPECT_NE(message_of([&] { sim::load_params(write_temp("nonet.json", no_network)); }).find("missing key 'levels.network'"),
               std::string::npos);
     EXPECT_THROW(sim::load_params("nosuchparams"), UsageError);
+    // A value of the wrong type is an input error too, not a crash.
+    auto typed = nlohmann::json::parse(good);
+    typed["format"] = 3;
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("typed.json", typed.dump())); }).find("params"), std::string::npos);
+    typed = nlohmann::json::parse(good);
+    typed["levels"]["dram"]["latency_ns"]["source"] = 12;
+    EXPECT_NE(message_of([&] { sim::load_params(write_temp("source.json", typed.dump())); }).find("source"), std::string::npos);
 }

@@ -42,14 +42,11 @@ TEST(SimgridRoutes, MatchTheModel) {
     // Across nodes: memory -> NIC, network, NIC -> memory, each link once.
     const auto across = simgrid_route(memory_a, memory_b, latency);
     std::size_t expected_links = 0;
-    double expected_latency = 0;
-    for (const auto& part : model.describe_route(memory_a, memory_b)) {
-        expected_links += part.links.size();
-        expected_latency += part.latency_ns;
-    }
+    for (const auto& part : model.describe_route(memory_a, memory_b)) expected_links += part.links.size();
+    // The scaled latency (the model's, through the latency-factor callback) is
+    // checked where SimGrid applies it: EngineClosedForm.NetworkTransfersCrossBothNics.
     EXPECT_EQ(across.size(), expected_links);
     EXPECT_NEAR(latency, sim::SimgridPlatform::raw_route_latency_ns, 1e-12);
-    EXPECT_GT(expected_latency, 1000);
     EXPECT_NE(std::find(across.begin(), across.end(), "n0.pcie0"), across.end());
     EXPECT_NE(std::find(across.begin(), across.end(), "n1.pcie0"), across.end());
 }

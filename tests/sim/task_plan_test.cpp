@@ -56,9 +56,10 @@ TEST(TaskPlan, LargeVectorsLiveInDram) {
         if (schedule.task(id).kind == algo::TaskKind::flag) continue;
         for (const auto& step : plans[id].steps) {
             if (step.kind != sim::Step::Kind::transfer) continue;
-            EXPECT_TRUE(step.from.kind == EndpointKind::memory || step.to.kind == EndpointKind::memory ||
-                        step.from.kind == EndpointKind::core)
-                << id;
+            // Reads come from DRAM into a core; writes go from a core to DRAM.
+            const bool read = step.from.kind == EndpointKind::memory && step.to.kind == EndpointKind::core;
+            const bool write = step.from.kind == EndpointKind::core && step.to.kind == EndpointKind::memory;
+            EXPECT_TRUE(read || write) << id;
         }
     }
     // Rank 6's input lives on NUMA node 1.
