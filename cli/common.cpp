@@ -9,7 +9,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "algorithms/schedule_io.hpp"
 #include "topologies/error.hpp"
+#include "topologies/text_file.hpp"
 
 namespace numacoll::cli {
 
@@ -100,6 +102,12 @@ std::string options_text(const algo::CollectiveSpec& spec) {
     return out;
 }
 
+algo::Schedule load_schedule(const std::string& path) {
+    const std::string text = read_text_file(path, "schedule");
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{' ? algo::schedule_from_json(text) : algo::schedule_from_text(text);
+}
+
 void check_writable(const std::string& path) {
     if (path == "-" || path.empty()) return;
     const std::filesystem::path target(path);
@@ -112,6 +120,14 @@ void check_writable(const std::string& path) {
         if (!out) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
     }
     std::filesystem::remove(probe, error);
+}
+
+void ensure_folder(const std::string& path) {
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    if (error || !std::filesystem::is_directory(path))
+        throw UsageError(fmt::format("cannot create output folder '{}': {}", path,
+                                     error ? error.message() : "a file is in the way"));
 }
 
 void write_output(const std::string& path, const std::string& text) {

@@ -50,9 +50,15 @@ std::string csv_escape(const std::string& value);
 // An algorithm's options as one field: "arity=2;bcast=1stage".
 std::string options_text(const algo::CollectiveSpec& spec);
 
+// A schedule file, text or JSON (told apart by its first character).
+algo::Schedule load_schedule(const std::string& path);
+
 // Fails early (UsageError) when `path` cannot be written, before a long run;
 // creates nothing that stays. "-" (standard output) always passes.
 void check_writable(const std::string& path);
+
+// Creates a folder for output files (UsageError when it cannot).
+void ensure_folder(const std::string& path);
 
 // Writes `text` to `path` through a temporary file renamed into place, so a
 // reader never sees half a file; "-" means standard output.

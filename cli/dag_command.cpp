@@ -39,13 +39,6 @@ std::string algorithm_list() {
     return out;
 }
 
-algo::Schedule load_schedule(const std::string& path) {
-    const std::string text = read_text_file(path, "schedule");
-    const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{' ? algo::schedule_from_json(text)
-                                                            : algo::schedule_from_text(text);
-}
-
 std::string render(const algo::Schedule& schedule, const std::string& format) {
     if (format == "text") return algo::to_text(schedule);
     if (format == "json") return algo::to_json(schedule);

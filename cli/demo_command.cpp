@@ -1,14 +1,9 @@
-// numacoll demo: the main job on its embedded default. For now it shows the
-// bundled Westmere machine, generates its allreduce "tree" DAG, proves it,
-// simulates it on SimGrid, and writes the DAG as text, JSON, DOT and (with
-// graphviz) PNG, plus the simulated timeline.
+// numacoll demo: the main job on its embedded default, the whole chain on
+// this machine: its hwloc model; the allreduce "tree" DAG, proven and drawn;
+// then, from 8 B to 16 MiB, the same DAGs simulated on SimGrid, executed on
+// pinned threads and compared with the paper's model; and the plots.
 #include <fmt/format.h>
 
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -17,10 +12,10 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/schedule_io.hpp"
 #include "algorithms/symbolic_checker.hpp"
-#include "algorithms/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "sim/engine.hpp"
+#include "cli/validation_output.hpp"
+#include "sim/params.hpp"
 #include "topologies/error.hpp"
 
 namespace numacoll::cli {
@@ -28,24 +23,14 @@ namespace numacoll::cli {
 namespace {
 
 struct DemoOptions {
-    MachineOptions machine;
-    std::string bytes = "64";
+    AlgorithmOptions algorithm;
+    int threads = 0;
+    bool oversubscribe = false;
+    std::string params;
+    std::string bytes = "8B:16MiB";
+    int iterations = 50;
     std::string output_dir = "numacoll-out";
 };
-
-// Runs a program with arguments (no shell: paths may hold any character);
-// true when it ran and exited 0. A missing program is simply false.
-bool run_program(std::vector<std::string> arguments) {
-    std::vector<char*> argv;
-    for (auto& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    pid_t child = 0;
-    if (::posix_spawnp(&child, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return false;
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
 
 std::string kind_counts(const algo::Schedule& schedule) {
     std::map<std::string, int> counts;
@@ -58,57 +43,65 @@ std::string kind_counts(const algo::Schedule& schedule) {
 }  // namespace
 
 CommandRun add_demo_command(CLI::App& app) {
-    auto* command = app.add_subcommand("demo", "the main job: show a machine and its allreduce tree DAG, proven");
+    auto* command = app.add_subcommand(
+        "demo", "the main job: this machine's model, its allreduce tree DAG proven, simulated, executed, plotted");
     auto options = std::make_shared<DemoOptions>();
-    options->machine.add_to(*command, "westmere", true);
-    command->add_option("--bytes,-b", options->bytes, "vector size per rank")->capture_default_str();
+    options->algorithm.add_to(*command, true);
+    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
+    command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
+    command->add_option("--params", options->params, "cost parameters for this machine (default: generic)");
+    command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per size")->capture_default_str();
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
     return [options] {
-        const auto machine = options->machine.load();
-        const algo::Layout layout = options->machine.layout(machine);
-        algo::CollectiveSpec spec;
-        spec.collective = algo::Collective::allreduce;
-        spec.algorithm = "tree";
-        spec.bytes = parse_byte_size(options->bytes, "--bytes");
-        const algo::Schedule schedule = algo::generate_schedule(spec, layout);
-        const algo::CheckReport report = algo::check_schedule(schedule);
-
-        std::error_code error;
-        std::filesystem::create_directories(options->output_dir, error);
-        if (error) throw UsageError(fmt::format("cannot create output folder '{}': {}", options->output_dir, error.message()));
+        MachineOptions machine_options;
+        machine_options.topology = "live";
+        machine_options.ranks_per_node = options->threads;
+        const auto machine = machine_options.load();
+        const algo::Layout layout = machine_options.layout(machine, options->oversubscribe);
+        ensure_folder(options->output_dir);
         const std::filesystem::path dir(options->output_dir);
-        const std::string stem = fmt::format("allreduce-tree-{}", format_bytes(spec.bytes));
-        write_output((dir / "machine.txt").string(), topo::describe(*machine));
-        write_output((dir / (stem + ".txt")).string(), algo::to_text(schedule));
-        write_output((dir / (stem + ".json")).string(), algo::to_json(schedule));
-        const std::string dot_path = (dir / (stem + ".dot")).string();
-        write_output(dot_path, algo::to_dot(schedule));
 
-        std::cout << "== Machine ==\n" << topo::describe(*machine) << "\n";
-        std::cout << fmt::format("== allreduce tree, {} per rank, {} ranks on {} node(s) ==\n", format_bytes(spec.bytes),
-                                 layout.size(), layout.nodes);
-        std::cout << algo::to_text(schedule) << "\n";
-        std::cout << fmt::format("{} tasks: {}\n", schedule.task_count(), kind_counts(schedule));
+        // 1. The machine and one DAG, proven and drawn.
+        std::cout << "== This machine, as hwloc describes it ==\n" << topo::describe(*machine) << "\n";
+        write_output((dir / "machine.txt").string(), topo::describe(*machine));
+        const algo::Schedule schedule = algo::generate_schedule(options->algorithm.spec(64), layout);
+        const algo::CheckReport report = algo::check_schedule(schedule);
+        const std::string stem = fmt::format("{}-{}-64B", algo::to_string(schedule.spec.collective), schedule.spec.algorithm);
+        write_output((dir / (stem + ".txt")).string(), algo::to_text(schedule));
+        write_output((dir / (stem + ".dot")).string(), algo::to_dot(schedule));
+        std::cout << fmt::format("== {} {} of 64 B on {} threads: {} tasks ({}) ==\n", algo::to_string(schedule.spec.collective),
+                                 schedule.spec.algorithm, layout.size(), schedule.task_count(), kind_counts(schedule));
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)
                                    : fmt::format("symbolic check: FAILS: {}\n", report.problems.front()));
-        const sim::Params params = sim::params_for(*machine, "");
-        const sim::PlatformModel platform(machine, params, layout.nodes);
-        const sim::Simulation simulated = sim::simulate(schedule, platform);
-        std::cout << fmt::format("simulated on SimGrid: {:.1f} ns (params {})\n", simulated.timeline.makespan_ns,
-                                 params.origin);
-        write_output((dir / (stem + "-trace.csv")).string(),
-                     algo::trace_csv_header("") + algo::trace_csv_rows(schedule, simulated.timeline, ""));
+        const bool drawn = run_program({"dot", "-Tpng", (dir / (stem + ".dot")).string(), "-o", (dir / (stem + ".png")).string()});
+        if (!report.holds) return 1;
 
-        const std::string png_path = (dir / (stem + ".png")).string();
-        const std::string png_note = run_program({"dot", "-Tpng", dot_path, "-o", png_path})
-                                         ? "picture: " + png_path
-                                         : "no picture: graphviz's dot is missing or failed; render " + dot_path +
-                                               " with dot -Tpng";
-        std::cout << png_note << "\n";
-        std::cout << fmt::format("wrote machine.txt, {0}.txt, {0}.json, {0}.dot, {0}-trace.csv into {1}\n", stem,
-                                 std::filesystem::absolute(dir).string());
-        return report.holds ? 0 : 1;
+        // 2. The sweep: simulated, executed, modelled.
+        const sim::Params params = sim::params_for(*machine, options->params);
+        if (params.generic_fallback)
+            std::cerr << "numacoll demo: simulating with the generic params (a recent two-socket server); "
+                         "give your machine's figures with --params FILE (docs/params.md)\n";
+        const sim::PlatformModel platform(machine, params, 1);
+        exec::ExecOptions exec_options;
+        exec_options.timed_iterations = options->iterations;
+        exec_options.warmup_iterations = std::max(1, options->iterations / 10);
+        std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
+                                 algo::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
+                                 layout.size());
+        const std::string summary = write_validation_folder(options->output_dir, layout, platform,
+                                                            sweep_specs(options->algorithm, options->bytes),
+                                                            exec_options, 64u << 10, false);
+        std::cout << summary;
+
+        // 3. The plots.
+        std::vector<std::string> pictures = plot_folder(options->output_dir);
+        if (drawn) pictures.push_back((dir / (stem + ".png")).string());
+        std::cout << "pictures:\n";
+        for (const auto& picture : pictures) std::cout << "  " << picture << "\n";
+        std::cout << fmt::format("everything is in {}\n", std::filesystem::absolute(dir).string());
+        return 0;
     };
 }
 

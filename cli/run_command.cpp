@@ -28,6 +28,7 @@ struct RunOptions {
     bool no_pin = false;
     std::string output = "-";
     std::string trace;
+    std::string from;
     bool quiet = false;
 };
 
@@ -48,6 +49,8 @@ CommandRun add_run_command(CLI::App& app) {
     command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this CSV");
+    command->add_option("--from", options->from,
+                        "execute this schedule file (text or JSON, made for this machine) instead of generating");
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer(
         "Examples:\n"
@@ -68,15 +71,18 @@ CommandRun add_run_command(CLI::App& app) {
         MachineOptions layout_options = options->machine;
         if (options->threads > 0) layout_options.ranks_per_node = options->threads;
         const algo::Layout layout = layout_options.layout(machine, options->oversubscribe);
-        const auto sizes = parse_byte_sizes(options->bytes, "--bytes");
 
         std::vector<algo::Schedule> schedules;
-        for (const auto& name : split_list(options->algorithm.algorithm, "--algorithm"))
-            for (std::uint64_t bytes : sizes) {
-                algo::CollectiveSpec spec = options->algorithm.spec(bytes);
-                spec.algorithm = name;
+        if (!options->from.empty()) {
+            schedules.push_back(load_schedule(options->from));
+            for (const auto& rank : schedules.back().ranks)
+                if (rank.pu < 0 || rank.pu >= machine->pu_count())
+                    throw UsageError(fmt::format("'{}' places a rank on PU {}, which this machine does not have",
+                                                 options->from, rank.pu));
+        } else {
+            for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
                 schedules.push_back(algo::generate_schedule(spec, layout));
-            }
+        }
 
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;

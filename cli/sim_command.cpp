@@ -59,17 +59,10 @@ CommandRun add_sim_command(CLI::App& app) {
                                      "(a recent two-socket server; see docs/params.md)\n",
                                      machine->name);
         const sim::PlatformModel platform(machine, params, layout.nodes);
-        const auto algorithms = split_list(options->algorithm.algorithm, "--algorithm");
-        const auto sizes = parse_byte_sizes(options->bytes, "--bytes");
-
         // Generate everything first, so that bad options fail before any simulation runs.
         std::vector<algo::Schedule> schedules;
-        for (const auto& name : algorithms)
-            for (std::uint64_t bytes : sizes) {
-                algo::CollectiveSpec spec = options->algorithm.spec(bytes);
-                spec.algorithm = name;
-                schedules.push_back(algo::generate_schedule(spec, layout));
-            }
+        for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
+            schedules.push_back(algo::generate_schedule(spec, layout));
 
         const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
         std::string csv =

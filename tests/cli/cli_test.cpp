@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -72,7 +73,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "demo"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "run", "validate", "plot", "demo"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -190,13 +191,60 @@ TEST(Cli, FailedWriteLeavesNothingBehind) {
     EXPECT_EQ(entries, 0);
 }
 
-TEST(Cli, DemoWritesItsFiles) {
+TEST(Cli, DemoRunsTheWholeChain) {
     const auto dir = scratch_dir() / "demo";
-    const Result result = run("demo -o " + dir.string());
+    const Result result = run("demo -o " + dir.string() + " --bytes 64,4KiB -n 3");
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("symbolic check: holds (12 outputs proven)"), std::string::npos);
-    for (const char* name : {"machine.txt", "allreduce-tree-64B.txt", "allreduce-tree-64B.json", "allreduce-tree-64B.dot"})
+    EXPECT_NE(result.out.find("symbolic check: holds"), std::string::npos);
+    EXPECT_NE(result.out.find("allreduce tree (2 sizes"), std::string::npos) << result.out;
+    for (const char* name : {"machine.txt", "allreduce-tree-64B.txt", "allreduce-tree-64B.dot", "validation.csv",
+                             "summary.txt", "latency.png"})
         EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+}
+
+TEST(Cli, RunMeasuresAndVerifies) {
+    const Result result = run("run --threads 3 --oversubscribe --bytes 8,1000 --iterations 5 --warmup 1");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out.rfind("collective,algorithm,bytes,ranks,nodes,engine,time_ns,p10_ns,p90_ns,min_ns,max_ns,iterations,", 0), 0u);
+    EXPECT_NE(result.out.find("allreduce,tree,1000,3,1,threads,"), std::string::npos) << result.out;
+    EXPECT_NE(result.err.find("verified"), std::string::npos);
+    // More threads than PUs needs --oversubscribe, and the error says so.
+    expect_usage_error("run --threads 4096 --bytes 8", "--oversubscribe");
+    expect_usage_error("run --algorithm nosuch --bytes 8", "unknown algorithm 'nosuch'");
+    expect_usage_error("run --topology westmere", "--topology must be live");
+    expect_usage_error("run --bytes 8 -o /nonexistent/dir/run.csv", "/nonexistent/dir/run.csv");
+}
+
+TEST(Cli, RunReportsAVerificationFailure) {
+    // A schedule whose rank 1 never receives the result: it runs, and the check fails (exit 1).
+    const Result text = run("dag --topology live --ranks 2 --bytes 64");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    std::string broken;
+    std::istringstream lines(text.out);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find(" copy thread=1 ") == std::string::npos) broken += line + "\n";
+    const auto path = write_scratch("no-copy.txt", broken);
+    const Result result = run("run --from " + path.string() + " --iterations 2 --warmup 0");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("verification failed: rank 1 element 0"), std::string::npos) << result.err;
+}
+
+TEST(Cli, ValidateAndPlot) {
+    const auto dir = scratch_dir() / "validation";
+    const Result result = run("validate --bytes 64,64KiB -n 3 -q -o " + dir.string());
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const std::string csv = slurp(dir / "validation.csv");
+    EXPECT_NE(csv.find("simulated_ns,measured_median_ns"), std::string::npos);
+    EXPECT_NE(csv.find("allreduce,tree,65536,"), std::string::npos);
+    EXPECT_NE(slurp(dir / "summary.txt").find("median |error|"), std::string::npos);
+    EXPECT_TRUE(std::filesystem::exists(dir / "trace-measured.csv"));
+    const Result plot = run("plot " + dir.string());
+    EXPECT_EQ(plot.exit_code, 0) << plot.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "latency.png"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "gantt.png"));
+    expect_usage_error("plot " + (scratch_dir() / "empty").string(), "no validation.csv");
+    const auto file = write_scratch("a-file", "x");
+    expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "cannot create output folder");
 }
 
 TEST(Cli, SimWritesOneRowPerPoint) {

@@ -1,0 +1,102 @@
+// numacoll validate: simulate on this machine's topology, execute for real,
+// add the paper's model, and write the comparison; numacoll plot draws it.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "algorithms/byte_size.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/validation_output.hpp"
+#include "sim/params.hpp"
+#include "topologies/error.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct ValidateOptions {
+    AlgorithmOptions algorithm;
+    int threads = 0;
+    bool oversubscribe = false;
+    std::string params;
+    std::string bytes = "8B:16MiB";
+    std::string trace_bytes = "64KiB";
+    int iterations = 50;
+    int warmup = 5;
+    std::string output_dir = "numacoll-validate";
+    bool quiet = false;
+};
+
+}  // namespace
+
+// Builds the specs of a sweep: every algorithm of the list at every size.
+std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
+    std::vector<algo::CollectiveSpec> specs;
+    for (const auto& name : split_list(algorithm.algorithm, "--algorithm"))
+        for (std::uint64_t size : parse_byte_sizes(bytes, "--bytes")) {
+            algo::CollectiveSpec spec = algorithm.spec(size);
+            spec.algorithm = name;
+            specs.push_back(spec);
+        }
+    return specs;
+}
+
+CommandRun add_validate_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "validate", "simulate, execute and model collectives on this machine; write validation.csv and summary.txt");
+    auto options = std::make_shared<ValidateOptions>();
+    options->algorithm.add_to(*command, true);
+    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
+    command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
+    command->add_option("--params", options->params,
+                        "cost parameters for this machine: a JSON file (see docs/params.md) or a bundled name; "
+                        "default: generic");
+    command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
+        ->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_option("--output-dir,-o", options->output_dir, "folder for validation.csv, summary.txt, traces")
+        ->capture_default_str();
+    command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
+    command->footer("Examples:\n  numacoll validate -o out && numacoll plot out\n"
+                    "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out");
+
+    return [options] {
+        MachineOptions machine_options;
+        machine_options.topology = "live";
+        machine_options.ranks_per_node = options->threads;
+        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
+        ensure_folder(options->output_dir);
+        const auto machine = machine_options.load();
+        const algo::Layout layout = machine_options.layout(machine, options->oversubscribe);
+        const auto specs = sweep_specs(options->algorithm, options->bytes);
+        const sim::Params params = sim::params_for(*machine, options->params);
+        if (params.generic_fallback && !options->quiet)
+            std::cerr << "numacoll validate: this machine has no params of its own: simulating with the generic set; "
+                         "pass --params FILE with your machine's figures (docs/params.md)\n";
+        const sim::PlatformModel platform(machine, params, 1);
+        exec::ExecOptions exec_options;
+        exec_options.timed_iterations = options->iterations;
+        exec_options.warmup_iterations = options->warmup;
+        const std::string summary =
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options,
+                                    parse_byte_size(options->trace_bytes, "--trace-bytes"), options->quiet);
+        std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
+        return 0;
+    };
+}
+
+CommandRun add_plot_command(CLI::App& app) {
+    auto* command = app.add_subcommand("plot", "draw a validation folder with matplotlib (latency.png, gantt.png)");
+    auto folder = std::make_shared<std::string>();
+    command->add_option("folder", *folder, "a folder written by numacoll validate")->required();
+    return [folder] {
+        for (const auto& picture : plot_folder(*folder)) std::cout << picture << "\n";
+        return 0;
+    };
+}
+
+}  // namespace numacoll::cli

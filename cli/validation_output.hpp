@@ -1,0 +1,31 @@
+// What `validate`, `plot` and the main job share: running a validation sweep
+// into a folder, and drawing a folder with the matplotlib script that is
+// embedded in the binary (plots/plot_validation.py).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "algorithms/layout.hpp"
+#include "exec/threads_executor.hpp"
+#include "sim/platform_model.hpp"
+
+namespace numacoll::cli {
+
+// Simulates, executes and models every spec; writes DIR/validation.csv,
+// DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
+// and DIR/trace-measured.csv. Progress on stderr unless quiet. Returns the summary.
+std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
+                                    const sim::PlatformModel& platform, const std::vector<algo::CollectiveSpec>& specs,
+                                    const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet);
+
+// Runs python3 on the embedded plotting script for DIR; returns the PNG paths
+// it printed. Throws Error when python3/matplotlib is missing or it fails.
+std::vector<std::string> plot_folder(const std::string& folder);
+
+// Runs a program with arguments, without a shell; true when it exited 0.
+// `output` receives its standard output when not null.
+bool run_program(std::vector<std::string> arguments, std::string* output = nullptr);
+
+}  // namespace numacoll::cli

@@ -1,0 +1,46 @@
+#include "validate/tree_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace numacoll::validate {
+
+namespace {
+
+// ceil(log_n x) for x >= 1, in integers (no floating-point edge cases).
+int ceil_log(int n, int x) {
+    int steps = 0;
+    for (long long reach = 1; reach < x; reach *= n) ++steps;
+    return steps;
+}
+
+}  // namespace
+
+double tree_allreduce_model_ns(const sim::Params& params, const TreeShape& shape, std::uint64_t bytes) {
+    const auto& alpha = params.at(sim::Level::same_socket);
+    const auto& beta = params.at(sim::Level::other_socket);
+    const double m = static_cast<double>(bytes);
+    const double a_a = alpha.latency_ns.value, b_a = 1 / alpha.bandwidth_bytes_per_ns.value;
+    const double big_b_a = 1 / alpha.aggregate_bandwidth_bytes_per_ns.value;
+    const double a_b = beta.latency_ns.value, b_b = 1 / beta.bandwidth_bytes_per_ns.value;
+    const double big_b_b = 1 / beta.aggregate_bandwidth_bytes_per_ns.value;
+    const int q = std::max(1, shape.threads_per_socket), s = std::max(1, shape.sockets), n = std::max(2, shape.arity);
+
+    double intra = 0;
+    long long width = n;
+    for (int step = 0; step < ceil_log(n, q); ++step, width *= n) {
+        const double concurrent = std::ceil(static_cast<double>(q) / static_cast<double>(width));
+        intra += (n - 1) * std::max(a_a + b_a * m, a_a + big_b_a * concurrent * m);
+    }
+    const double inter = (n - 1) * (a_b + b_b * m) * ceil_log(n, s);
+    double bcast = 0;
+    if (s == 1)
+        bcast = q > 1 ? a_a + big_b_a * (q - 1) * m : 0;
+    else if (shape.two_stage)
+        bcast = a_a + big_b_a * (q - 1) * m + a_b + b_b * m;
+    else
+        bcast = a_b + big_b_b * q * m;
+    return intra + inter + bcast;
+}
+
+}  // namespace numacoll::validate
