@@ -5,7 +5,6 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
-#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -17,6 +16,7 @@
 #include "exec/input_pattern.hpp"
 #include "exec/kernels.hpp"
 #include "exec/memory_binding.hpp"
+#include "exec/spin_barrier.hpp"
 
 namespace numacoll::exec {
 
@@ -65,7 +65,7 @@ public:
         const int total = options_.warmup_iterations + options_.timed_iterations;
         iteration_ns_.assign(static_cast<std::size_t>(total) * static_cast<std::size_t>(ranks), 0);
         starts_.assign(static_cast<std::size_t>(ranks), {});
-        std::barrier meeting(ranks);
+        SpinBarrier meeting(ranks);
         std::vector<std::thread> threads;
         for (int rank = 0; rank < ranks; ++rank)
             threads.emplace_back([this, rank, total, &meeting] { thread_main(rank, total, meeting); });
@@ -107,7 +107,7 @@ private:
         return reinterpret_cast<double*>(memory_[range.buffer].get() + range.offset);
     }
 
-    void thread_main(int rank, int total, std::barrier<>& meeting) {
+    void thread_main(int rank, int total, SpinBarrier& meeting) {
         {
             std::lock_guard lock(binding_mutex_);
             if (options_.pin_threads) binding_.pin_current_thread(schedule_.ranks[rank].pu);

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# numacoll's tree allreduce on 2 pinned threads against Open MPI's
+# MPI_Allreduce on 2 ranks, interleaved size by size and round by round in
+# this one script (the machine's speed drifts over minutes), and against
+# the hand-written 2-thread reference of ../shared/notes/baselines.md.
+#
+# Usage: bench/allreduce_vs_openmpi.sh [ROUNDS=3] [ITERATIONS=200]
+# Prints, per size: numacoll's and Open MPI's median of the per-round
+# medians, their spread over rounds, and the ratios.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+iterations=${2:-200}
+build=${NUMACOLL_BUILD_DIR:-build}
+
+missing=()
+for package in libopenmpi-dev openmpi-bin; do
+  [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)" == "install ok installed" ]] || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "installing ${missing[*]}" >&2
+  sudo_cmd=(); [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+[[ -x "$build/cli/numacoll" ]] || scripts/setup.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mpicc -O2 -o "$work/mpi_allreduce" bench/mpi_allreduce.c
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=cma
+
+# Hand-written 2-thread allreduce, inputs rewritten before each call (baselines.md), in ns.
+declare -A reference=([8]=140 [64]=130 [1024]=170 [16384]=620 [65536]=2750 [262144]=10400 [1048576]=42500 [4194304]=164000)
+
+sizes=(8 64 1024 16384 65536 262144 1048576 4194304 16777216)
+declare -A ours theirs
+for round in $(seq 1 "$rounds"); do
+  for bytes in "${sizes[@]}"; do
+    n=$iterations; ((bytes >= 1048576)) && n=$((iterations / 4 > 10 ? iterations / 4 : 10))
+    mine=$("$build/cli/numacoll" run --threads 2 --bytes "$bytes" --iterations "$n" --warmup 10 -q | awk -F, 'NR==2 {print $7}')
+    mpi=$(mpirun --bind-to core -np 2 "$work/mpi_allreduce" "$bytes" "$n" 10 | cut -d, -f2)
+    ours[$bytes]+="$mine "; theirs[$bytes]+="$mpi "
+    echo "round $round/$rounds $bytes B: numacoll $mine ns, Open MPI $mpi ns" >&2
+  done
+done
+
+python3 - "$rounds" "${sizes[@]}" <<PY
+import statistics, sys
+ours = {$(for b in "${sizes[@]}"; do printf '%s: [%s], ' "$b" "$(echo ${ours[$b]} | tr ' ' ',')"; done)}
+theirs = {$(for b in "${sizes[@]}"; do printf '%s: [%s], ' "$b" "$(echo ${theirs[$b]} | tr ' ' ',')"; done)}
+reference = {$(for b in "${!reference[@]}"; do printf '%s: %s, ' "$b" "${reference[$b]}"; done)}
+print(f"rounds: {sys.argv[1]}; each figure is the median over rounds of per-round medians (ns); spread = min-max over rounds")
+print(f"{'bytes':>9} {'numacoll':>10} {'spread':>17} {'Open MPI':>10} {'spread':>17} {'MPI/ours':>9} {'ours/ref':>9}")
+for size in [int(s) for s in sys.argv[2:]]:
+    a, b = ours[size], theirs[size]
+    ref = reference.get(size)
+    ratio_ref = f"{statistics.median(a) / ref:9.2f}" if ref else f"{'-':>9}"
+    print(f"{size:>9} {statistics.median(a):10.0f} {min(a):8.0f}-{max(a):<8.0f} {statistics.median(b):10.0f} "
+          f"{min(b):8.0f}-{max(b):<8.0f} {statistics.median(b) / statistics.median(a):9.2f} {ratio_ref}")
+PY
