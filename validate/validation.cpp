@@ -71,14 +71,17 @@ ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformMode
 
 std::string validation_csv(const std::vector<ValidationPoint>& points, const std::string& provenance) {
     std::string out = "collective,algorithm,bytes,ranks,simulated_ns,measured_median_ns,measured_p10_ns,measured_p90_ns,"
-                      "measured_min_ns,measured_max_ns,iterations,model_ns,simulated_error,model_error,provenance\n";
+                      "measured_min_ns,measured_max_ns,iterations,model_ns,simulated_error,model_error,"
+                      "simulated_abs_error_ns,model_abs_error_ns,provenance\n";
     for (const auto& p : points) {
         const bool model = p.model_ns >= 0;
-        out += fmt::format("{},{},{},{},{:.3f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{:.4f},{},\"{}\"\n", p.collective,
-                           p.algorithm, p.bytes, p.ranks, p.simulated_ns, p.measured.median_ns, p.measured.p10_ns,
-                           p.measured.p90_ns, p.measured.min_ns, p.measured.max_ns, p.measured.iterations,
-                           model ? fmt::format("{:.3f}", p.model_ns) : "", p.simulated_error(),
-                           model ? fmt::format("{:.4f}", p.model_error()) : "", provenance);
+        out += fmt::format("{},{},{},{},{:.3f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{:.4f},{},{:.1f},{},\"{}\"\n",
+                           p.collective, p.algorithm, p.bytes, p.ranks, p.simulated_ns, p.measured.median_ns,
+                           p.measured.p10_ns, p.measured.p90_ns, p.measured.min_ns, p.measured.max_ns,
+                           p.measured.iterations, model ? fmt::format("{:.3f}", p.model_ns) : "", p.simulated_error(),
+                           model ? fmt::format("{:.4f}", p.model_error()) : "",
+                           std::fabs(p.simulated_ns - p.measured.median_ns),
+                           model ? fmt::format("{:.1f}", std::fabs(p.model_ns - p.measured.median_ns)) : "", provenance);
     }
     return out;
 }
@@ -87,17 +90,18 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
     std::map<std::string, std::vector<const ValidationPoint*>> by_algorithm;
     for (const auto& p : points) by_algorithm[p.collective + " " + p.algorithm].push_back(&p);
     std::string out = fmt::format("numacoll validation: {}\n", provenance);
-    out += "relative error = (predicted - measured median) / measured median\n\n";
+    out += "relative error = (predicted - measured median) / measured median; absolute error = |predicted - measured median|\n\n";
     for (const auto& [name, list] : by_algorithm) {
         out += fmt::format("{} ({} sizes, {} ranks)\n", name, list.size(), list.front()->ranks);
         for (const char* engine : {"simulated", "model"}) {
-            std::vector<double> errors;
+            std::vector<double> errors, absolute_ns;
             const ValidationPoint* worst = nullptr;
             for (const auto* p : list) {
                 const bool simulated = std::string(engine) == "simulated";
                 if (!simulated && p->model_ns < 0) continue;
                 const double error = std::fabs(simulated ? p->simulated_error() : p->model_error());
                 errors.push_back(error);
+                absolute_ns.push_back(std::fabs((simulated ? p->simulated_ns : p->model_ns) - p->measured.median_ns));
                 if (!worst || error > std::fabs(simulated ? worst->simulated_error() : worst->model_error())) worst = p;
             }
             if (errors.empty()) {
@@ -105,8 +109,9 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
                 continue;
             }
             const double worst_error = std::fabs(std::string(engine) == "simulated" ? worst->simulated_error() : worst->model_error());
-            out += fmt::format("  {:<9}  median |error| {:6.1f}%   worst {:7.1f}% at {}\n", engine, 100 * median(errors),
-                               100 * worst_error, format_bytes(worst->bytes));
+            out += fmt::format("  {:<9}  median |error| {:6.1f}%   worst {:7.1f}% at {};   absolute: median {:.0f} ns, worst {:.0f} ns\n",
+                               engine, 100 * median(errors), 100 * worst_error, format_bytes(worst->bytes),
+                               median(absolute_ns), *std::max_element(absolute_ns.begin(), absolute_ns.end()));
         }
         out += "  size        measured median        simulated            model\n";
         for (const auto* p : list)
