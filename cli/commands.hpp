@@ -5,18 +5,12 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
-#include <string>
-#include <vector>
-
-#include "algorithms/schedule.hpp"
 
 namespace numacoll::cli {
 
 using CommandRun = std::function<int()>;
 
-struct AlgorithmOptions;
-// Every algorithm of --algorithm at every size of --bytes.
-std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);
+
 
 CommandRun add_topo_command(CLI::App& app);
 CommandRun add_dag_command(CLI::App& app);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "algorithms/byte_size.hpp"
 #include "algorithms/schedule_io.hpp"
 #include "topologies/error.hpp"
 #include "topologies/text_file.hpp"
@@ -102,6 +103,17 @@ std::string options_text(const algo::CollectiveSpec& spec) {
     return out;
 }
 
+std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
+    std::vector<algo::CollectiveSpec> specs;
+    for (const auto& name : split_list(algorithm.algorithm, "--algorithm"))
+        for (std::uint64_t size : parse_byte_sizes(bytes, "--bytes")) {
+            algo::CollectiveSpec spec = algorithm.spec(size);
+            spec.algorithm = name;
+            specs.push_back(spec);
+        }
+    return specs;
+}
+
 algo::Schedule load_schedule(const std::string& path) {
     const std::string text = read_text_file(path, "schedule");
     const auto first = text.find_first_not_of(" \t\r\n");
@@ -139,7 +151,7 @@ void write_output(const std::string& path, const std::string& text) {
     const std::filesystem::path temporary = target.string() + fmt::format(".tmp{}", ::getpid());
     {
         std::ofstream out(temporary, std::ios::binary);
-        if (!out) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+        if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
         out << text;
         out.close();
         if (!out) {
@@ -153,7 +165,7 @@ void write_output(const std::string& path, const std::string& text) {
     if (error) {
         std::error_code ignored;
         std::filesystem::remove(temporary, ignored);
-        throw UsageError(fmt::format("cannot write '{}': {}", path, error.message()));
+        throw Error(fmt::format("cannot write '{}': {}", path, error.message()));
     }
 }
 

@@ -50,6 +50,9 @@ std::string csv_escape(const std::string& value);
 // An algorithm's options as one field: "arity=2;bcast=1stage".
 std::string options_text(const algo::CollectiveSpec& spec);
 
+// Every algorithm of --algorithm at every size of --bytes.
+std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);
+
 // A schedule file, text or JSON (told apart by its first character).
 algo::Schedule load_schedule(const std::string& path);
 
@@ -61,7 +64,8 @@ void check_writable(const std::string& path);
 void ensure_folder(const std::string& path);
 
 // Writes `text` to `path` through a temporary file renamed into place, so a
-// reader never sees half a file; "-" means standard output.
+// reader never sees half a file; "-" means standard output. Call
+// check_writable() first: a failure here, after the work, is an Error (exit 1).
 void write_output(const std::string& path, const std::string& text);
 
 }  // namespace numacoll::cli

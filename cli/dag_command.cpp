@@ -72,6 +72,7 @@ CommandRun add_dag_command(CLI::App& app) {
             std::cout << algorithm_list();
             return 0;
         }
+        check_writable(options->output);
         algo::Schedule schedule;
         if (!options->from.empty()) {
             schedule = load_schedule(options->from);

@@ -55,6 +55,8 @@ CommandRun add_demo_command(CLI::App& app) {
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
     return [options] {
+        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
+        const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
         MachineOptions machine_options;
         machine_options.topology = "live";
         machine_options.ranks_per_node = options->threads;
@@ -66,7 +68,9 @@ CommandRun add_demo_command(CLI::App& app) {
         // 1. The machine and one DAG, proven and drawn.
         std::cout << "== This machine, as hwloc describes it ==\n" << topo::describe(*machine) << "\n";
         write_output((dir / "machine.txt").string(), topo::describe(*machine));
-        const algo::Schedule schedule = algo::generate_schedule(options->algorithm.spec(64), layout);
+        algo::CollectiveSpec first = specs.front();  // the DAG shown is the first algorithm's
+        first.bytes = 64;
+        const algo::Schedule schedule = algo::generate_schedule(first, layout);
         const algo::CheckReport report = algo::check_schedule(schedule);
         const std::string stem = fmt::format("{}-{}-64B", algo::to_string(schedule.spec.collective), schedule.spec.algorithm);
         write_output((dir / (stem + ".txt")).string(), algo::to_text(schedule));
@@ -76,7 +80,7 @@ CommandRun add_demo_command(CLI::App& app) {
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)
                                    : fmt::format("symbolic check: FAILS: {}\n", report.problems.front()));
         const bool drawn = run_program({"dot", "-Tpng", (dir / (stem + ".dot")).string(), "-o", (dir / (stem + ".png")).string()});
-        if (!report.holds) return 1;
+        if (!report.holds) throw CheckError("the symbolic check fails: " + report.problems.front());
 
         // 2. The sweep: simulated, executed, modelled.
         const sim::Params params = sim::params_for(*machine, options->params);
@@ -90,9 +94,8 @@ CommandRun add_demo_command(CLI::App& app) {
         std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
                                  algo::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
-        const std::string summary = write_validation_folder(options->output_dir, layout, platform,
-                                                            sweep_specs(options->algorithm, options->bytes),
-                                                            exec_options, 64u << 10, false);
+        const std::string summary =
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false);
         std::cout << summary;
 
         // 3. The plots.

@@ -114,8 +114,8 @@ CommandRun add_run_command(CLI::App& app) {
                                          done, schedules.size(), algo::to_string(spec.collective), spec.algorithm,
                                          format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
         }
-        if (exec_options.trace) write_output(options->trace, trace);
         write_output(options->output, csv);
+        if (exec_options.trace) write_output(options->trace, trace);
         return 0;
     };
 }

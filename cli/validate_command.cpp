@@ -30,18 +30,6 @@ struct ValidateOptions {
 
 }  // namespace
 
-// Builds the specs of a sweep: every algorithm of the list at every size.
-std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
-    std::vector<algo::CollectiveSpec> specs;
-    for (const auto& name : split_list(algorithm.algorithm, "--algorithm"))
-        for (std::uint64_t size : parse_byte_sizes(bytes, "--bytes")) {
-            algo::CollectiveSpec spec = algorithm.spec(size);
-            spec.algorithm = name;
-            specs.push_back(spec);
-        }
-    return specs;
-}
-
 CommandRun add_validate_command(CLI::App& app) {
     auto* command = app.add_subcommand(
         "validate", "simulate, execute and model collectives on this machine; write validation.csv and summary.txt");
@@ -69,11 +57,12 @@ CommandRun add_validate_command(CLI::App& app) {
         machine_options.topology = "live";
         machine_options.ranks_per_node = options->threads;
         if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
-        ensure_folder(options->output_dir);
         const auto machine = machine_options.load();
         const algo::Layout layout = machine_options.layout(machine, options->oversubscribe);
         const auto specs = sweep_specs(options->algorithm, options->bytes);
+        const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
         const sim::Params params = sim::params_for(*machine, options->params);
+        ensure_folder(options->output_dir);  // only once the arguments are known to be good
         if (params.generic_fallback && !options->quiet)
             std::cerr << "numacoll validate: this machine has no params of its own: simulating with the generic set; "
                          "pass --params FILE with your machine's figures (docs/params.md)\n";
@@ -82,8 +71,7 @@ CommandRun add_validate_command(CLI::App& app) {
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
         const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options,
-                                    parse_byte_size(options->trace_bytes, "--trace-bytes"), options->quiet);
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes, options->quiet);
         std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
         return 0;
     };

@@ -60,12 +60,17 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         fmt::format("numacoll {} ({}); machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version,
                     numacoll::git_revision, layout.machine->source, layout.size(), params.origin,
                     params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations);
+    if (!run.pinned || !run.numa_bound)
+        std::cerr << fmt::format("numacoll: threads {}pinned, memory {}bound to NUMA nodes (the system refused)\n",
+                                 run.pinned ? "" : "NOT ", run.numa_bound ? "" : "NOT ");
     write_output((dir / "validation.csv").string(), validate::validation_csv(run.points, provenance));
     const std::string summary = validate::summary_text(run.points, provenance);
     write_output((dir / "summary.txt").string(), summary);
-    if (!run.traces.empty()) {
-        write_output((dir / "trace-simulated.csv").string(), trace_csv(run.traces, true));
-        write_output((dir / "trace-measured.csv").string(), trace_csv(run.traces, false));
+    for (const bool simulated : {true, false}) {
+        const std::string path = (dir / (simulated ? "trace-simulated.csv" : "trace-measured.csv")).string();
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);  // no stale trace from an earlier run beside the new results
+        if (!run.traces.empty()) write_output(path, trace_csv(run.traces, simulated));
     }
     return summary;
 }
@@ -78,7 +83,10 @@ bool run_program(std::vector<std::string> arguments, std::string* output) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     if (output != nullptr) {
-        if (::pipe(pipe_fds) != 0) return false;
+        if (::pipe(pipe_fds) != 0) {
+            posix_spawn_file_actions_destroy(&actions);
+            return false;
+        }
         posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
         posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
     }
@@ -120,7 +128,8 @@ std::vector<std::string> plot_folder(const std::string& folder) {
     const bool ok = written && run_program({python, path, folder}, &printed);
     ::unlink(path);
     if (!ok)
-        throw Error(fmt::format("plotting '{}' failed: is python3-matplotlib installed? (scripts/setup.sh installs it)", folder));
+        throw Error(fmt::format("plotting '{}' failed (python3 with matplotlib, which scripts/setup.sh installs, printed why above)",
+                                folder));
     std::vector<std::string> pictures;
     std::istringstream lines(printed);
     for (std::string line; std::getline(lines, line);)

@@ -5,16 +5,34 @@
 
 namespace numacoll::exec {
 
+namespace {
+
+// splitmix64: every (rank, element, iteration) gets its own well-mixed
+// number, so no rank count, offset or iteration makes values repeat in a
+// pattern a wrong result could hide in.
+std::uint64_t mix(std::uint64_t value) {
+    value += 0x9e3779b97f4a7c15ull;
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
+    return value ^ (value >> 31);
+}
+
+std::uint64_t hash(int rank, std::size_t element, std::uint32_t iteration) {
+    return mix(mix(mix(static_cast<std::uint64_t>(rank)) ^ element) ^ iteration);
+}
+
+}  // namespace
+
 double input_value(int rank, std::size_t element, std::uint32_t iteration, algo::ReduceOp op) {
-    const std::size_t r = static_cast<std::size_t>(rank);
+    const std::uint64_t h = hash(rank, element, iteration);
     switch (op) {
-        case algo::ReduceOp::sum:  // quarters up to 3.75: sums of thousands stay exact
-            return static_cast<double>((r * 7 + element * 3 + iteration) % 16) * 0.25;
+        case algo::ReduceOp::sum:  // quarters from 0 to 255.75: sums of millions stay exact
+            return static_cast<double>(h % 1024) * 0.25;
         case algo::ReduceOp::prod:  // 1/2, 1 or 2: products are exact powers of two
-            return std::ldexp(1.0, static_cast<int>((r + element + iteration) % 3) - 1);
+            return std::ldexp(1.0, static_cast<int>(h % 3) - 1);
         case algo::ReduceOp::min:
-        case algo::ReduceOp::max:
-            return static_cast<double>((r * 13 + element * 5 + iteration) % 101) - 50.0;
+        case algo::ReduceOp::max:  // distinct wide integers
+            return static_cast<double>(h % 2000001) - 1000000.0;
     }
     return 0;
 }

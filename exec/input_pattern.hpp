@@ -4,8 +4,10 @@
 //
 // The values are exactly representable and their sums and products stay
 // exact, so every reduction order gives the same bits and results compare
-// with ==. They change with the iteration, so a result left over from an
-// earlier iteration does not pass for a new one.
+// with ==. They come from a hash of (rank, element, iteration): they change
+// with the iteration (a result left from an earlier one does not pass) and
+// follow no period in ranks or offsets (a misplaced or missing contribution
+// changes the result).
 #pragma once
 
 #include <cstddef>

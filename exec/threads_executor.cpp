@@ -17,6 +17,7 @@
 #include "exec/kernels.hpp"
 #include "exec/memory_binding.hpp"
 #include "exec/spin_barrier.hpp"
+#include "algorithms/validate_schedule.hpp"
 
 namespace numacoll::exec {
 
@@ -62,7 +63,10 @@ public:
 
     ExecResult run() {
         const int ranks = schedule_.rank_count();
-        const int total = options_.warmup_iterations + options_.timed_iterations;
+        // With a trace, one more iteration after the timed ones records it
+        // (its extra clock reads stay out of the statistics).
+        const int timed_end = options_.warmup_iterations + options_.timed_iterations;
+        const int total = timed_end + (options_.trace ? 1 : 0);
         iteration_ns_.assign(static_cast<std::size_t>(total) * static_cast<std::size_t>(ranks), 0);
         starts_.assign(static_cast<std::size_t>(ranks), {});
         SpinBarrier meeting(ranks);
@@ -72,7 +76,7 @@ public:
         for (auto& thread : threads) thread.join();
 
         ExecResult result;
-        for (int it = options_.warmup_iterations; it < total; ++it) {
+        for (int it = options_.warmup_iterations; it < timed_end; ++it) {
             double longest = 0;
             for (int rank = 0; rank < ranks; ++rank)
                 longest = std::max(longest, iteration_ns_[static_cast<std::size_t>(it) * ranks + rank]);
@@ -88,6 +92,7 @@ public:
 
 private:
     void check_supported() const {
+        validate_schedule(schedule_);  // a file from --from may be anything: refuse what would crash
         if (schedule_.nodes != 1)
             throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {} (MPI comes later)",
                                          schedule_.nodes));

@@ -6,7 +6,7 @@
 // generation counter (exec/flag.hpp). The engine knows nothing about the
 // algorithm that made the schedule.
 //
-// Timing follows HPDC'13 section 3.4 (and OSU): warm-up iterations, then
+// Timing follows HPDC'13 section 3.4: warm-up iterations, then
 // timed ones; before each, every thread rewrites its input (the Modified-state
 // setup) and all meet at a barrier outside the timed region; an iteration's
 // time is the longest any thread spent in it. After the last iteration every
@@ -34,7 +34,7 @@ struct ExecOptions {
     int warmup_iterations = 10;
     int timed_iterations = 100;
     bool pin_threads = true;
-    bool trace = false;  // record every task's start and end in the last iteration
+    bool trace = false;  // record every task's start and end in one more, untimed iteration
     // Called for each rank's output after the last iteration, before the
     // check (tests corrupt a buffer here to prove that the check notices).
     std::function<void(int rank, double* output, std::size_t count)> before_verify;
@@ -56,8 +56,9 @@ struct ExecResult {
 };
 
 // `machine` is the live machine the schedule was generated for. Throws
-// UsageError for schedules it cannot run (several nodes, net or compute
-// tasks), VerificationError for a wrong result.
+// CheckError for an invalid schedule, UsageError for one it cannot run
+// (several nodes, net tasks, compute tasks with flops), VerificationError
+// for a wrong result.
 ExecResult run_on_threads(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
 
 }  // namespace numacoll::exec

@@ -11,7 +11,7 @@
 //             says; its Westmere unfolding, section 3.4, has 3, 2, 1);
 //   T_inter = (n - 1) (a_b + b_b m) ceil(log_n s);
 //   T_bcast = a_b + B_b q m (one stage) or a_a + B_a (q - 1) m + a_b + b_b m
-//             (two stages); on one socket, a_a + B_a (q - 1) m;
+//             (two stages); on one socket, a_a + B_a (q - 1) m (0 for one thread);
 //   T = T_intra + T_inter + T_bcast.
 // The paper's model leaves out strip mining, the reduction arithmetic and the
 // flags; it is a guide to compare with, not a prediction of every effect.

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "algorithms/byte_size.hpp"
-#include "algorithms/hierarchy.hpp"
 #include "algorithms/registry.hpp"
 #include "sim/engine.hpp"
 #include "validate/tree_model.hpp"
@@ -16,16 +15,14 @@ namespace numacoll::validate {
 
 namespace {
 
-// The paper's shape of a layout: the largest socket's thread count and how
-// many sockets (top-level groups of the node hierarchy) are used.
+// The paper's shape of a layout: s sockets (packages with ranks) and q, the
+// most ranks on one of them.
 TreeShape shape_of(const algo::Layout& layout, const algo::CollectiveSpec& spec) {
-    const algo::NodeHierarchy hierarchy = algo::build_node_hierarchy(layout);
-    const auto& root = hierarchy.groups[hierarchy.root];
+    std::map<int, int> per_package;
+    for (int rank = 0; rank < layout.ranks_per_node; ++rank) ++per_package[layout.ranks[rank].package];
     TreeShape shape;
-    shape.sockets = std::max<int>(1, static_cast<int>(root.children.size()));
-    shape.threads_per_socket = root.children.empty() ? static_cast<int>(root.ranks.size()) : 0;
-    for (int child : root.children)
-        shape.threads_per_socket = std::max(shape.threads_per_socket, static_cast<int>(hierarchy.groups[child].ranks.size()));
+    shape.sockets = static_cast<int>(per_package.size());
+    for (const auto& [package, count] : per_package) shape.threads_per_socket = std::max(shape.threads_per_socket, count);
     if (auto it = spec.options.find("arity"); it != spec.options.end()) shape.arity = std::stoi(it->second);
     if (auto it = spec.options.find("bcast"); it != spec.options.end()) shape.two_stage = it->second == "2stage";
     return shape;
@@ -63,6 +60,8 @@ ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformMode
         if (schedule.spec.collective == algo::Collective::allreduce && schedule.spec.algorithm == "tree")
             point.model_ns = tree_allreduce_model_ns(platform.params(), shape_of(layout, schedule.spec), schedule.spec.bytes);
         run.points.push_back(point);
+        run.pinned = run.pinned && measured.threads_pinned;
+        run.numa_bound = run.numa_bound && measured.memory_bound;
         if (traced) run.traces.push_back({schedule, simulated.timeline, measured.timeline});
         if (progress) progress(point, ++done, static_cast<int>(specs.size()));
     }
@@ -73,6 +72,8 @@ std::string validation_csv(const std::vector<ValidationPoint>& points, const std
     std::string out = "collective,algorithm,bytes,ranks,simulated_ns,measured_median_ns,measured_p10_ns,measured_p90_ns,"
                       "measured_min_ns,measured_max_ns,iterations,model_ns,simulated_error,model_error,"
                       "simulated_abs_error_ns,model_abs_error_ns,provenance\n";
+    std::string quoted;  // a CSV field: quotes doubled
+    for (char c : provenance) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     for (const auto& p : points) {
         const bool model = p.model_ns >= 0;
         out += fmt::format("{},{},{},{},{:.3f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{:.4f},{},{:.1f},{},\"{}\"\n",
@@ -81,7 +82,7 @@ std::string validation_csv(const std::vector<ValidationPoint>& points, const std
                            p.measured.iterations, model ? fmt::format("{:.3f}", p.model_ns) : "", p.simulated_error(),
                            model ? fmt::format("{:.4f}", p.model_error()) : "",
                            std::fabs(p.simulated_ns - p.measured.median_ns),
-                           model ? fmt::format("{:.1f}", std::fabs(p.model_ns - p.measured.median_ns)) : "", provenance);
+                           model ? fmt::format("{:.1f}", std::fabs(p.model_ns - p.measured.median_ns)) : "", quoted);
     }
     return out;
 }

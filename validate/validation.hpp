@@ -39,6 +39,8 @@ struct TracePair {
 
 struct ValidationRun {
     std::vector<ValidationPoint> points;
+    bool pinned = true;      // every execution had its threads pinned
+    bool numa_bound = true;  // and its buffers bound to their NUMA nodes
     std::vector<TracePair> traces;  // for the points whose bytes equal trace_bytes
 };
 

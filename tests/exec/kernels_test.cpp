@@ -48,6 +48,16 @@ TEST(InputPattern, ReferenceIsExactInAnyOrder) {
             }
             EXPECT_EQ(backwards, exec::reduced_value(64, element, 5, op)) << algo::to_string(op);
         }
-    // Inputs change with the iteration, so stale results cannot pass.
-    EXPECT_NE(exec::reduced_value(4, 0, 1, algo::ReduceOp::sum), exec::reduced_value(4, 0, 2, algo::ReduceOp::sum));
+    // Inputs change with the iteration, so stale results cannot pass, and no
+    // rank count makes every element's result the same.
+    for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+        for (int ranks : {1, 3, 4, 16, 32, 101, 256}) {
+            int changed_with_iteration = 0, distinct_elements = 0;
+            for (std::size_t e = 0; e < 64; ++e) {
+                changed_with_iteration += exec::reduced_value(ranks, e, 1, op) != exec::reduced_value(ranks, e, 2, op);
+                distinct_elements += exec::reduced_value(ranks, e, 1, op) != exec::reduced_value(ranks, e + 16, 1, op);
+            }
+            EXPECT_GT(changed_with_iteration, 16) << algo::to_string(op) << " " << ranks;
+            EXPECT_GT(distinct_elements, 16) << algo::to_string(op) << " " << ranks;
+        }
 }
