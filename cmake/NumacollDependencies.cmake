@@ -9,3 +9,16 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
+
+# numacoll_embed(<output.cpp> <namespace> <comment> <input files...>):
+# generates a source holding the inputs' text (see cmake/embed_files.cmake),
+# so that bundled data travels inside the binary.
+function(numacoll_embed output namespace comment)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DINPUTS=${ARGN}" -DNAMESPACE=${namespace}
+            -P ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
+    DEPENDS ${ARGN} ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
+    COMMENT "${comment}"
+    VERBATIM)  # quotes the ';' of the INPUTS list for the shell
+endfunction()
