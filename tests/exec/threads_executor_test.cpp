@@ -57,6 +57,18 @@ TEST_P(ThreadCounts, TreeAllreduceIsCorrect) {
 
 INSTANTIATE_TEST_SUITE_P(Executor, ThreadCounts, ::testing::Values(1, 2, 3, 4, 5, 7, 8, 12, 16));
 
+TEST(ThreadsExecutor, EveryTreeOptionIsCorrect) {
+    for (int threads : {3, 6, 9})
+        for (const char* arity : {"2", "3", "4"})
+            for (const char* bcast : {"1stage", "2stage"})
+                for (const char* strip : {"off", "64"}) {
+                    SCOPED_TRACE(testing::Message() << threads << " threads, arity " << arity << ", " << bcast << ", strip " << strip);
+                    EXPECT_NO_THROW(exec::run_on_threads(
+                        tree(threads, 200, algo::ReduceOp::sum, {{"arity", arity}, {"bcast", bcast}, {"strip", strip}}),
+                        *live(), quick()));
+                }
+}
+
 TEST(ThreadsExecutor, SixteenMebibytesWithStripMining) {
     auto options = quick();
     options.timed_iterations = 1;
