@@ -103,6 +103,22 @@ std::string options_text(const algo::CollectiveSpec& spec) {
     return out;
 }
 
+algo::Layout live_layout(int threads, bool oversubscribe) {
+    if (threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", threads));
+    MachineOptions options;
+    options.topology = "live";
+    options.ranks_per_node = threads;
+    return options.layout(options.load(), oversubscribe);
+}
+
+void announce_generic_params(const sim::Params& params, const topo::Machine& machine, const std::string& command,
+                             bool quiet) {
+    if (params.generic_fallback && !quiet)
+        std::cerr << fmt::format("numacoll {}: '{}' has no params of its own: using the generic set (a recent "
+                                 "two-socket server); give its figures with --params FILE (docs/params.md)\n",
+                                 command, machine.name);
+}
+
 std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
     std::vector<algo::CollectiveSpec> specs;
     for (const auto& name : split_list(algorithm.algorithm, "--algorithm"))

@@ -10,6 +10,7 @@
 
 #include "algorithms/layout.hpp"
 #include "algorithms/schedule.hpp"
+#include "sim/params.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::cli {
@@ -49,6 +50,16 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 std::string csv_escape(const std::string& value);
 // An algorithm's options as one field: "arity=2;bcast=1stage".
 std::string options_text(const algo::CollectiveSpec& spec);
+
+// This machine, with `threads` ranks (0: one per core); UsageError for a
+// negative count or more threads than PUs without `oversubscribe`.
+algo::Layout live_layout(int threads, bool oversubscribe);
+
+// When `params` are the generic fallback, says so on stderr (naming the
+// command and the machine) unless quiet: predictions then describe a
+// typical server, not this machine.
+void announce_generic_params(const sim::Params& params, const topo::Machine& machine, const std::string& command,
+                             bool quiet);
 
 // Every algorithm of --algorithm at every size of --bytes.
 std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);

@@ -55,13 +55,9 @@ CommandRun add_demo_command(CLI::App& app) {
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
     return [options] {
-        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
-        MachineOptions machine_options;
-        machine_options.topology = "live";
-        machine_options.ranks_per_node = options->threads;
-        const auto machine = machine_options.load();
-        const algo::Layout layout = machine_options.layout(machine, options->oversubscribe);
+        const algo::Layout layout = live_layout(options->threads, options->oversubscribe);
+        const auto& machine = layout.machine;
         ensure_folder(options->output_dir);
         const std::filesystem::path dir(options->output_dir);
 
@@ -84,9 +80,7 @@ CommandRun add_demo_command(CLI::App& app) {
 
         // 2. The sweep: simulated, executed, modelled.
         const sim::Params params = sim::params_for(*machine, options->params);
-        if (params.generic_fallback)
-            std::cerr << "numacoll demo: simulating with the generic params (a recent two-socket server); "
-                         "give your machine's figures with --params FILE (docs/params.md)\n";
+        announce_generic_params(params, *machine, "demo", false);
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;

@@ -54,10 +54,7 @@ CommandRun add_sim_command(CLI::App& app) {
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
         const sim::Params params = sim::params_for(*machine, options->params);
-        if (params.generic_fallback && !options->quiet)
-            std::cerr << fmt::format("numacoll sim: '{}' has no params of its own: using the generic set "
-                                     "(a recent two-socket server; see docs/params.md)\n",
-                                     machine->name);
+        announce_generic_params(params, *machine, "sim", options->quiet);
         const sim::PlatformModel platform(machine, params, layout.nodes);
         // Generate everything first, so that bad options fail before any simulation runs.
         std::vector<algo::Schedule> schedules;

@@ -53,19 +53,13 @@ CommandRun add_validate_command(CLI::App& app) {
                     "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out");
 
     return [options] {
-        MachineOptions machine_options;
-        machine_options.topology = "live";
-        machine_options.ranks_per_node = options->threads;
-        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
-        const auto machine = machine_options.load();
-        const algo::Layout layout = machine_options.layout(machine, options->oversubscribe);
+        const algo::Layout layout = live_layout(options->threads, options->oversubscribe);
+        const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
         const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
         const sim::Params params = sim::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
-        if (params.generic_fallback && !options->quiet)
-            std::cerr << "numacoll validate: this machine has no params of its own: simulating with the generic set; "
-                         "pass --params FILE with your machine's figures (docs/params.md)\n";
+        announce_generic_params(params, *machine, "validate", options->quiet);
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
