@@ -1,37 +1,66 @@
 #include "exec/kernels.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace numacoll::exec {
 
 namespace {
 
+// Elements folded per block: 2 KiB, so a block of the destination stays in
+// L1 while every source is folded into it. The vector then crosses memory
+// once (each source read once, the destination written once) instead of
+// once per source.
+constexpr std::size_t block_elements = 256;
+
 template <typename Op>
-void fold(double* __restrict__ into, const double* __restrict__ from, std::size_t count, Op op) {
+inline void combine(double* __restrict__ into, const double* __restrict__ a, const double* __restrict__ b,
+                    std::size_t count, Op op) {
+    for (std::size_t i = 0; i < count; ++i) into[i] = op(a[i], b[i]);
+}
+
+template <typename Op>
+inline void fold(double* __restrict__ into, const double* __restrict__ from, std::size_t count, Op op) {
     for (std::size_t i = 0; i < count; ++i) into[i] = op(into[i], from[i]);
+}
+
+bool overlaps(const double* destination, const double* source, std::size_t count) {
+    return destination < source + count && source < destination + count;
+}
+
+// Folds one block of every source into `into`, which overlaps none of them.
+template <typename Op>
+inline void fold_block(double* into, std::span<const double* const> sources, std::size_t at, std::size_t count, Op op) {
+    if (sources.size() == 1) {
+        std::copy_n(sources[0] + at, count, into);
+        return;
+    }
+    combine(into, sources[0] + at, sources[1] + at, count, op);
+    for (std::size_t k = 2; k < sources.size(); ++k) fold(into, sources[k] + at, count, op);
 }
 
 template <typename Op>
 void fold_all(double* destination, std::span<const double* const> sources, std::size_t count, Op op) {
-    // The destination aliases a later source: fold element by element so that
-    // no source is overwritten before it is read.
-    const bool aliased = std::find(sources.begin() + 1, sources.end(), destination) != sources.end();
-    if (aliased) {
-        for (std::size_t i = 0; i < count; ++i) {
-            double value = sources[0][i];
-            for (std::size_t k = 1; k < sources.size(); ++k) value = op(value, sources[k][i]);
-            destination[i] = value;
+    // A destination that is one of the sources (in-place folding) is
+    // computed block by block in a scratch block: each block of every
+    // source is read before that block of the destination is written.
+    const bool aliased = std::any_of(sources.begin(), sources.end(),
+                                     [&](const double* source) { return overlaps(destination, source, count); });
+    alignas(64) double scratch[block_elements];
+    for (std::size_t at = 0; at < count; at += block_elements) {
+        const std::size_t n = std::min(block_elements, count - at);
+        if (!aliased) {
+            fold_block(destination + at, sources, at, n, op);
+            continue;
         }
-        return;
+        fold_block(scratch, sources, at, n, op);
+        std::copy_n(scratch, n, destination + at);
     }
-    if (destination != sources[0]) std::memmove(destination, sources[0], count * sizeof(double));
-    for (std::size_t k = 1; k < sources.size(); ++k) fold(destination, sources[k], count, op);
 }
 
 }  // namespace
 
 void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, algo::ReduceOp op) {
+    if (sources.empty()) return;
     switch (op) {
         case algo::ReduceOp::sum: return fold_all(destination, sources, count, [](double a, double b) { return a + b; });
         case algo::ReduceOp::prod: return fold_all(destination, sources, count, [](double a, double b) { return a * b; });

@@ -1,5 +1,6 @@
 // The arithmetic of copy and reduce tasks on doubles. Loops are plain and
-// contiguous so that the compiler vectorises them.
+// contiguous so that the compiler vectorises them, and fold every source
+// block by block so that the vector crosses memory once.
 #pragma once
 
 #include <cstddef>
@@ -9,8 +10,9 @@
 
 namespace numacoll::exec {
 
-// destination[i] = sources[0][i] op sources[1][i] op ... for i < count. The
-// destination may be one of the sources (in-place folding).
+// destination[i] = sources[0][i] op sources[1][i] op ... for i < count, in
+// that order (the result does not depend on the blocking). The destination
+// may be one of the sources (in-place folding).
 void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, algo::ReduceOp op);
 
 }  // namespace numacoll::exec

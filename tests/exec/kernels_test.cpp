@@ -34,6 +34,43 @@ TEST(Kernels, InPlaceFoldingReadsBeforeWriting) {
     EXPECT_EQ(c, (std::vector<double>{11, 22, 33}));
 }
 
+// Element by element, in source order: what every blocked variant must equal bit for bit.
+std::vector<double> fold_reference(const std::vector<std::vector<double>>& sources, algo::ReduceOp op) {
+    std::vector<double> result = sources[0];
+    for (std::size_t k = 1; k < sources.size(); ++k)
+        for (std::size_t i = 0; i < result.size(); ++i) {
+            const double a = result[i], b = sources[k][i];
+            result[i] = op == algo::ReduceOp::sum    ? a + b
+                        : op == algo::ReduceOp::prod ? a * b
+                        : op == algo::ReduceOp::min  ? (b < a ? b : a)
+                                                     : (b > a ? b : a);
+        }
+    return result;
+}
+
+TEST(Kernels, LongVectorsAcrossBlocksMatchElementByElement) {
+    // Lengths around the kernel's 256-element blocks, 1 to 5 sources, the
+    // destination separate, equal to the first source, or equal to the last.
+    for (std::size_t count : {0u, 1u, 255u, 256u, 257u, 1000u, 4099u})
+        for (std::size_t source_count = 1; source_count <= 5; ++source_count)
+            for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+                for (int destination_is : {-1, 0, static_cast<int>(source_count) - 1}) {
+                    std::vector<std::vector<double>> sources(source_count, std::vector<double>(count));
+                    for (std::size_t k = 0; k < source_count; ++k)
+                        for (std::size_t i = 0; i < count; ++i)
+                            sources[k][i] = exec::input_value(static_cast<int>(k), i, 3, op);
+                    const auto expected = fold_reference(sources, op);
+                    std::vector<double> separate(count, -1.0);
+                    double* destination = destination_is < 0 ? separate.data() : sources[destination_is].data();
+                    std::vector<const double*> pointers;
+                    for (const auto& source : sources) pointers.push_back(source.data());
+                    exec::reduce_into(destination, pointers, count, op);
+                    const std::vector<double> got(destination, destination + count);
+                    EXPECT_EQ(got, expected) << "count " << count << ", " << source_count << " sources, "
+                                             << algo::to_string(op) << ", destination " << destination_is;
+                }
+}
+
 TEST(InputPattern, ReferenceIsExactInAnyOrder) {
     // Summing the ranks backwards gives the same bits as the reference.
     for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
