@@ -9,6 +9,7 @@
 #include "algorithms/symbolic_checker.hpp"
 #include "topologies/error.hpp"
 
+#include <map>
 #include <set>
 
 using namespace numacoll;
@@ -91,15 +92,54 @@ TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
     }
 }
 
-TEST(TreeAllreduce, StripMiningCutsAtTheLastLevelCache) {
-    // Westmere's L3 is 12 MiB: a 16 MiB vector runs as 12 MiB + 4 MiB.
-    auto schedule = test::tree_allreduce("westmere", 16u << 20, 2);
-    std::set<std::uint64_t> chunk_sizes;
+std::multiset<std::uint64_t> reduce_sizes(const algo::Schedule& schedule) {
+    std::multiset<std::uint64_t> sizes;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == algo::TaskKind::reduce) chunk_sizes.insert(schedule.task(id).write.bytes);
-    EXPECT_EQ(chunk_sizes, (std::set<std::uint64_t>{12u << 20, 4u << 20}));
+        if (schedule.task(id).kind == algo::TaskKind::reduce && schedule.task(id).thread == 0)
+            sizes.insert(schedule.task(id).write.bytes);
+    return sizes;
+}
+
+TEST(TreeAllreduce, AutomaticStripsAreHalfThePrivateCache) {
+    // Westmere's L2 is 256 KiB per core: 1 MiB + 40 KiB runs as 8 strips of 128 KiB and one of 40 KiB.
+    auto schedule = test::tree_allreduce("westmere", (1u << 20) + (40u << 10), 2);
+    std::multiset<std::uint64_t> expected{40u << 10};
+    for (int strip = 0; strip < 8; ++strip) expected.insert(128u << 10);
+    EXPECT_EQ(reduce_sizes(schedule), expected);
+    // Only shared caches: the smallest last-level cache (hwloc's synthetic default is 16 MiB); no caches: one strip.
+    EXPECT_EQ(reduce_sizes(test::tree_allreduce("synthetic:Package:2 L3Cache:1 Core:2", 20u << 20, 2)),
+              (std::multiset<std::uint64_t>{16u << 20, 4u << 20}));
+    EXPECT_EQ(reduce_sizes(test::tree_allreduce("synthetic:Package:2 Core:2", 6u << 20, 2)),
+              (std::multiset<std::uint64_t>{6u << 20}));
     auto whole = test::tree_allreduce("westmere", 16u << 20, 2, 1, {{"strip", "off"}});
     EXPECT_EQ(whole.task(1).write.bytes, 16u << 20);
+}
+
+TEST(TreeAllreduce, LeavesAnnounceTheirInputOnceSoStripsPipeline) {
+    // Two ranks, four strips: rank 1 tells rank 0 once that its input is
+    // ready, so rank 0 folds strip k+1 without waiting for rank 1's copy of
+    // strip k. Partials of inner nodes are announced strip by strip.
+    auto pair = test::tree_allreduce("synthetic:Core:2", 4u << 20, 2, 1, {{"strip", "1MiB"}});
+    std::set<int> ready_flags, waited_on_from_rank_1;
+    int reduces = 0;
+    for (int id = 0; id < pair.task_count(); ++id) {
+        const auto& task = pair.task(id);
+        if (task.kind == algo::TaskKind::flag && task.label.ends_with(":ready")) ready_flags.insert(id);
+        if (task.kind != algo::TaskKind::reduce) continue;
+        ++reduces;
+        for (int before : pair.predecessors(id))
+            if (pair.task(before).thread == 1) waited_on_from_rank_1.insert(before);
+    }
+    EXPECT_EQ(reduces, 4);
+    EXPECT_EQ(ready_flags.size(), 1u);
+    EXPECT_EQ(waited_on_from_rank_1, ready_flags);
+    // Four ranks (binary tree): the leaves 1 and 3 announce once, rank 2's partial once per strip.
+    auto four = test::tree_allreduce("synthetic:Core:4", 4u << 20, 4, 1, {{"strip", "1MiB"}});
+    std::map<int, int> ready_by_thread;
+    for (int id = 0; id < four.task_count(); ++id)
+        if (four.task(id).kind == algo::TaskKind::flag && four.task(id).label.ends_with(":ready"))
+            ++ready_by_thread[four.task(id).thread];
+    EXPECT_EQ(ready_by_thread, (std::map<int, int>{{1, 1}, {2, 4}, {3, 1}}));
 }
 
 TEST(TreeAllreduce, RefusesBadOptions) {
