@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # numacoll's tree allreduce on 2 pinned threads against Open MPI's
-# MPI_Allreduce on 2 ranks, interleaved size by size and round by round in
-# this one script (the machine's speed drifts over minutes), and against
-# the hand-written 2-thread reference of ../shared/notes/baselines.md.
+# MPI_Allreduce on 2 ranks and against the hand-written 2-thread reference
+# of ../shared/notes/baselines.md (bench/handwritten_allreduce.c: each
+# thread sums both inputs, inputs rewritten before each call), all three
+# interleaved size by size and round by round in this one script (the
+# machine's speed drifts over minutes).
 #
 # Usage: bench/allreduce_vs_openmpi.sh [ROUNDS=3] [ITERATIONS=200]
-# Prints, per size: numacoll's and Open MPI's median of the per-round
-# medians, their spread over rounds, and the ratios.
+# Prints, per size: the three medians of the per-round medians, numacoll's
+# and Open MPI's spread over rounds, and the ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -26,20 +28,19 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -o "$work/mpi_allreduce" bench/mpi_allreduce.c
+cc -O3 -pthread -o "$work/handwritten_allreduce" bench/handwritten_allreduce.c
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=cma
 
-# Hand-written 2-thread allreduce, inputs rewritten before each call (baselines.md), in ns.
-declare -A reference=([8]=140 [64]=130 [1024]=170 [16384]=620 [65536]=2750 [262144]=10400 [1048576]=42500 [4194304]=164000)
-
 sizes=(8 64 1024 16384 65536 262144 1048576 4194304 16777216)
-declare -A ours theirs
+declare -A ours theirs reference
 for round in $(seq 1 "$rounds"); do
   for bytes in "${sizes[@]}"; do
     n=$iterations; ((bytes >= 1048576)) && n=$((iterations / 4 > 10 ? iterations / 4 : 10))
     mine=$("$build/cli/numacoll" run --threads 2 --bytes "$bytes" --iterations "$n" --warmup 10 -q | awk -F, 'NR==2 {print $7}')
     mpi=$(mpirun --bind-to core -np 2 "$work/mpi_allreduce" "$bytes" "$n" 10 | cut -d, -f2)
-    ours[$bytes]+="$mine "; theirs[$bytes]+="$mpi "
-    echo "round $round/$rounds $bytes B: numacoll $mine ns, Open MPI $mpi ns" >&2
+    ref=$("$work/handwritten_allreduce" "$bytes" "$n" 10 | cut -d, -f2)
+    ours[$bytes]+="$mine "; theirs[$bytes]+="$mpi "; reference[$bytes]+="$ref "
+    echo "round $round/$rounds $bytes B: numacoll $mine ns, Open MPI $mpi ns, hand-written $ref ns" >&2
   done
 done
 
@@ -47,13 +48,12 @@ python3 - "$rounds" "${sizes[@]}" <<PY
 import statistics, sys
 ours = {$(for b in "${sizes[@]}"; do printf '%s: [%s], ' "$b" "$(echo ${ours[$b]} | tr ' ' ',')"; done)}
 theirs = {$(for b in "${sizes[@]}"; do printf '%s: [%s], ' "$b" "$(echo ${theirs[$b]} | tr ' ' ',')"; done)}
-reference = {$(for b in "${!reference[@]}"; do printf '%s: %s, ' "$b" "${reference[$b]}"; done)}
+reference = {$(for b in "${sizes[@]}"; do printf '%s: [%s], ' "$b" "$(echo ${reference[$b]} | tr ' ' ',')"; done)}
 print(f"rounds: {sys.argv[1]}; each figure is the median over rounds of per-round medians (ns); spread = min-max over rounds")
-print(f"{'bytes':>9} {'numacoll':>10} {'spread':>17} {'Open MPI':>10} {'spread':>17} {'MPI/ours':>9} {'ours/ref':>9}")
+print(f"{'bytes':>9} {'numacoll':>10} {'spread':>17} {'Open MPI':>10} {'spread':>17} {'hand-written':>12} {'MPI/ours':>9} {'ours/ref':>9}")
 for size in [int(s) for s in sys.argv[2:]]:
-    a, b = ours[size], theirs[size]
-    ref = reference.get(size)
-    ratio_ref = f"{statistics.median(a) / ref:9.2f}" if ref else f"{'-':>9}"
+    a, b, r = ours[size], theirs[size], reference[size]
     print(f"{size:>9} {statistics.median(a):10.0f} {min(a):8.0f}-{max(a):<8.0f} {statistics.median(b):10.0f} "
-          f"{min(b):8.0f}-{max(b):<8.0f} {statistics.median(b) / statistics.median(a):9.2f} {ratio_ref}")
+          f"{min(b):8.0f}-{max(b):<8.0f} {statistics.median(r):12.0f} {statistics.median(b) / statistics.median(a):9.2f} "
+          f"{statistics.median(a) / statistics.median(r):9.2f}")
 PY
