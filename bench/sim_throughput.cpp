@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     fmt::print("{:>9} {:>9} {:>11} {:>12} {:>13} {:>9} {:>12} {:>11} {:>7}\n", "bytes", "tasks", "activities",
                "tree s (med)", "tree spread", "tasks/s", "peak MB", "chain s", "ratio");
     double previous_per_task = 0;
-    for (std::uint64_t bytes : {192u, 1600u, 15680u}) {
+    for (std::uint64_t bytes : {192u, 1792u, 17792u}) {
         algo::CollectiveSpec spec;
         spec.algorithm = "tree";
         spec.bytes = bytes;
