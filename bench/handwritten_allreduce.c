@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "latency_summary.h"
+
 enum { thread_count = 2 };
 
 struct shared_state {
@@ -91,18 +93,6 @@ static void* run_thread(void* argument) {
     return NULL;
 }
 
-static int compare(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double nearest_rank(const double* sorted, int count, double fraction) {
-    int rank = (int)(fraction * count + 0.999999);
-    if (rank < 1) rank = 1;
-    if (rank > count) rank = count;
-    return sorted[rank - 1];
-}
-
 // A whole non-negative number, or -1.
 static long whole_number(const char* text) {
     char* end = NULL;
@@ -136,10 +126,6 @@ int main(int argc, char** argv) {
     double* times = malloc((size_t)state.iterations * sizeof(double));
     for (int it = 0; it < state.iterations; ++it)
         times[it] = state.elapsed_ns[0][it] > state.elapsed_ns[1][it] ? state.elapsed_ns[0][it] : state.elapsed_ns[1][it];
-    qsort(times, (size_t)state.iterations, sizeof(double), compare);
-    const int n = state.iterations;
-    const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    printf("%ld,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", bytes, median, nearest_rank(times, n, 0.1), nearest_rank(times, n, 0.9),
-           times[0], times[n - 1], n);
+    print_latency_summary(bytes, times, state.iterations);
     return 0;
 }

@@ -8,17 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int compare(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double nearest_rank(const double* sorted, int count, double fraction) {
-    int rank = (int)(fraction * count + 0.999999);
-    if (rank < 1) rank = 1;
-    if (rank > count) rank = count;
-    return sorted[rank - 1];
-}
+#include "latency_summary.h"
 
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
@@ -44,10 +34,7 @@ int main(int argc, char** argv) {
         if (it >= warmup) times[it - warmup] = longest;
     }
     if (rank == 0) {
-        qsort(times, (size_t)iterations, sizeof(double), compare);
-        const double median = iterations % 2 ? times[iterations / 2] : (times[iterations / 2 - 1] + times[iterations / 2]) / 2;
-        printf("%ld,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", bytes, median, nearest_rank(times, iterations, 0.1),
-               nearest_rank(times, iterations, 0.9), times[0], times[iterations - 1], iterations);
+        print_latency_summary(bytes, times, iterations);
     }
     free(input);
     free(output);
