@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -17,6 +16,7 @@
 #include "exec/kernels.hpp"
 #include "exec/memory_binding.hpp"
 #include "exec/spin_barrier.hpp"
+#include "algorithms/statistics.hpp"
 #include "algorithms/validate_schedule.hpp"
 
 namespace numacoll::exec {
@@ -216,12 +216,6 @@ private:
     std::vector<Clock::time_point> starts_;
 };
 
-double percentile(const std::vector<double>& sorted, double fraction) {
-    // Nearest rank: the smallest value with at least `fraction` of the values at or below it.
-    const auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 }  // namespace
 
 IterationStats summarize(std::vector<double> iteration_ns) {
@@ -229,10 +223,9 @@ IterationStats summarize(std::vector<double> iteration_ns) {
     stats.iterations = static_cast<int>(iteration_ns.size());
     if (iteration_ns.empty()) return stats;
     std::sort(iteration_ns.begin(), iteration_ns.end());
-    const std::size_t n = iteration_ns.size();
-    stats.median_ns = n % 2 ? iteration_ns[n / 2] : (iteration_ns[n / 2 - 1] + iteration_ns[n / 2]) / 2;
-    stats.p10_ns = percentile(iteration_ns, 0.10);
-    stats.p90_ns = percentile(iteration_ns, 0.90);
+    stats.median_ns = algo::median_of_sorted(iteration_ns);
+    stats.p10_ns = algo::nearest_rank(iteration_ns, 0.10);
+    stats.p90_ns = algo::nearest_rank(iteration_ns, 0.90);
     stats.min_ns = iteration_ns.front();
     stats.max_ns = iteration_ns.back();
     return stats;

@@ -8,6 +8,7 @@
 
 #include "algorithms/byte_size.hpp"
 #include "algorithms/registry.hpp"
+#include "algorithms/statistics.hpp"
 #include "sim/engine.hpp"
 #include "validate/tree_model.hpp"
 
@@ -26,12 +27,6 @@ TreeShape shape_of(const algo::Layout& layout, const algo::CollectiveSpec& spec)
     if (auto it = spec.options.find("arity"); it != spec.options.end()) shape.arity = std::stoi(it->second);
     if (auto it = spec.options.find("bcast"); it != spec.options.end()) shape.two_stage = it->second == "2stage";
     return shape;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const auto n = values.size();
-    return n == 0 ? 0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 }  // namespace
@@ -111,8 +106,8 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
             }
             const double worst_error = std::fabs(std::string(engine) == "simulated" ? worst->simulated_error() : worst->model_error());
             out += fmt::format("  {:<9}  median |error| {:6.1f}%   worst {:7.1f}% at {};   absolute: median {:.0f} ns, worst {:.0f} ns\n",
-                               engine, 100 * median(errors), 100 * worst_error, format_bytes(worst->bytes),
-                               median(absolute_ns), *std::max_element(absolute_ns.begin(), absolute_ns.end()));
+                               engine, 100 * algo::median(errors), 100 * worst_error, format_bytes(worst->bytes),
+                               algo::median(absolute_ns), *std::max_element(absolute_ns.begin(), absolute_ns.end()));
         }
         out += "  size        measured median        simulated            model\n";
         for (const auto* p : list)
