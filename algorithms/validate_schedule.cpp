@@ -3,8 +3,7 @@
 #include <boost/graph/topological_sort.hpp>
 #include <fmt/format.h>
 
-#include <map>
-
+#include "algorithms/byte_intervals.hpp"
 #include "algorithms/reachability.hpp"
 #include "topologies/error.hpp"
 
@@ -116,11 +115,11 @@ struct Interval {
 class AccessTracker {
 public:
     AccessTracker(const Schedule& schedule, Reachability& paths, Problems& problems)
-        : schedule_(schedule), paths_(paths), problems_(problems), intervals_(schedule.buffers().size()) {
-        for (std::size_t b = 0; b < intervals_.size(); ++b) {
+        : schedule_(schedule), paths_(paths), problems_(problems) {
+        for (const Buffer& buffer : schedule.buffers()) {
             Interval initial;
-            if (schedule.buffer(static_cast<int>(b)).role == BufferRole::input) initial.last_writer = input_writer;
-            intervals_[b][0] = initial;
+            if (buffer.role == BufferRole::input) initial.last_writer = input_writer;
+            intervals_.emplace_back(buffer.bytes, initial);
         }
         signals_from_.resize(schedule.rank_count());
         involving_.resize(schedule.rank_count());
@@ -191,28 +190,13 @@ private:
 
     template <typename Visit>
     void for_each_interval(const Range& range, Visit visit) {
-        if (range.bytes == 0) return;
-        auto& map = intervals_[range.buffer];
-        split(map, range.offset, schedule_.buffer(range.buffer).bytes);
-        split(map, range.end(), schedule_.buffer(range.buffer).bytes);
-        for (auto it = map.find(range.offset); it != map.end() && it->first < range.end(); ++it) {
-            auto next = std::next(it);
-            const std::uint64_t end = next == map.end() ? schedule_.buffer(range.buffer).bytes : next->first;
-            visit(it->first, end, it->second);
-        }
-    }
-
-    static void split(std::map<std::uint64_t, Interval>& map, std::uint64_t at, std::uint64_t buffer_bytes) {
-        if (at >= buffer_bytes) return;
-        auto it = map.upper_bound(at);
-        --it;
-        if (it->first != at) map.emplace(at, it->second);
+        intervals_[range.buffer].for_each(range.offset, range.bytes, visit);
     }
 
     const Schedule& schedule_;
     Reachability& paths_;
     Problems& problems_;
-    std::vector<std::map<std::uint64_t, Interval>> intervals_;
+    std::vector<ByteIntervals<Interval>> intervals_;  // per buffer
     std::vector<std::vector<int>> signals_from_;  // per rank: its flag and net tasks, by id
     std::vector<std::vector<int>> involving_;     // per rank: the tasks it runs
 };

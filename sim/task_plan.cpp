@@ -1,7 +1,8 @@
 #include "sim/task_plan.hpp"
 
 #include <algorithm>
-#include <map>
+
+#include "algorithms/byte_intervals.hpp"
 
 namespace numacoll::sim {
 
@@ -19,13 +20,12 @@ struct Where {
 class Placement {
 public:
     Placement(const algo::Schedule& schedule, const PlatformModel& platform)
-        : schedule_(schedule), platform_(platform), where_(schedule.buffers().size()) {
-        for (std::size_t b = 0; b < where_.size(); ++b) {
-            const algo::Buffer& buffer = schedule.buffer(static_cast<int>(b));
+        : schedule_(schedule), platform_(platform) {
+        for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b) {
+            const algo::Buffer& buffer = schedule.buffer(b);
             const int owner_core = schedule.ranks[buffer.owner].core;
-            where_[b][0] = {buffer.role == algo::BufferRole::input ? after_write(owner_core, static_cast<int>(b), buffer.bytes)
-                                                                  : memory_of(static_cast<int>(b)),
-                            {}};
+            const Endpoint home = buffer.role == algo::BufferRole::input ? after_write(owner_core, b, buffer.bytes) : memory_of(b);
+            where_.emplace_back(buffer.bytes, Where{home, {}});
         }
     }
 
@@ -47,52 +47,31 @@ public:
     // in order of first appearance), and the shared copies the read leaves.
     std::vector<std::pair<Endpoint, double>> read(const algo::Range& range, int reader) {
         std::vector<std::pair<Endpoint, double>> result;
-        auto& map = split_at(range);
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
-        for (auto it = map.find(range.offset); it != map.end() && it->first < range.end(); ++it) {
-            const auto next = std::next(it);
-            const std::uint64_t end = next == map.end() ? schedule_.buffer(range.buffer).bytes : next->first;
-            Where& where = it->second;
+        where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
             Endpoint source = where.home;
             const bool home_here = where.home.kind == EndpointKind::cache && platform_.domain_of_core(where.home.index) == domain;
             auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.first == domain; });
             if (!home_here && copy != where.shared.end()) source = {EndpointKind::cache, where.home.node, copy->second};
             if (!home_here && copy == where.shared.end() && fits) where.shared.emplace_back(domain, reader);
             auto found = std::find_if(result.begin(), result.end(), [&](const auto& p) { return p.first == source; });
-            const double bytes = static_cast<double>(end - it->first);
+            const double bytes = static_cast<double>(end - start);
             if (found == result.end())
                 result.emplace_back(source, bytes);
             else
                 found->second += bytes;
-        }
+        });
         return result;
     }
 
     // A write makes the writer's copy the only one.
-    void record(const algo::Range& range, Endpoint home) {
-        if (range.bytes == 0) return;
-        auto& map = split_at(range);
-        map.erase(map.lower_bound(range.offset), map.lower_bound(range.end()));
-        map[range.offset] = {home, {}};
-    }
+    void record(const algo::Range& range, Endpoint home) { where_[range.buffer].assign(range.offset, range.bytes, {home, {}}); }
 
 private:
-    // Cuts the intervals at the range's ends so that it is made of whole intervals.
-    std::map<std::uint64_t, Where>& split_at(const algo::Range& range) {
-        auto& map = where_[range.buffer];
-        const std::uint64_t size = schedule_.buffer(range.buffer).bytes;
-        for (std::uint64_t at : {range.offset, range.end()})
-            if (at < size) {
-                auto it = std::prev(map.upper_bound(at));
-                if (it->first != at) map.emplace(at, it->second);
-            }
-        return map;
-    }
-
     const algo::Schedule& schedule_;
     const PlatformModel& platform_;
-    std::vector<std::map<std::uint64_t, Where>> where_;
+    std::vector<algo::ByteIntervals<Where>> where_;  // per buffer
 };
 
 // True for a transfer that only touches one core's private resources: its
