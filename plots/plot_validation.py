@@ -72,8 +72,13 @@ def plot_latency(folder):
         axis.legend()
     provenance = rows[0].get("provenance", "")
     figure.suptitle("\n".join(textwrap.wrap(f"numacoll validate: {provenance}", 110)), fontsize=7)
-    figure.tight_layout(rect=(0, 0, 1, 0.95))
-    path = os.path.join(folder, "latency.png")
+    return save_figure(figure, folder, "latency.png", top=0.95)
+
+
+def save_figure(figure, folder, name, top):
+    """Lays the figure out below its suptitle/legend band, writes it and returns its path."""
+    figure.tight_layout(rect=(0, 0, 1, top))
+    path = os.path.join(folder, name)
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
@@ -103,11 +108,7 @@ def plot_gantt(folder):
     axes[0].invert_yaxis()
     handles = [plt.Rectangle((0, 0), 1, 1, color=colour) for colour in KIND_COLOURS.values()]
     figure.legend(handles, KIND_COLOURS.keys(), loc="upper right", ncol=len(KIND_COLOURS))
-    figure.tight_layout(rect=(0, 0, 1, 0.93))
-    path = os.path.join(folder, "gantt.png")
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
+    return save_figure(figure, folder, "gantt.png", top=0.93)
 
 
 def main(argv):
