@@ -1,28 +1,44 @@
 #include "topologies/text_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "topologies/error.hpp"
 
 namespace numacoll {
 
 std::string read_text_file(const std::string& path, const std::string& what) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw InputError(fmt::format("cannot read {} '{}': it is a directory", what, path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
-    std::ostringstream text;
-    // An empty file sets failbit on `text` as well; only a failed read is an error.
-    if (!(text << in.rdbuf()) && in.peek() != std::ifstream::traits_type::eof())
-        throw InputError(fmt::format("cannot read {} '{}': the read failed", what, path));
-    return text.str();
+    const auto fail = [&](int error) {
+        return InputError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(error)));
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw fail(errno);
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || S_ISDIR(info.st_mode)) {
+        const int error = S_ISDIR(info.st_mode) ? EISDIR : errno;
+        ::close(fd);
+        throw fail(error);
+    }
+    std::string text;
+    char buffer[1 << 16];
+    while (true) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            const int error = errno;
+            ::close(fd);
+            throw fail(error);
+        }
+        if (got == 0) break;
+        text.append(buffer, static_cast<std::size_t>(got));
+    }
+    ::close(fd);
+    return text;
 }
 
 }  // namespace numacoll

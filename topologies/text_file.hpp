@@ -1,6 +1,7 @@
 // Reading a whole text file with errors that name it. Every module reads its
-// inputs (schedules, parameter sets) through this, so a missing, unreadable
-// or directory path always fails the same way: InputError, one line.
+// inputs (topology XML, schedules, parameter sets) through this, so a
+// missing, unreadable or directory path always fails the same way:
+// InputError, one line, the system's reason ("Is a directory").
 #pragma once
 
 #include <string>
