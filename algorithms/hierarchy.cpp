@@ -74,4 +74,14 @@ NodeHierarchy build_node_hierarchy(const Layout& layout) {
     return builder.result;
 }
 
+std::vector<std::vector<int>> socket_groups(const NodeHierarchy& hierarchy) {
+    const HierarchyGroup& top = hierarchy.groups[hierarchy.root];
+    bool flat = true;
+    for (int child : top.children) flat = flat && hierarchy.groups[child].children.empty();
+    if (flat) return {top.ranks};
+    std::vector<std::vector<int>> sockets;
+    for (int child : top.children) sockets.push_back(hierarchy.groups[child].ranks);
+    return sockets;
+}
+
 }  // namespace numacoll::algo

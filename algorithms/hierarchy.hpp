@@ -33,4 +33,9 @@ struct NodeHierarchy {
 
 NodeHierarchy build_node_hierarchy(const Layout& layout);
 
+// The "sockets" of HPDC'13's algorithms: the local ranks of each top-level
+// group, or one group of every rank when the top's children are single
+// ranks (a one-socket machine).
+std::vector<std::vector<int>> socket_groups(const NodeHierarchy& hierarchy);
+
 }  // namespace numacoll::algo

@@ -103,3 +103,64 @@ void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<in
 }
 
 }  // namespace numacoll::algo
+
+namespace numacoll::algo {
+
+ChunkState start_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag,
+                       const std::vector<int>& inputs, int ranks) {
+    ChunkState state;
+    state.offset = offset;
+    state.bytes = bytes;
+    state.tag = tag;
+    state.ready.resize(ranks);
+    for (int rank = 0; rank < ranks; ++rank)
+        state.partial.push_back(bytes > 0 && inputs[rank] >= 0 ? Range{inputs[rank], offset, bytes} : Range{});
+    return state;
+}
+
+void internode_binomial_reduce(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
+                               const std::function<Range(int)>& home, std::vector<std::vector<int>>& scratch) {
+    const int count = static_cast<int>(leaders.size());
+    for (int mask = 1, step = 0; mask < count; mask <<= 1, ++step) {
+        for (int i = 0; i + mask < count; i += 2 * mask) {
+            const int to = leaders[i], from = leaders[i + mask];
+            const bool data = state.bytes > 0;
+            while (data && scratch[to].size() <= static_cast<std::size_t>(step))
+                scratch[to].push_back(builder.add_temp(to, builder.spec().bytes,
+                                                       fmt::format("bn{}.{}", to, scratch[to].size())));
+            const Range landing = data ? Range{scratch[to][step], state.offset, state.bytes} : Range{};
+            const std::string label = fmt::format("{}:bn-reduce{}", state.tag, step);
+            const int message =
+                builder.net(from, to, data ? state.partial[from] : Range{}, landing, state.ready[from], label);
+            if (!data) {
+                state.ready[to].push_back(message);
+                continue;
+            }
+            std::vector<int> deps = state.ready[to];
+            deps.push_back(message);
+            const Range out = home(to);
+            state.ready[to] = {builder.reduce(to, {state.partial[to], landing}, out, deps, label + "-fold")};
+            state.partial[to] = out;
+        }
+    }
+}
+
+void internode_binomial_bcast(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
+                              const std::function<Range(int)>& home) {
+    const int count = static_cast<int>(leaders.size());
+    int top = 1;
+    while (top < count) top <<= 1;
+    for (int mask = top >> 1, step = 0; mask >= 1; mask >>= 1, ++step) {
+        for (int i = 0; i + mask < count; i += 2 * mask) {
+            const int from = leaders[i], to = leaders[i + mask];
+            const bool data = state.bytes > 0;
+            const Range out = data ? home(to) : Range{};
+            const int message = builder.net(from, to, data ? state.partial[from] : Range{}, out, state.ready[from],
+                                            fmt::format("{}:bn-bcast{}", state.tag, step));
+            if (data) state.partial[to] = out;
+            state.ready[to] = {message};
+        }
+    }
+}
+
+}  // namespace numacoll::algo

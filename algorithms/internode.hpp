@@ -5,6 +5,7 @@
 // the thread's own program order). Intra-node phases use it too.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "algorithms/builder.hpp"
@@ -19,6 +20,11 @@ struct ChunkState {
     std::vector<std::vector<int>> ready;     // per rank
 };
 
+// A chunk's state before any task: every rank's partial is its input's
+// range of the chunk (none for a rank without input, or an empty chunk).
+ChunkState start_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag,
+                       const std::vector<int>& inputs, int ranks);
+
 // Ends a chunk: a rank whose result depends on signals from other threads
 // (a barrier's release, a result delivered over the network) gets a task
 // that waits for them, so that it cannot leave before they arrive.
@@ -31,5 +37,16 @@ void settle(ScheduleBuilder& builder, ChunkState& state);
 // reuses across chunks (ranges differ per chunk, so they never conflict).
 void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
                                   const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch);
+
+// Binomial-tree reduce among `leaders` (one per node, leaders[0] receives
+// the result): a leader folds what it receives into home(leader), a range
+// of its output or of a temp buffer. `scratch` as above.
+void internode_binomial_reduce(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
+                               const std::function<Range(int)>& home, std::vector<std::vector<int>>& scratch);
+
+// Binomial-tree broadcast from leaders[0] to the other leaders: each
+// receives the chunk into home(leader).
+void internode_binomial_bcast(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
+                              const std::function<Range(int)>& home);
 
 }  // namespace numacoll::algo

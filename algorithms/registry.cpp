@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/allreduce/dissemination.hpp"
+#include "algorithms/allreduce/tiled.hpp"
 #include "algorithms/allreduce/tree.hpp"
+#include "algorithms/barrier/tree.hpp"
+#include "algorithms/bcast/tree.hpp"
+#include "algorithms/reduce/tree.hpp"
 #include "algorithms/byte_size.hpp"
 #include "numacoll/version.hpp"
 #include "topologies/error.hpp"
@@ -12,6 +17,14 @@ namespace numacoll::algo {
 const std::vector<AlgorithmInfo>& algorithm_registry() {
     static const std::vector<AlgorithmInfo> registry = {
         allreduce_tree_info(),
+        allreduce_dissemination_info(),
+        allreduce_tiled_info(),
+        allreduce_tiled_naive_info(),
+        allreduce_tiled_cyclic_info(),
+        reduce_tree_info(),
+        bcast_tree_info(),
+        barrier_tree_info(),
+        barrier_dissemination_info(),
     };
     return registry;
 }
@@ -45,6 +58,8 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
     if (is_reduction(spec.collective) && spec.bytes % element_bytes != 0)
         throw UsageError(fmt::format("{} works on {}-byte elements: {} bytes is not a multiple of {}",
                                      to_string(spec.collective), element_bytes, spec.bytes, element_bytes));
+    if (spec.collective == Collective::barrier && spec.bytes != 0)
+        throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
     if (spec.root < 0 || spec.root >= layout.size())
         throw UsageError(fmt::format("root {} does not exist: ranks are 0..{}", spec.root, layout.size() - 1));
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
+#include "algorithms/collective_contract.hpp"
 #include "algorithms/validate_schedule.hpp"
 
 namespace numacoll::algo {
@@ -177,22 +179,26 @@ void run_tasks(const Schedule& schedule, SymbolicMemory& memory, std::vector<std
     }
 }
 
-void check_allreduce_outputs(const Schedule& schedule, const SymbolicMemory& memory, CheckReport& report) {
-    Terms expected;
-    for (int rank = 0; rank < schedule.rank_count(); ++rank) expected.push_back({rank, 0, 1});
-    for (int rank = 0; rank < schedule.rank_count(); ++rank) {
-        const int output = schedule.output_of(rank);
-        ++report.outputs_checked;
-        for (const Piece& piece : memory.contents(output, schedule.spec.bytes)) {
+// Every output block must hold exactly its sources' bytes, each once.
+void check_outputs(const Schedule& schedule, const SymbolicMemory& memory, CheckReport& report) {
+    const std::vector<RequiredBlock> blocks = required_blocks(schedule.spec, schedule.rank_count());
+    int last_rank = -1;
+    for (const RequiredBlock& block : blocks) {
+        if (block.rank != last_rank) ++report.outputs_checked, last_rank = block.rank;
+        const int output = schedule.output_of(block.rank);
+        const auto shift = static_cast<std::int64_t>(block.input_offset) - static_cast<std::int64_t>(block.output_offset);
+        Terms expected;
+        for (int source : block.sources) expected.push_back({source, shift, 1});
+        for (const Piece& piece : memory.read({output, block.output_offset, block.bytes}, block.output_offset)) {
             const std::string where = describe_range(schedule, {output, piece.start, piece.end - piece.start});
             if (!piece.written) {
-                report.problems.push_back(fmt::format("rank {}'s output {} is never written", rank, where));
-                break;
+                report.problems.push_back(fmt::format("rank {}'s output {} is never written", block.rank, where));
+                return;
             }
             if (piece.terms != expected) {
-                report.problems.push_back(
-                    fmt::format("rank {}'s output {} {}", rank, where, explain_difference(piece.terms, expected)));
-                break;
+                report.problems.push_back(fmt::format("rank {}'s output {} {}", block.rank, where,
+                                                      explain_difference(piece.terms, expected)));
+                return;
             }
         }
     }
@@ -244,22 +250,32 @@ void check_synchronisation(const Schedule& schedule, CheckReport& report) {
     report.outputs_checked = ranks;
 }
 
-// Every rank must own one input and one output of the collective's size:
-// otherwise there is nothing (or not everything) to prove.
+// Every rank must own exactly the input and output buffers the collective
+// gives it, of the contract's sizes: otherwise there is nothing (or not
+// everything) to prove.
 void check_buffers(const Schedule& schedule, CheckReport& report) {
     if (schedule.rank_count() == 0) {
         report.problems.push_back("the schedule has no ranks");
         return;
     }
+    const CollectiveSpec& spec = schedule.spec;
     for (int rank = 0; rank < schedule.rank_count(); ++rank) {
-        for (auto [buffer, role] : {std::pair{schedule.input_of(rank), "input"}, std::pair{schedule.output_of(rank), "output"}}) {
-            if (buffer < 0) {
+        for (auto [buffer, role, wanted] :
+             {std::tuple{schedule.input_of(rank), "input", contract_input_bytes(spec, schedule.rank_count(), rank)},
+              std::tuple{schedule.output_of(rank), "output", contract_output_bytes(spec, schedule.rank_count(), rank)}}) {
+            const bool owns = role == std::string("input") ? has_input(spec, rank) : has_output(spec, rank);
+            if (buffer < 0 && owns) {
                 report.problems.push_back(fmt::format("rank {} has no {} buffer", rank, role));
                 return;
             }
-            if (schedule.buffer(buffer).bytes != schedule.spec.bytes) {
+            if (buffer >= 0 && !owns) {
+                report.problems.push_back(
+                    fmt::format("rank {} has an {} buffer, which {} does not give it", rank, role, to_string(spec.collective)));
+                return;
+            }
+            if (buffer >= 0 && schedule.buffer(buffer).bytes != wanted) {
                 report.problems.push_back(fmt::format("rank {}'s {} holds {} bytes, not the {} the collective moves", rank,
-                                                      role, schedule.buffer(buffer).bytes, schedule.spec.bytes));
+                                                      role, schedule.buffer(buffer).bytes, wanted));
                 return;
             }
         }
@@ -278,17 +294,15 @@ CheckReport check_schedule(const Schedule& schedule) {
     SymbolicMemory memory(schedule);
     run_tasks(schedule, memory, report.problems);
     if (report.problems.empty()) {
-        switch (schedule.spec.collective) {
-            case Collective::allreduce:
-                if (schedule.spec.bytes == 0)
-                    check_synchronisation(schedule, report);
-                else
-                    check_allreduce_outputs(schedule, memory, report);
-                break;
-            default:
-                report.problems.push_back(fmt::format("the checker does not know what {} must produce yet",
-                                                      to_string(schedule.spec.collective)));
-        }
+        // A barrier, and an all-to-all collective of nothing, must still
+        // hold every rank back until all have arrived; a rooted collective
+        // of nothing owes nothing.
+        const Collective collective = schedule.spec.collective;
+        const bool all_to_all = collective == Collective::allreduce || collective == Collective::allgather;
+        if (collective == Collective::barrier || (all_to_all && schedule.spec.bytes == 0))
+            check_synchronisation(schedule, report);
+        else
+            check_outputs(schedule, memory, report);
     }
     report.holds = report.problems.empty();
     return report;

@@ -3,12 +3,14 @@
 // requires.
 //
 // A byte x of a buffer holds a multiset of terms (rank q, shift s, count c),
-// meaning "c times element x+s of rank q's input". Inputs start as
+// meaning "c times byte x+s of rank q's input". Inputs start as
 // {(q, 0, 1)}; a copy moves terms (adjusting shifts); a reduce adds the
-// multisets of its inputs. For allreduce, each rank's output must hold
-// {(q, 0, 1)} for every rank q: each input exactly once, none lost, none
-// doubled, none misplaced. For an empty vector (a barrier in disguise) it
-// proves instead that every rank's completion depends on every rank's arrival.
+// multisets of its inputs. Every output block of the collective's contract
+// (collective_contract.hpp) must hold exactly its sources, each once: for
+// allreduce, {(q, 0, 1)} for every rank q; for a gather, block q holds
+// {(q, -q*m, 1)}. None lost, none doubled, none misplaced. For a barrier,
+// and an allreduce or allgather of nothing, it proves instead that every
+// rank's completion depends on every rank's arrival.
 //
 // The structural validation (validate_schedule.hpp) runs first, so the
 // result does not depend on which topological order the checker walks.

@@ -7,15 +7,21 @@
 // 2. Across nodes: the node roots run a recursive-doubling allreduce over the
 //    network (net tasks).
 // 3. Broadcast inside each node: 1-stage (every thread reads the node root's
-//    vector) or 2-stage (one master per top-level group reads it first, then
-//    the others read the master's copy).
-// Strip mining: a vector larger than the last-level cache is cut into
-// LLC-sized chunks, each running the whole pattern (they pipeline naturally).
+//    vector), 2-stage (one master per top-level group reads it first, then
+//    the others read the master's copy) or n-ary (the reduction tree run
+//    backwards). The phases live in tree_phases.hpp.
+// Strip mining (strips.hpp): the vector is cut into chunks that stay in a
+// core's cache, each running the whole pattern (they pipeline).
 #pragma once
 
 #include "algorithms/registry.hpp"
+#include "algorithms/tree_phases.hpp"
 
 namespace numacoll::algo {
+
+// The schedule itself; for spec.collective == barrier (no data) it owns no buffers.
+Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
+                                 std::uint64_t strip);
 
 AlgorithmInfo allreduce_tree_info();
 

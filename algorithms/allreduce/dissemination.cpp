@@ -1,0 +1,306 @@
+#include "algorithms/allreduce/dissemination.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "algorithms/hierarchy.hpp"
+#include "algorithms/internode.hpp"
+#include "algorithms/strips.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+int floor_pow2(int n) {
+    int p = 1;
+    while (p * 2 <= n) p *= 2;
+    return p;
+}
+
+int log2_of(int pow2) {
+    int steps = 0;
+    while ((1 << steps) < pow2) ++steps;
+    return steps;
+}
+
+// One node's threads as sockets x lanes (local ranks).
+struct NodeGrid {
+    std::vector<std::vector<int>> sockets;  // local ranks per top-level hierarchy group
+    int lanes = 1;                          // q'
+    int active_sockets = 1;                 // s'
+    std::vector<int> host;                  // per local rank: the active rank that serves it (itself if active)
+};
+
+NodeGrid make_grid(const Layout& layout) {
+    NodeGrid grid;
+    grid.sockets = socket_groups(build_node_hierarchy(layout));
+    int smallest = layout.ranks_per_node;
+    for (const auto& socket : grid.sockets) smallest = std::min(smallest, static_cast<int>(socket.size()));
+    grid.lanes = floor_pow2(smallest);
+    grid.active_sockets = floor_pow2(static_cast<int>(grid.sockets.size()));
+    grid.host.assign(layout.ranks_per_node, -1);
+    for (int k = 0; k < static_cast<int>(grid.sockets.size()); ++k)
+        for (int lane = 0; lane < static_cast<int>(grid.sockets[k].size()); ++lane)
+            grid.host[grid.sockets[k][lane]] = grid.sockets[k % grid.active_sockets][lane % grid.lanes];
+    return grid;
+}
+
+class DisseminationAllreduce {
+public:
+    DisseminationAllreduce(const CollectiveSpec& spec, const Layout& layout, std::uint64_t strip)
+        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)) {
+        for (int rank = 0; rank < layout.size(); ++rank) {
+            inputs_.push_back(builder_.add_input(rank, spec.bytes));
+            outputs_.push_back(builder_.add_output(rank, spec.bytes));
+        }
+        temps_.resize(layout.size());
+        landings_.resize(layout.size());
+        active_nodes_ = floor_pow2(layout.nodes);
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, strip_,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           run_chunk(offset, bytes, tag);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
+    int leader(int node) const { return global(node, grid_.sockets[0][0]); }
+    bool active(int local) const { return grid_.host[local] == local; }
+    int rounds(int count) const { return log2_of(count); }
+
+    // How many combines an active thread of `node` performs per chunk: its
+    // last one writes its output. Threads of excess nodes get their result
+    // from their node's leader, so none of theirs is last.
+    int combines(int node, int local) const {
+        if (node >= active_nodes_) return -1;
+        int excess_served = 0;
+        for (int other = 0; other < layout_.ranks_per_node; ++other)
+            if (other != local && grid_.host[other] == local) excess_served = 1;
+        const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
+        return excess_served + rounds(grid_.lanes) + rounds(grid_.active_sockets) + folded_node + rounds(active_nodes_);
+    }
+
+    Range temp(int rank, std::size_t slot, std::vector<std::vector<int>>& pool, const char* name) {
+        while (pool[rank].size() <= slot)
+            pool[rank].push_back(
+                builder_.add_temp(rank, builder_.spec().bytes, fmt::format("{}{}.{}", name, rank, pool[rank].size())));
+        return {pool[rank][slot], state_.offset, state_.bytes};
+    }
+
+    // `src` tells `dst` that its partial is ready; an untouched input is
+    // announced once for all chunks (so chunks pipeline, as in the tree).
+    int signal(int src, int dst, const std::vector<int>& src_ready, const Range& src_partial, const std::string& label) {
+        const bool untouched = state_.bytes > 0 && src_partial.buffer == inputs_[src] && src_ready.empty();
+        if (untouched) {
+            auto [it, fresh] = announced_.try_emplace({src, dst}, -1);
+            if (fresh) it->second = builder_.flag(src, dst, {}, label + ":ready");
+            return it->second;
+        }
+        return builder_.flag(src, dst, src_ready, label + ":ready");
+    }
+
+    // dst folds `reads` (its own partial first) into a new temp, or into its
+    // output when this is its last combine.
+    void combine(int dst, const std::vector<Range>& reads, std::vector<int> deps, const std::string& label) {
+        if (state_.bytes == 0) {
+            state_.ready[dst].insert(state_.ready[dst].end(), deps.begin(), deps.end());
+            return;
+        }
+        const bool last = --remaining_[dst] == 0;
+        const Range out = last ? Range{outputs_[dst], state_.offset, state_.bytes}
+                               : temp(dst, static_cast<std::size_t>(done_[dst]++), temps_, "dis");
+        state_.ready[dst] = {builder_.reduce(dst, reads, out, deps, label)};
+        state_.partial[dst] = out;
+    }
+
+    // One round of pairs (dst takes src's partial), all reading the partials
+    // from before the round.
+    void round(const std::vector<std::pair<int, int>>& pairs, const std::string& label) {
+        const std::vector<Range> partial = state_.partial;
+        const std::vector<std::vector<int>> ready = state_.ready;
+        for (auto [dst, src] : pairs) {
+            std::vector<int> deps = ready[dst];
+            deps.push_back(signal(src, dst, ready[src], partial[src], label));
+            combine(dst, {partial[dst], partial[src]}, deps, label);
+        }
+    }
+
+    void fold_excess(int node) {
+        std::map<int, std::vector<int>> served;  // host -> excess local ranks
+        for (int local = 0; local < layout_.ranks_per_node; ++local)
+            if (!active(local)) served[grid_.host[local]].push_back(local);
+        for (const auto& [host_local, excess] : served) {
+            const int host = global(node, host_local);
+            const std::string label = state_.tag + ":dis:fold";
+            std::vector<int> deps = state_.ready[host];
+            std::vector<Range> reads{state_.partial[host]};
+            for (int local : excess) {
+                const int e = global(node, local);
+                deps.push_back(signal(e, host, state_.ready[e], state_.partial[e], label));
+                reads.push_back(state_.partial[e]);
+            }
+            combine(host, reads, deps, label);
+        }
+    }
+
+    void node_rounds(int node) {
+        for (int i = 0; i < rounds(grid_.lanes); ++i) {
+            std::vector<std::pair<int, int>> pairs;
+            for (int k = 0; k < grid_.active_sockets; ++k)
+                for (int lane = 0; lane < grid_.lanes; ++lane) {
+                    const int from = (lane - (1 << i) + grid_.lanes) % grid_.lanes;
+                    pairs.emplace_back(global(node, grid_.sockets[k][lane]), global(node, grid_.sockets[k][from]));
+                }
+            round(pairs, fmt::format("{}:dis:socket:r{}", state_.tag, i));
+        }
+        for (int i = 0; i < rounds(grid_.active_sockets); ++i) {
+            std::vector<std::pair<int, int>> pairs;
+            const int s = grid_.active_sockets;
+            for (int k = 0; k < s; ++k)
+                for (int lane = 0; lane < grid_.lanes; ++lane)
+                    pairs.emplace_back(global(node, grid_.sockets[k][lane]),
+                                       global(node, grid_.sockets[(k - (1 << i) + s) % s][lane]));
+            round(pairs, fmt::format("{}:dis:sockets:r{}", state_.tag, i));
+        }
+    }
+
+    // The leader of `from_node` sends its partial to `to_node`'s leader, and
+    // every active thread there combines it.
+    void take_from_node(int from_node, int to_node, std::size_t slot, const std::string& label,
+                        const std::vector<Range>& partial, const std::vector<std::vector<int>>& ready) {
+        const int sender = leader(from_node), receiver = leader(to_node);
+        const bool data = state_.bytes > 0;
+        const Range landing = data ? temp(receiver, slot, landings_, "disnet") : Range{};
+        const int message = builder_.net(sender, receiver, data ? partial[sender] : Range{}, landing, ready[sender], label);
+        for (int local = 0; local < layout_.ranks_per_node; ++local) {
+            if (!active(local)) continue;
+            const int rank = global(to_node, local);
+            std::vector<int> deps = ready[rank];
+            deps.push_back(rank == receiver ? message : builder_.flag(receiver, rank, {message}, label + ":arrived"));
+            combine(rank, {partial[rank], landing}, deps, label + "-combine");
+        }
+    }
+
+    void internode() {
+        const int count = layout_.nodes, active = active_nodes_;
+        for (int e = active; e < count; ++e)
+            take_from_node(e, e - active, 0, state_.tag + ":dis:node-fold", state_.partial, state_.ready);
+        for (int j = 0; j < rounds(active); ++j) {
+            const std::vector<Range> partial = state_.partial;
+            const std::vector<std::vector<int>> ready = state_.ready;
+            for (int n = 0; n < active; ++n)
+                take_from_node((n - (1 << j) + active) % active, n, static_cast<std::size_t>(j + 1),
+                               fmt::format("{}:dis:nodes:r{}", state_.tag, j), partial, ready);
+        }
+        // Excess nodes get the result into their leader's output; the others copy it.
+        for (int e = active; e < count; ++e) {
+            const int sender = leader(e - active), receiver = leader(e);
+            const bool data = state_.bytes > 0;
+            const Range out{outputs_[receiver], state_.offset, state_.bytes};
+            const int message = builder_.net(sender, receiver, data ? state_.partial[sender] : Range{},
+                                             data ? out : Range{}, state_.ready[sender], state_.tag + ":dis:node-unfold");
+            if (data) state_.partial[receiver] = out;
+            state_.ready[receiver] = {message};
+            for (int local = 0; local < layout_.ranks_per_node; ++local)
+                if (global(e, local) != receiver) fetch(receiver, global(e, local), state_.tag + ":dis:node-copy");
+        }
+    }
+
+    void fetch(int source, int reader, const std::string& label) {
+        const int told = builder_.flag(source, reader, state_.ready[source], label + ":go");
+        if (state_.bytes == 0) {
+            state_.ready[reader] = {told};
+            return;
+        }
+        const Range out{outputs_[reader], state_.offset, state_.bytes};
+        state_.ready[reader] = {builder_.copy(reader, state_.partial[source], out, {told}, label)};
+        state_.partial[reader] = out;
+    }
+
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        state_ = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        remaining_.assign(layout_.size(), -1);
+        done_.assign(layout_.size(), 0);
+        for (int node = 0; node < layout_.nodes; ++node)
+            for (int local = 0; local < layout_.ranks_per_node; ++local)
+                if (active(local)) remaining_[global(node, local)] = combines(node, local);
+        for (int node = 0; node < layout_.nodes; ++node) {
+            fold_excess(node);
+            node_rounds(node);
+        }
+        internode();
+        for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
+            for (int local = 0; local < layout_.ranks_per_node; ++local) {
+                const int rank = global(node, local);
+                // An active thread that never combined (it is alone) still owes its output.
+                if (active(local) && bytes > 0 && state_.partial[rank].buffer != outputs_[rank]) {
+                    const Range out{outputs_[rank], offset, bytes};
+                    state_.ready[rank] = {builder_.copy(rank, state_.partial[rank], out, state_.ready[rank], tag + ":self")};
+                    state_.partial[rank] = out;
+                }
+            }
+        for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
+            for (int local = 0; local < layout_.ranks_per_node; ++local)
+                if (!active(local))
+                    fetch(global(node, grid_.host[local]), global(node, local), tag + ":dis:unfold");
+        settle(builder_, state_);
+    }
+
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    std::uint64_t strip_;
+    NodeGrid grid_;
+    int active_nodes_ = 1;
+    std::vector<int> inputs_, outputs_;
+    std::vector<std::vector<int>> temps_, landings_;
+    std::map<std::pair<int, int>, int> announced_;  // (src, dst) -> the flag announcing src's input
+    ChunkState state_;
+    std::vector<int> remaining_;  // per rank: combines left in this chunk
+    std::vector<int> done_;       // per rank: temps used in this chunk
+};
+
+}  // namespace
+
+Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout) {
+    ScheduleBuilder builder(layout, spec);
+    const int p = layout.size();
+    std::vector<std::vector<int>> received(p);
+    for (int distance = 1, round = 0; distance < p; distance *= 2, ++round) {
+        std::vector<std::vector<int>> next = received;
+        for (int rank = 0; rank < p; ++rank) {
+            const int to = (rank + distance) % p;
+            const std::string label = fmt::format("c0:dis:r{}", round);
+            const int signal = layout.same_node(rank, to) ? builder.flag(rank, to, received[rank], label)
+                                                          : builder.net(rank, to, {}, {}, received[rank], label);
+            next[to].push_back(signal);
+        }
+        received = std::move(next);
+    }
+    ChunkState state;
+    state.tag = "c0";
+    state.ready = received;
+    settle(builder, state);
+    return builder.finish();
+}
+
+AlgorithmInfo allreduce_dissemination_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::allreduce;
+    info.name = "dissemination";
+    info.summary = "ceil(log2 p) combining rounds, sockets last, no broadcast; fewest steps but the most traffic "
+                   "(the paper finds it slowest)";
+    info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)";
+    info.options = {strip_option()};
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, "dissemination"));
+        return DisseminationAllreduce(spec, layout, strip_bytes(reader, *layout.machine)).generate();
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,31 @@
+// allreduce "dissemination" (HPDC'13 section 2.3, Figures 5 and 6): every
+// thread ends with the full result after ceil(log2 p) combining rounds, with
+// no separate broadcast.
+//
+// Laid out over the node: the first log2 q' rounds combine threads of one
+// socket (thread l takes the partial of lane (l - 2^i) mod q'), the last
+// log2 s' rounds combine the same lane of other sockets, so inter-socket
+// traffic falls only in the last rounds. q' and s' are the largest powers of
+// two not above the smallest socket's thread count and the socket count;
+// the other threads are "excess": each first hands its input to a host (a
+// thread of the same socket when it has one) and copies the host's result
+// at the end (Figure 6's non-power-of-two scheme).
+// Across nodes (section 2.5): after the node rounds, one thread per node
+// sends its partial to another node (log2 N' rounds, excess nodes folded in
+// first and served last), and every active thread of the receiving node
+// combines it.
+// Each round writes a new temp buffer per thread (a round's readers may
+// still read the previous one), so a thread holds log2 p vectors.
+#pragma once
+
+#include "algorithms/registry.hpp"
+
+namespace numacoll::algo {
+
+AlgorithmInfo allreduce_dissemination_info();
+
+// The same pattern for a barrier (no data, no buffers): rank-order
+// dissemination, round i signalling rank (j + 2^i) mod p.
+Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout);
+
+}  // namespace numacoll::algo

@@ -1,0 +1,247 @@
+#include "algorithms/allreduce/tiled.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+
+#include "algorithms/allreduce/tree.hpp"
+#include "algorithms/strips.hpp"
+#include "algorithms/tree_phases.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+enum class TiledVariant { hierarchical, naive, cyclic };
+
+// Tile t of q over [offset, offset + bytes), cut at cache lines.
+Range tile_of(int buffer, std::uint64_t offset, std::uint64_t bytes, int t, int q) {
+    const std::uint64_t lines = (bytes + cache_line_bytes - 1) / cache_line_bytes;
+    const std::uint64_t first = lines * static_cast<std::uint64_t>(t) / static_cast<std::uint64_t>(q);
+    const std::uint64_t last = lines * static_cast<std::uint64_t>(t + 1) / static_cast<std::uint64_t>(q);
+    const std::uint64_t begin = std::min(bytes, first * cache_line_bytes);
+    const std::uint64_t end = std::min(bytes, last * cache_line_bytes);
+    return {buffer, offset + begin, end - begin};
+}
+
+class TiledAllreduce {
+public:
+    TiledAllreduce(const CollectiveSpec& spec, const Layout& layout, TiledVariant variant, BroadcastStyle style,
+                   std::uint64_t strip)
+        : builder_(layout, spec), layout_(layout), variant_(variant), style_(style), strip_(strip) {
+        for (int rank = 0; rank < layout.size(); ++rank) {
+            inputs_.push_back(builder_.add_input(rank, spec.bytes));
+            outputs_.push_back(builder_.add_output(rank, spec.bytes));
+        }
+        scratch_.resize(layout.size());
+        trees_.emplace(builder_, layout, 2, style, inputs_, 0);
+        if (variant == TiledVariant::hierarchical) {
+            sockets_ = socket_groups(trees_->hierarchy());
+        } else {
+            sockets_.emplace_back();
+            for (int local = 0; local < layout.ranks_per_node; ++local) sockets_[0].push_back(local);
+        }
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, strip_,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           run_chunk(offset, bytes, tag);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
+    int count(int socket) const { return static_cast<int>(sockets_[socket].size()); }
+
+    // Rank `src` tells `dst` its input is ready, once for all chunks.
+    int announce(int src, int dst) {
+        auto [it, fresh] = announced_.try_emplace({src, dst}, -1);
+        if (fresh) it->second = builder_.flag(src, dst, {}, "c0:tiled:ready");
+        return it->second;
+    }
+
+    // Phase 1: thread t of each socket reduces tile t of the socket's inputs.
+    void reduce_tiles(int node, int socket, ChunkState& state) {
+        const auto& members = sockets_[socket];
+        const int q = count(socket);
+        // Every input is announced before anyone reduces: a flag issued
+        // later would sit behind its thread's own reduction.
+        for (int t = 0; t < q; ++t)
+            if (tile_of(outputs_[0], state.offset, state.bytes, t, q).bytes > 0)
+                for (int k = 0; k < q; ++k)
+                    if (k != t) announce(global(node, members[k]), global(node, members[t]));
+        for (int t = 0; t < q; ++t) {
+            const int owner = global(node, members[t]);
+            const Range out = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
+            if (out.bytes == 0) continue;
+            std::vector<int> deps = state.ready[owner];
+            std::vector<Range> reads;
+            for (int k = 0; k < q; ++k) {
+                // cyclic: start with the own input and go round; otherwise socket order.
+                const int index = variant_ == TiledVariant::cyclic ? (t + k) % q : k;
+                const int src = global(node, members[index]);
+                if (src != owner) deps.push_back(announce(src, owner));
+                reads.push_back({inputs_[src], out.offset, out.bytes});
+            }
+            state.ready[owner] = {builder_.reduce(owner, reads, out, deps, state.tag + ":tiled:socket")};
+        }
+    }
+
+    // Phase 2: a binary tree over sockets; the parent socket's tile owners
+    // fold in the child socket's bytes of their tiles, piece by piece where
+    // the two sockets cut their tiles differently.
+    void reduce_sockets(int node, ChunkState& state) {
+        const int s = static_cast<int>(sockets_.size());
+        for (int stride = 1, round = 0; stride < s; stride *= 2, ++round)
+            for (int parent = 0; parent + stride < s; parent += 2 * stride) {
+                const int child = parent + stride;
+                const std::string label = fmt::format("{}:tiled:sockets:r{}", state.tag, round);
+                for (int t = 0; t < count(parent); ++t) {
+                    const int owner = global(node, sockets_[parent][t]);
+                    const Range mine = tile_of(outputs_[owner], state.offset, state.bytes, t, count(parent));
+                    for (int u = 0; u < count(child); ++u) {
+                        const int other = global(node, sockets_[child][u]);
+                        const Range theirs = tile_of(outputs_[other], state.offset, state.bytes, u, count(child));
+                        const std::uint64_t begin = std::max(mine.offset, theirs.offset);
+                        const std::uint64_t end = std::min(mine.end(), theirs.end());
+                        if (begin >= end) continue;
+                        std::vector<int> deps = state.ready[owner];
+                        deps.push_back(builder_.flag(other, owner, state.ready[other], label + ":ready"));
+                        const Range piece{outputs_[owner], begin, end - begin};
+                        state.ready[owner] = {builder_.reduce(
+                            owner, {piece, {outputs_[other], begin, end - begin}}, piece, deps, label)};
+                    }
+                }
+            }
+    }
+
+    // `reader` copies `range` of `owner`'s output into its own.
+    void fetch_range(int owner, int reader, const Range& range, const std::string& label, ChunkState& state,
+                     std::vector<int>& reader_deps) {
+        const int told = builder_.flag(owner, reader, state.ready[owner], label + ":go");
+        reader_deps = {builder_.copy(reader, range, {outputs_[reader], range.offset, range.bytes}, {told}, label)};
+    }
+
+    // Single node: every thread copies the tiles of socket 0's owners.
+    void broadcast_tiles(int node, ChunkState& state) {
+        const int q = count(0);
+        std::vector<std::vector<int>> after = state.ready;
+        auto copy_all = [&](int reader, const std::string& label) {
+            for (int t = 0; t < q; ++t) {
+                const int owner = global(node, sockets_[0][t]);
+                const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
+                if (owner == reader || tile.bytes == 0) continue;
+                fetch_range(owner, reader, tile, label, state, after[reader]);
+            }
+        };
+        for (int socket = 0; socket < static_cast<int>(sockets_.size()); ++socket) {
+            const bool staged = style_ == BroadcastStyle::two_stage && socket > 0;
+            for (int index = 0; index < count(socket); ++index) {
+                const int reader = global(node, sockets_[socket][index]);
+                if (!staged || index == 0) copy_all(reader, state.tag + (staged ? ":tiled:bcast2:masters" : ":tiled:bcast1"));
+            }
+        }
+        state.ready = after;
+        if (style_ != BroadcastStyle::two_stage) return;
+        for (int socket = 1; socket < static_cast<int>(sockets_.size()); ++socket) {
+            const int master = global(node, sockets_[socket][0]);
+            for (int index = 1; index < count(socket); ++index) {
+                const int reader = global(node, sockets_[socket][index]);
+                fetch_range(master, reader, {outputs_[master], state.offset, state.bytes}, state.tag + ":tiled:bcast2:local",
+                            state, state.ready[reader]);
+            }
+        }
+    }
+
+    // Several nodes: the node leader gathers socket 0's tiles first.
+    void gather_on_leader(int node, ChunkState& state) {
+        const int leader = global(node, sockets_[0][0]);
+        for (int t = 1; t < count(0); ++t) {
+            const int owner = global(node, sockets_[0][t]);
+            const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, count(0));
+            if (tile.bytes == 0) continue;
+            std::vector<int> done;
+            fetch_range(owner, leader, tile, state.tag + ":tiled:gather", state, done);
+            state.ready[leader] = done;
+        }
+        state.partial[leader] = {outputs_[leader], state.offset, state.bytes};
+    }
+
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        for (int node = 0; node < layout_.nodes; ++node) {
+            for (int socket = 0; socket < static_cast<int>(sockets_.size()); ++socket) reduce_tiles(node, socket, state);
+            reduce_sockets(node, state);
+        }
+        if (layout_.nodes == 1) {
+            broadcast_tiles(0, state);
+        } else {
+            std::vector<int> leaders;
+            for (int node = 0; node < layout_.nodes; ++node) {
+                gather_on_leader(node, state);
+                leaders.push_back(global(node, sockets_[0][0]));
+            }
+            internode_recursive_doubling(builder_, leaders, state, outputs_, scratch_);
+            const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
+            for (int node = 0; node < layout_.nodes; ++node) trees_->broadcast(node, state, output);
+        }
+        settle(builder_, state);
+    }
+
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    TiledVariant variant_;
+    BroadcastStyle style_;
+    std::uint64_t strip_;
+    std::vector<int> inputs_, outputs_;
+    std::vector<std::vector<int>> scratch_;
+    std::optional<NodeTrees> trees_;
+    std::vector<std::vector<int>> sockets_;  // local ranks; one group of all for naive/cyclic
+    std::map<std::pair<int, int>, int> announced_;
+};
+
+AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* summary, const char* source) {
+    AlgorithmInfo info;
+    info.collective = Collective::allreduce;
+    info.name = name;
+    info.summary = summary;
+    info.source = source;
+    info.options = {{"bcast", "1stage", "1stage: every thread copies the tiles; 2stage: one master per socket first"},
+                    strip_option()};
+    info.generate = [name, variant](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, name));
+        const BroadcastStyle style = parse_broadcast_style(reader.choice("bcast", {"1stage", "2stage"}));
+        const std::uint64_t strip = strip_bytes(reader, *layout.machine);
+        if (spec.bytes == 0) return tree_allreduce_schedule(spec, layout, 2, style, strip);
+        return TiledAllreduce(spec, layout, variant, style, strip).generate();
+    };
+    return info;
+}
+
+}  // namespace
+
+AlgorithmInfo allreduce_tiled_info() {
+    return tiled_info("tiled", TiledVariant::hierarchical,
+                      "tiled reduce inside sockets, tree of tiles across sockets, then a broadcast; "
+                      "best for large vectors (above ~16 KiB on the paper's machines)",
+                      "Li, Hoefler, Snir, HPDC'13, section 2.4 (Figure 7, equation 11)");
+}
+
+AlgorithmInfo allreduce_tiled_naive_info() {
+    return tiled_info("tiled-naive", TiledVariant::naive,
+                      "one tile per thread of the node, sockets ignored; a baseline that shows the cost of "
+                      "inter-socket contention",
+                      "Li, Hoefler, Snir, HPDC'13, section 3.2 (Figure 13)");
+}
+
+AlgorithmInfo allreduce_tiled_cyclic_info() {
+    return tiled_info("tiled-cyclic", TiledVariant::cyclic,
+                      "tiled-naive with each thread reading the inputs in cyclic order from its own; "
+                      "slightly less contention than tiled-naive",
+                      "Mamidala et al., as compared in HPDC'13 section 3.2 (Figure 13)");
+}
+
+}  // namespace numacoll::algo

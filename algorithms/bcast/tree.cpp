@@ -1,0 +1,69 @@
+#include "algorithms/bcast/tree.hpp"
+
+#include <optional>
+
+#include "algorithms/strips.hpp"
+#include "algorithms/tree_phases.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+class TreeBcast {
+public:
+    TreeBcast(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style, std::uint64_t strip)
+        : builder_(layout, spec), layout_(layout), strip_(strip), root_(spec.root) {
+        inputs_.assign(layout.size(), -1);
+        outputs_.assign(layout.size(), -1);
+        inputs_[root_] = builder_.add_input(root_, spec.bytes);
+        for (int rank = 0; rank < layout.size(); ++rank)
+            if (rank != root_) outputs_[rank] = builder_.add_output(rank, spec.bytes);
+        trees_.emplace(builder_, layout, arity, style, inputs_, layout.ranks[root_].local_rank);
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, strip_,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+                           const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
+                           std::vector<int> leaders;
+                           const int root_node = layout_.node_of(root_);
+                           for (int k = 0; k < layout_.nodes; ++k)
+                               leaders.push_back(trees_->node_leader((root_node + k) % layout_.nodes));
+                           internode_binomial_bcast(builder_, leaders, state, output);
+                           for (int node = 0; node < layout_.nodes; ++node) trees_->broadcast(node, state, output);
+                           settle(builder_, state);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    std::uint64_t strip_;
+    int root_;
+    std::vector<int> inputs_;
+    std::vector<int> outputs_;
+    std::optional<NodeTrees> trees_;
+};
+
+}  // namespace
+
+AlgorithmInfo bcast_tree_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::bcast;
+    info.name = "tree";
+    info.summary = "root to node leaders (binomial), then 1-stage, 2-stage or n-ary inside each node; "
+                   "1stage on two sockets, 2stage on four";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)";
+    info.options = {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()};
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
+        return TreeBcast(spec, layout, reader.integer("arity", 2), parse_broadcast_style(reader.text("bcast")),
+                         strip_bytes(reader, *layout.machine))
+            .generate();
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo

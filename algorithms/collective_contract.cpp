@@ -1,0 +1,70 @@
+#include "algorithms/collective_contract.hpp"
+
+#include <numeric>
+
+namespace numacoll::algo {
+
+bool has_input(const CollectiveSpec& spec, int rank) {
+    switch (spec.collective) {
+        case Collective::allreduce:
+        case Collective::reduce:
+        case Collective::gather:
+        case Collective::allgather: return true;
+        case Collective::bcast:
+        case Collective::scatter: return rank == spec.root;
+        case Collective::barrier: return false;
+    }
+    return false;
+}
+
+bool has_output(const CollectiveSpec& spec, int rank) {
+    switch (spec.collective) {
+        case Collective::allreduce:
+        case Collective::scatter:
+        case Collective::allgather: return true;
+        case Collective::reduce:
+        case Collective::gather: return rank == spec.root;
+        case Collective::bcast: return rank != spec.root;
+        case Collective::barrier: return false;
+    }
+    return false;
+}
+
+std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int rank) {
+    if (!has_input(spec, rank)) return 0;
+    return spec.collective == Collective::scatter ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
+}
+
+std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank) {
+    if (!has_output(spec, rank)) return 0;
+    const bool gathers = spec.collective == Collective::gather || spec.collective == Collective::allgather;
+    return gathers ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
+}
+
+std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks) {
+    std::vector<RequiredBlock> blocks;
+    if (spec.bytes == 0) return blocks;
+    std::vector<int> everyone(static_cast<std::size_t>(ranks));
+    std::iota(everyone.begin(), everyone.end(), 0);
+    const std::uint64_t m = spec.bytes;
+    for (int rank = 0; rank < ranks; ++rank) {
+        if (!has_output(spec, rank)) continue;
+        switch (spec.collective) {
+            case Collective::allreduce:
+            case Collective::reduce: blocks.push_back({rank, 0, m, everyone, 0}); break;
+            case Collective::bcast: blocks.push_back({rank, 0, m, {spec.root}, 0}); break;
+            case Collective::scatter:
+                blocks.push_back({rank, 0, m, {spec.root}, m * static_cast<std::uint64_t>(rank)});
+                break;
+            case Collective::gather:
+            case Collective::allgather:
+                for (int source = 0; source < ranks; ++source)
+                    blocks.push_back({rank, m * static_cast<std::uint64_t>(source), m, {source}, 0});
+                break;
+            case Collective::barrier: break;
+        }
+    }
+    return blocks;
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,46 @@
+// What each collective must produce, written down once: which ranks own an
+// input and an output of which size, and which input bytes every output
+// byte must end up holding. The symbolic checker proves schedules against
+// it and the executor verifies real results against it, so the two cannot
+// disagree about what, say, a scatter means.
+//
+// `bytes` is the collective's per-rank vector size m:
+// - allreduce: every rank has an input and an output of m; each output is
+//   the reduction of all inputs.
+// - reduce: every rank has an input of m; only the root has an output.
+// - bcast: the root has an input of m, every other rank an output of m.
+// - barrier: no data (m = 0), only synchronisation.
+// - scatter: the root has an input of m x ranks; rank r's output (m) is the
+//   root's block r.
+// - gather: every rank has an input of m; the root's output (m x ranks)
+//   holds rank q's input at block q.
+// - allgather: the same output at every rank.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+
+namespace numacoll::algo {
+
+// Bytes [output_offset, output_offset + bytes) of `rank`'s output must
+// hold, at byte x, the combination of byte input_offset + (x - output_offset)
+// of each source rank's input (one source: a copy; several: a reduction).
+struct RequiredBlock {
+    int rank = 0;
+    std::uint64_t output_offset = 0;
+    std::uint64_t bytes = 0;
+    std::vector<int> sources;
+    std::uint64_t input_offset = 0;
+};
+
+std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int rank);   // 0: no input
+std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank);  // 0: no output
+bool has_input(const CollectiveSpec& spec, int rank);
+bool has_output(const CollectiveSpec& spec, int rank);
+
+// Every block the collective requires, rank by rank.
+std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks);
+
+}  // namespace numacoll::algo

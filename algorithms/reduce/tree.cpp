@@ -1,0 +1,85 @@
+#include "algorithms/reduce/tree.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "algorithms/strips.hpp"
+#include "algorithms/tree_phases.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+class TreeReduce {
+public:
+    TreeReduce(const CollectiveSpec& spec, const Layout& layout, int arity, std::uint64_t strip)
+        : builder_(layout, spec), layout_(layout), strip_(strip), root_(spec.root) {
+        for (int rank = 0; rank < layout.size(); ++rank) inputs_.push_back(builder_.add_input(rank, spec.bytes));
+        output_ = builder_.add_output(root_, spec.bytes);
+        temps_.assign(layout.size(), -1);
+        scratch_.resize(layout.size());
+        trees_.emplace(builder_, layout, arity, BroadcastStyle::one_stage, inputs_, layout.ranks[root_].local_rank);
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, strip_,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           run_chunk(offset, bytes, tag);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    // Where a parent keeps its partial: the root's output, or a temp of its own.
+    Range home(int rank, std::uint64_t offset, std::uint64_t bytes) {
+        if (rank == root_) return {output_, offset, bytes};
+        if (temps_[rank] < 0)
+            temps_[rank] = builder_.add_temp(rank, builder_.spec().bytes, fmt::format("partial{}", rank));
+        return {temps_[rank], offset, bytes};
+    }
+
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        const HomeOf to_home = [&](int rank) { return home(rank, offset, bytes); };
+        std::vector<int> leaders;
+        const int root_node = layout_.node_of(root_);
+        for (int k = 0; k < layout_.nodes; ++k) {
+            const int node = (root_node + k) % layout_.nodes;
+            leaders.push_back(trees_->reduce(node, state, to_home));
+        }
+        internode_binomial_reduce(builder_, leaders, state, to_home, scratch_);
+        // A root that never reduced (it is alone) still owes its output.
+        if (bytes > 0 && state.partial[root_].buffer != output_)
+            state.ready[root_] = {builder_.copy(root_, state.partial[root_], to_home(root_), state.ready[root_], tag + ":self")};
+        settle(builder_, state);
+    }
+
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    std::uint64_t strip_;
+    int root_;
+    std::vector<int> inputs_;
+    int output_ = -1;
+    std::vector<int> temps_;
+    std::vector<std::vector<int>> scratch_;
+    std::optional<NodeTrees> trees_;
+};
+
+}  // namespace
+
+AlgorithmInfo reduce_tree_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::reduce;
+    info.name = "tree";
+    info.summary = "n-ary reduction tree over the cache/socket hierarchy to the root; small and medium vectors";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)";
+    info.options = {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()};
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
+        return TreeReduce(spec, layout, reader.integer("arity", 2), strip_bytes(reader, *layout.machine)).generate();
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,26 @@
+// Strip mining (HPDC'13 section 2: "we use strip mining for large vectors in
+// all algorithms"): a vector is processed in chunks small enough to stay in
+// cache, so that a chunk's phases pipeline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "algorithms/registry.hpp"
+
+namespace numacoll::algo {
+
+// The chunk size an algorithm's "strip" option asks for: "auto" (half the
+// largest cache private to one core), "off" (0: no strip mining) or a size.
+std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machine);
+
+// The option every strip-mined algorithm offers.
+OptionInfo strip_option();
+
+// Calls run(offset, bytes, tag) for every chunk of a `total`-byte vector, and
+// once with (0, 0, "c0") for an empty one. Tags are "c0", "c1", ...
+void for_each_strip(std::uint64_t total, std::uint64_t chunk_bytes,
+                    const std::function<void(std::uint64_t, std::uint64_t, const std::string&)>& run);
+
+}  // namespace numacoll::algo

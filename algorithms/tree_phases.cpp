@@ -1,0 +1,165 @@
+#include "algorithms/tree_phases.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::algo {
+
+BroadcastStyle parse_broadcast_style(const std::string& text) {
+    if (text == "1stage") return BroadcastStyle::one_stage;
+    if (text == "2stage") return BroadcastStyle::two_stage;
+    if (text == "nary") return BroadcastStyle::nary;
+    throw UsageError(fmt::format("option bcast must be one of 1stage, 2stage, nary (got '{}')", text));
+}
+
+OptionInfo broadcast_option() {
+    return {"bcast", "1stage",
+            "1stage: all threads read the root's vector; 2stage: socket masters first; nary: the reduction tree "
+            "backwards"};
+}
+
+NodeTrees::NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, BroadcastStyle style,
+                     std::vector<int> inputs, int preferred_local)
+    : builder_(builder),
+      layout_(layout),
+      arity_(arity),
+      style_(style),
+      inputs_(std::move(inputs)),
+      preferred_local_(preferred_local),
+      hierarchy_(build_node_hierarchy(layout)),
+      input_announced_(layout.size(), -1) {}
+
+int NodeTrees::leader(const HierarchyGroup& group) const {
+    const bool holds = std::binary_search(group.ranks.begin(), group.ranks.end(), preferred_local_);
+    return holds ? preferred_local_ : group.leader();
+}
+
+int NodeTrees::node_leader(int node) const { return global(node, leader(hierarchy_.groups[hierarchy_.root])); }
+
+// The children's leaders, the group's own leader first: it is the tree's root.
+std::vector<int> NodeTrees::child_leaders(const HierarchyGroup& group) const {
+    std::vector<int> leaders;
+    const int own = leader(group);
+    for (int child : group.children) {
+        const int local = leader(hierarchy_.groups[child]);
+        if (local == own) leaders.insert(leaders.begin(), local);
+        else leaders.push_back(local);
+    }
+    return leaders;
+}
+
+int NodeTrees::reduce(int node, ChunkState& state, const HomeOf& home) {
+    return reduce_group(node, hierarchy_.root, state, home);
+}
+
+int NodeTrees::reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home) {
+    const HierarchyGroup& group = hierarchy_.groups[group_index];
+    if (group.children.empty()) return global(node, group.leader());
+    for (int child : group.children) reduce_group(node, child, state, home);
+    std::vector<int> leaders;
+    for (int local : child_leaders(group)) leaders.push_back(global(node, local));
+
+    const int count = static_cast<int>(leaders.size());
+    int round = 0;
+    for (int stride = 1; stride < count; stride *= arity_, ++round) {
+        for (int i = 0; i < count; i += stride * arity_) {
+            const int parent = leaders[i];
+            std::vector<int> children;
+            for (int j = 1; j < arity_ && i + j * stride < count; ++j) children.push_back(leaders[i + j * stride]);
+            if (children.empty()) continue;
+            const std::string label = fmt::format("{}:reduce:{}:r{}", state.tag, group.level, round);
+            std::vector<int> deps = state.ready[parent];
+            std::vector<Range> reads{state.partial[parent]};
+            for (int child : children) {
+                deps.push_back(announce(child, parent, label, state));
+                reads.push_back(state.partial[child]);
+            }
+            if (state.bytes == 0) {  // nothing to fold: only record that they arrived
+                state.ready[parent] = deps;
+                continue;
+            }
+            const Range out = home(parent);
+            state.ready[parent] = {builder_.reduce(parent, reads, out, deps, label)};
+            state.partial[parent] = out;
+        }
+    }
+    return leaders.front();
+}
+
+// The flag that tells `parent` that `child`'s partial of this chunk is
+// ready. A child that contributes its untouched input announces it once, in
+// the first chunk: the input is ready for every chunk from the start, and a
+// flag per chunk would sit in the child's program behind its broadcast of
+// the previous chunk, so the parent could not reduce chunk k+1 while the
+// child still copies chunk k (no pipelining).
+int NodeTrees::announce(int child, int parent, const std::string& label, ChunkState& state) {
+    const bool untouched_input = state.bytes > 0 && inputs_[child] >= 0 &&
+                                 state.partial[child].buffer == inputs_[child] && state.ready[child].empty();
+    if (untouched_input && input_announced_[child] >= 0) return input_announced_[child];
+    const int flag = builder_.flag(child, parent, state.ready[child], label + ":ready");
+    if (untouched_input) input_announced_[child] = flag;
+    return flag;
+}
+
+// `reader` copies the chunk from `source` after being told it is ready.
+void NodeTrees::fetch(int source, int reader, const std::string& label, ChunkState& state, const HomeOf& home) {
+    const int told = builder_.flag(source, reader, state.ready[source], label + ":go");
+    if (state.bytes == 0) {
+        state.ready[reader] = {told};
+        return;
+    }
+    const Range out = home(reader);
+    state.ready[reader] = {builder_.copy(reader, state.partial[source], out, {told}, label)};
+    state.partial[reader] = out;
+}
+
+void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
+    const int root = node_leader(node);
+    const HierarchyGroup& top = hierarchy_.groups[hierarchy_.root];
+    if (style_ == BroadcastStyle::nary) {
+        broadcast_group(node, hierarchy_.root, state, home);
+        return;
+    }
+    if (style_ == BroadcastStyle::one_stage || top.children.empty()) {
+        for (int local = 0; local < layout_.ranks_per_node; ++local)
+            if (global(node, local) != root) fetch(root, global(node, local), state.tag + ":bcast1", state, home);
+        return;
+    }
+    // Stage 1: one master per top-level group (a socket) reads the root's copy.
+    for (int child : top.children) {
+        const int master = global(node, leader(hierarchy_.groups[child]));
+        if (master != root) fetch(root, master, state.tag + ":bcast2:masters", state, home);
+    }
+    // Stage 2: the others read their master's copy.
+    for (int child : top.children) {
+        const HierarchyGroup& group = hierarchy_.groups[child];
+        const int master = global(node, leader(group));
+        for (int local : group.ranks)
+            if (global(node, local) != master)
+                fetch(master, global(node, local), state.tag + ":bcast2:local", state, home);
+    }
+}
+
+// The reduction tree backwards: the top rounds first, then each child group.
+void NodeTrees::broadcast_group(int node, int group_index, ChunkState& state, const HomeOf& home) {
+    const HierarchyGroup& group = hierarchy_.groups[group_index];
+    if (group.children.empty()) return;
+    std::vector<int> leaders;
+    for (int local : child_leaders(group)) leaders.push_back(global(node, local));
+    const int count = static_cast<int>(leaders.size());
+    std::vector<int> strides;
+    for (int stride = 1; stride < count; stride *= arity_) strides.push_back(stride);
+    for (int round = static_cast<int>(strides.size()) - 1; round >= 0; --round) {
+        const int stride = strides[round];
+        for (int i = 0; i < count; i += stride * arity_)
+            for (int j = 1; j < arity_ && i + j * stride < count; ++j)
+                fetch(leaders[i], leaders[i + j * stride], fmt::format("{}:bcastn:{}:r{}", state.tag, group.level, round),
+                      state, home);
+    }
+    for (int child : group.children) broadcast_group(node, child, state, home);
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,71 @@
+// The two phases of HPDC'13's reduce-broadcast (section 2.2), on one node's
+// hierarchy, for any algorithm that needs them: allreduce/reduce/bcast/
+// barrier "tree", and the broadcast that ends the tiled allreduce.
+//
+// Reduction: an n-ary tree per hierarchy level, cache groups first and
+// packages last, so that inter-socket traffic happens only at the top. A
+// group's leader is the rank the caller prefers when the group holds it
+// (a reduce's root), else its first rank.
+// Broadcast: one stage (every rank reads the leader's copy), two stages
+// (one master per top-level group first, then the others read their
+// master's copy) or an n-ary tree (the reduction tree run backwards).
+//
+// Both work on one chunk at a time through a ChunkState (internode.hpp):
+// state.partial[r] is where rank r's data of the chunk lives, and
+// state.ready[r] the tasks that must end before it may be read.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "algorithms/hierarchy.hpp"
+#include "algorithms/internode.hpp"
+#include "algorithms/registry.hpp"
+
+namespace numacoll::algo {
+
+enum class BroadcastStyle { one_stage, two_stage, nary };
+
+BroadcastStyle parse_broadcast_style(const std::string& text);  // 1stage, 2stage, nary
+OptionInfo broadcast_option();
+
+// Where a rank's result of the current chunk goes: a range of one of its
+// buffers (its output, or a temp for a reduce's inner nodes).
+using HomeOf = std::function<Range(int rank)>;
+
+class NodeTrees {
+public:
+    // `inputs[r]`: rank r's input buffer (-1 if none); `preferred_local`:
+    // the local rank that leads every group holding it.
+    NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, BroadcastStyle style,
+              std::vector<int> inputs, int preferred_local);
+
+    const NodeHierarchy& hierarchy() const { return hierarchy_; }
+    // The global rank that ends up with a node's reduction / starts its broadcast.
+    int node_leader(int node) const;
+
+    // Reduces every rank's partial on `node` into the node leader; returns it.
+    int reduce(int node, ChunkState& state, const HomeOf& home);
+    // Copies the node leader's partial to every other rank of `node`.
+    void broadcast(int node, ChunkState& state, const HomeOf& home);
+
+private:
+    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
+    int leader(const HierarchyGroup& group) const;
+    std::vector<int> child_leaders(const HierarchyGroup& group) const;  // local ranks
+    int reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home);
+    void broadcast_group(int node, int group_index, ChunkState& state, const HomeOf& home);
+    int announce(int child, int parent, const std::string& label, ChunkState& state);
+    void fetch(int source, int reader, const std::string& label, ChunkState& state, const HomeOf& home);
+
+    ScheduleBuilder& builder_;
+    const Layout& layout_;
+    int arity_;
+    BroadcastStyle style_;
+    std::vector<int> inputs_;
+    int preferred_local_;
+    NodeHierarchy hierarchy_;
+    std::vector<int> input_announced_;  // per rank: the flag announcing its input, -1 before the first chunk
+};
+
+}  // namespace numacoll::algo

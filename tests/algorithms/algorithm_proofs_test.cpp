@@ -1,0 +1,142 @@
+// Proves every algorithm and option combination with the symbolic checker:
+// every rank count of each machine on one node (up to 64), and 1 to 8
+// nodes of 1 to 8 ranks. Reductions run 200 bytes (25 elements: not a
+// multiple of a cache line nor of most rank counts) whole and in 64-byte
+// strips; copy-only collectives run 203 bytes (not even whole elements);
+// barriers and the all-to-all collectives also run on nothing. Rooted
+// collectives take the last rank, then a middle one, as root.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "algorithms/symbolic_checker.hpp"
+#include "schedule_fixtures.hpp"
+#include "topologies/error.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+struct Variant {
+    algo::Collective collective;
+    std::string algorithm;
+    std::map<std::string, std::string> options;
+
+    std::string name() const {
+        std::string text = fmt::format("{} {}", algo::to_string(collective), algorithm);
+        for (const auto& [key, value] : options) text += fmt::format(" {}={}", key, value);
+        return text;
+    }
+};
+
+std::vector<Variant> variants() {
+    using C = algo::Collective;
+    return {
+        {C::allreduce, "tree", {{"arity", "2"}}},
+        {C::allreduce, "tree", {{"arity", "3"}, {"bcast", "nary"}}},
+        {C::allreduce, "dissemination", {}},
+        {C::allreduce, "tiled", {{"bcast", "1stage"}}},
+        {C::allreduce, "tiled", {{"bcast", "2stage"}}},
+        {C::allreduce, "tiled-naive", {}},
+        {C::allreduce, "tiled-cyclic", {{"bcast", "2stage"}}},
+        {C::reduce, "tree", {{"arity", "2"}}},
+        {C::reduce, "tree", {{"arity", "3"}}},
+        {C::bcast, "tree", {{"bcast", "1stage"}}},
+        {C::bcast, "tree", {{"bcast", "2stage"}}},
+        {C::bcast, "tree", {{"bcast", "nary"}, {"arity", "3"}}},
+        {C::barrier, "tree", {{"bcast", "2stage"}}},
+        {C::barrier, "tree", {{"bcast", "nary"}}},
+        {C::barrier, "dissemination", {}},
+    };
+}
+
+bool strip_mined(const Variant& variant) { return variant.collective != algo::Collective::barrier; }
+
+// The sizes a variant is proven at, each with the strip options to try.
+std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Variant& variant) {
+    switch (variant.collective) {
+        case algo::Collective::barrier: return {{0, {""}}};
+        case algo::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
+        case algo::Collective::reduce: return {{200, {"off", "64"}}};
+        default: return {{203, {"off", "64"}}};
+    }
+}
+
+void prove(const Variant& variant, const std::string& topology, int ranks, int nodes, int root) {
+    const auto machine = test::machine(topology);
+    algo::LayoutOptions layout_options;
+    layout_options.ranks_per_node = ranks;
+    layout_options.nodes = nodes;
+    const algo::Layout layout = algo::make_layout(machine, layout_options);
+    for (const auto& [bytes, strips] : sizes(variant))
+        for (const std::string& strip : strips) {
+            algo::CollectiveSpec spec;
+            spec.collective = variant.collective;
+            spec.algorithm = variant.algorithm;
+            spec.bytes = bytes;
+            spec.root = root;
+            spec.options = variant.options;
+            if (strip_mined(variant)) spec.options["strip"] = strip;
+            const algo::CheckReport report = algo::check_schedule(algo::generate_schedule(spec, layout));
+            ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes, strip {}: {}",
+                                                     variant.name(), topology, ranks, nodes, root, bytes, strip,
+                                                     report.problems.front());
+        }
+}
+
+void prove_everywhere(const std::string& topology) {
+    const int cores = test::machine(topology)->core_count();
+    for (const Variant& variant : variants()) {
+        SCOPED_TRACE(variant.name());
+        for (int ranks = 1; ranks <= std::min(cores, 64); ++ranks) {
+            prove(variant, topology, ranks, 1, ranks - 1);
+            if (::testing::Test::HasFatalFailure()) return;
+        }
+        for (int nodes = 1; nodes <= 8; ++nodes)
+            for (int ranks = 1; ranks <= std::min(cores, 8); ++ranks) {
+                prove(variant, topology, ranks, nodes, (ranks * nodes) / 2);
+                if (::testing::Test::HasFatalFailure()) return;
+            }
+    }
+}
+
+std::string test_name(const std::string& text) {
+    std::string name;
+    for (char c : text) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return name;
+}
+
+}  // namespace
+
+class AlgorithmProofs : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AlgorithmProofs, EveryAlgorithmHoldsForEveryShape) { prove_everywhere(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Machines, AlgorithmProofs,
+                         ::testing::Values("westmere", "magnycours", "live", "synthetic:Package:3 Core:5",
+                                           "synthetic:Core:1", "synthetic:Package:7 Core:1",
+                                           "synthetic:Package:4 L3Cache:2 Core:8"),
+                         [](const auto& info) { return test_name(info.param); });
+
+// hwloc's reference machines, when ../shared/hwloc-xml is beside the project.
+TEST(AlgorithmProofsOnSharedXml, EveryLoadableMachine) {
+    namespace fs = std::filesystem;
+    const fs::path folder{NUMACOLL_SHARED_HWLOC_XML};
+    if (!fs::is_directory(folder)) GTEST_SKIP() << folder << " is absent";
+    int proven = 0;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        const std::string extension = entry.path().extension().string();
+        if (extension != ".xml" && extension != ".output") continue;
+        try {
+            test::machine(entry.path().string());
+        } catch (const InputError&) {
+            continue;  // rejected files are tested in tests/topologies
+        }
+        SCOPED_TRACE(entry.path().string());
+        prove_everywhere(entry.path().string());
+        if (HasFatalFailure()) return;
+        ++proven;
+    }
+    EXPECT_GE(proven, 5);
+}
