@@ -46,15 +46,15 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
 }
 
 void AlgorithmOptions::add_to(CLI::App& command, bool many) {
-    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, ...")->capture_default_str();
+    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast or barrier (scatter, gather, allgather: no algorithm yet)")->capture_default_str();
     command.add_option("--algorithm,-a", algorithm, many ? "algorithm names, comma separated (see numacoll dag --list)"
                                                          : "algorithm name (see numacoll dag --list)")
         ->capture_default_str();
     command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
     command.add_option("--op", op, "reduction operator: sum, min, max, prod")->capture_default_str();
-    command.add_option("--arity", arity, "tree: fan-in of the reduction tree (default 2)");
-    command.add_option("--bcast", bcast, "tree: broadcast 1stage or 2stage (default 1stage)");
-    command.add_option("--strip", strip, "tree: strip-mining chunk, auto, off or a size (default auto)");
+    command.add_option("--arity", arity, "tree: fan-in (fan-out for bcast nary) of the tree (default 2)");
+    command.add_option("--bcast", bcast, "tree, tiled*: broadcast 1stage, 2stage or (tree only) nary (default 1stage)");
+    command.add_option("--strip", strip, "tree, tiled*, dissemination: strip-mining chunk, auto, off or a size (default auto)");
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable)");
 }
 

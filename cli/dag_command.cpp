@@ -9,6 +9,8 @@
 #include "algorithms/schedule_io.hpp"
 #include "algorithms/symbolic_checker.hpp"
 #include "cli/commands.hpp"
+#include "sim/locality_stats.hpp"
+#include "sim/params.hpp"
 #include "cli/common.hpp"
 #include "topologies/error.hpp"
 #include "topologies/text_file.hpp"
@@ -25,6 +27,7 @@ struct DagOptions {
     std::string output = "-";
     std::string from;
     bool check = false;
+    bool stats = false;
     bool list = false;
 };
 
@@ -60,11 +63,15 @@ CommandRun add_dag_command(CLI::App& app) {
     command->add_option("--from", options->from, "read a schedule (text or JSON) instead of generating one");
     command->add_flag("--check", options->check,
                       "prove the DAG with the symbolic checker and print the verdict (exit 1 if it does not hold)");
+    command->add_flag("--stats", options->stats,
+                      "print task counts, bytes moved per locality class (same core/cache/socket, other socket by "
+                      "hops, network), the critical path and tasks per thread, without simulating");
     command->add_flag("--list", options->list, "list the algorithms and their options");
     command->footer(
         "Examples:\n"
         "  numacoll dag --topology westmere --collective allreduce --algorithm tree --bytes 64\n"
         "  numacoll dag --topology magnycours --bcast 2stage --bytes 1MiB --check\n"
+        "  numacoll dag --topology magnycours --algorithm tiled --bytes 1MiB --stats\n"
         "  numacoll dag --topology westmere --bytes 64 --format dot -o tree.dot && dot -Tpng tree.dot -o tree.png");
 
     return [options] {
@@ -74,19 +81,35 @@ CommandRun add_dag_command(CLI::App& app) {
         }
         check_writable(options->output);
         algo::Schedule schedule;
+        std::shared_ptr<const topo::Machine> machine;
         if (!options->from.empty()) {
             schedule = load_schedule(options->from);
+            // Its own machine, when it names one, classes its traffic.
+            if (options->stats)
+                machine = schedule.provenance.count("topology")
+                              ? std::make_shared<const topo::Machine>(topo::load_machine(schedule.provenance.at("topology")))
+                              : options->machine.load();
         } else {
             const algo::CollectiveSpec spec = options->algorithm.spec(parse_byte_size(options->bytes, "--bytes"));
-            const auto machine = options->machine.load();
+            machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
+        }
+        if (options->stats) {
+            const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), schedule.nodes);
+            std::cout << fmt::format("{} {} of {} on {} ranks ({} node(s)), {}\n",
+                                     algo::to_string(schedule.spec.collective), schedule.spec.algorithm,
+                                     format_bytes(schedule.spec.bytes), schedule.rank_count(), schedule.nodes,
+                                     machine->source.empty() ? machine->name : machine->source)
+                      << sim::format_stats(sim::schedule_stats(schedule, platform));
+            if (options->output != "-") write_output(options->output, render(schedule, options->format));
+            if (!options->check) return 0;
         }
         if (!options->check) {
             write_output(options->output, render(schedule, options->format));
             return 0;
         }
         const algo::CheckReport report = algo::check_schedule(schedule);
-        if (options->output != "-") write_output(options->output, render(schedule, options->format));
+        if (options->output != "-" && !options->stats) write_output(options->output, render(schedule, options->format));
         const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s)), {} tasks",
                                              algo::to_string(schedule.spec.collective), schedule.spec.algorithm,
                                              format_bytes(schedule.spec.bytes), schedule.rank_count(), schedule.nodes,

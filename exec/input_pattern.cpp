@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace numacoll::exec {
 
@@ -35,6 +36,21 @@ double input_value(int rank, std::size_t element, std::uint32_t iteration, algo:
             return static_cast<double>(h % 2000001) - 1000000.0;
     }
     return 0;
+}
+
+std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, algo::ReduceOp op) {
+    const double value = input_value(rank, offset / sizeof(double), iteration, op);
+    std::uint8_t bytes[sizeof(double)];
+    std::memcpy(bytes, &value, sizeof(double));
+    return bytes[offset % sizeof(double)];
+}
+
+void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, algo::ReduceOp op) {
+    auto* values = reinterpret_cast<double*>(input);
+    const std::size_t whole = bytes / sizeof(double);
+    for (std::size_t i = 0; i < whole; ++i) values[i] = input_value(rank, i, iteration, op);
+    for (std::size_t x = whole * sizeof(double); x < bytes; ++x)
+        input[x] = static_cast<std::byte>(input_byte(rank, x, iteration, op));
 }
 
 double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, algo::ReduceOp op) {

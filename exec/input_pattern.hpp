@@ -19,6 +19,12 @@ namespace numacoll::exec {
 
 double input_value(int rank, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
 
+// Byte `offset` of rank's input: the bytes of input_value(rank, offset / 8)
+// in memory order, so copy-only collectives of any byte count can be checked.
+std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, algo::ReduceOp op);
+// Writes the first `bytes` bytes of rank's input (whole doubles, then a tail).
+void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, algo::ReduceOp op);
+
 // The allreduce of input_value over ranks 0..ranks-1.
 double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
 

@@ -16,6 +16,7 @@
 #include "exec/kernels.hpp"
 #include "exec/memory_binding.hpp"
 #include "exec/spin_barrier.hpp"
+#include "algorithms/collective_contract.hpp"
 #include "algorithms/statistics.hpp"
 #include "algorithms/validate_schedule.hpp"
 
@@ -68,6 +69,8 @@ public:
         const int timed_end = options_.warmup_iterations + options_.timed_iterations;
         const int total = timed_end + (options_.trace ? 1 : 0);
         iteration_ns_.assign(static_cast<std::size_t>(total) * static_cast<std::size_t>(ranks), 0);
+        arrivals_.assign(iteration_ns_.size(), {});
+        departures_.assign(iteration_ns_.size(), {});
         starts_.assign(static_cast<std::size_t>(ranks), {});
         SpinBarrier meeting(ranks);
         std::vector<std::thread> threads;
@@ -96,9 +99,6 @@ private:
         if (schedule_.nodes != 1)
             throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {} (MPI comes later)",
                                          schedule_.nodes));
-        if (schedule_.spec.collective != algo::Collective::allreduce)
-            throw UsageError(fmt::format("the thread executor verifies allreduce only for now, not {}",
-                                         algo::to_string(schedule_.spec.collective)));
         for (int id = 0; id < schedule_.task_count(); ++id) {
             const algo::Task& task = schedule_.task(id);
             if (task.kind == algo::TaskKind::net)
@@ -124,6 +124,7 @@ private:
                 const auto iteration = static_cast<std::uint32_t>(it);
                 if (input >= 0) write_input(rank, input, iteration);
                 meeting.arrive_and_wait();
+                if (options_.before_arrival) options_.before_arrival(rank);
                 const bool record = options_.trace && it == total;
                 const Clock::time_point start = Clock::now();
                 if (record) starts_[rank] = start;
@@ -135,8 +136,11 @@ private:
                     if (record) task_times_[id] = {begin, Clock::now()};
                     if (flag_slot_[id] >= 0) flags_[flag_slot_[id]].wake();
                 }
-                iteration_ns_[static_cast<std::size_t>(it - 1) * schedule_.rank_count() + rank] =
-                    nanoseconds(start, Clock::now());
+                const Clock::time_point end = Clock::now();
+                const std::size_t slot = static_cast<std::size_t>(it - 1) * schedule_.rank_count() + rank;
+                iteration_ns_[slot] = nanoseconds(start, end);
+                arrivals_[slot] = start;
+                departures_[slot] = end;
                 // Nobody rewrites an input while another thread may still read it.
                 meeting.arrive_and_wait();
             }
@@ -145,9 +149,7 @@ private:
 
     void write_input(int rank, int buffer, std::uint32_t iteration) {
         const algo::Buffer& info = schedule_.buffer(buffer);
-        double* values = reinterpret_cast<double*>(memory_[buffer].get());
-        const std::size_t count = info.bytes / sizeof(double);
-        for (std::size_t i = 0; i < count; ++i) values[i] = input_value(rank, i, iteration, schedule_.spec.op);
+        fill_input(memory_[buffer].get(), info.bytes, rank, iteration, schedule_.spec.op);
     }
 
     void execute(int id, std::uint32_t iteration) {
@@ -183,22 +185,66 @@ private:
         return result;
     }
 
+    // Every output block of the collective's contract holds what the inputs
+    // of the last iteration say it must: a reduction element by element, a
+    // copy byte by byte. A barrier has no data: every rank must have arrived
+    // (started the iteration) before any rank left it.
     void verify(std::uint32_t last_iteration) {
+        const algo::CollectiveSpec& spec = schedule_.spec;
         const int ranks = schedule_.rank_count();
+        if (spec.collective == algo::Collective::barrier) {
+            verify_synchronisation();
+            return;
+        }
         for (int rank = 0; rank < ranks; ++rank) {
             const int output = schedule_.output_of(rank);
-            if (output < 0) continue;
-            double* values = reinterpret_cast<double*>(memory_[output].get());
-            const std::size_t count = schedule_.buffer(output).bytes / sizeof(double);
-            if (options_.before_verify) options_.before_verify(rank, values, count);
-            for (std::size_t i = 0; i < count; ++i) {
-                const double expected = reduced_value(ranks, i, last_iteration, schedule_.spec.op);
-                if (values[i] != expected)
-                    throw VerificationError(fmt::format(
-                        "verification failed: rank {} element {} is {} but the {} of the inputs is {} ({} {}, {} bytes)",
-                        rank, i, values[i], algo::to_string(schedule_.spec.op), expected,
-                        algo::to_string(schedule_.spec.collective), schedule_.spec.algorithm, schedule_.spec.bytes));
+            if (output >= 0 && options_.before_verify)
+                options_.before_verify(rank, reinterpret_cast<double*>(memory_[output].get()),
+                                       schedule_.buffer(output).bytes / sizeof(double));
+        }
+        const std::string what = fmt::format("({} {}, {} bytes)", algo::to_string(spec.collective), spec.algorithm, spec.bytes);
+        for (const algo::RequiredBlock& block : algo::required_blocks(spec, ranks)) {
+            const int output = schedule_.output_of(block.rank);
+            if (output < 0 || schedule_.buffer(output).bytes < block.output_offset + block.bytes)
+                throw VerificationError(fmt::format("verification failed: rank {} has no output of {} bytes {}", block.rank,
+                                                    block.output_offset + block.bytes, what));
+            const std::byte* bytes = memory_[output].get() + block.output_offset;
+            if (block.sources.size() > 1) {
+                const auto* values = reinterpret_cast<const double*>(bytes);
+                for (std::size_t i = 0; i < block.bytes / sizeof(double); ++i) {
+                    const std::size_t element = block.input_offset / sizeof(double) + i;
+                    const double expected = reduced_value(ranks, element, last_iteration, spec.op);
+                    if (values[i] != expected)
+                        throw VerificationError(fmt::format(
+                            "verification failed: rank {} element {} is {} but the {} of the inputs is {} {}", block.rank,
+                            block.output_offset / sizeof(double) + i, values[i], algo::to_string(spec.op), expected, what));
+                }
+                continue;
             }
+            for (std::size_t x = 0; x < block.bytes; ++x) {
+                const std::uint8_t expected = input_byte(block.sources.front(), block.input_offset + x, last_iteration, spec.op);
+                const auto got = static_cast<std::uint8_t>(bytes[x]);
+                if (got != expected)
+                    throw VerificationError(fmt::format(
+                        "verification failed: rank {} byte {} is {:#04x} but rank {}'s input byte {} is {:#04x} {}",
+                        block.rank, block.output_offset + x, got, block.sources.front(), block.input_offset + x, expected,
+                        what));
+            }
+        }
+    }
+
+    void verify_synchronisation() const {
+        const int ranks = schedule_.rank_count();
+        for (std::size_t it = 0; it < arrivals_.size() / static_cast<std::size_t>(ranks); ++it) {
+            const auto first = arrivals_.begin() + static_cast<std::ptrdiff_t>(it * ranks);
+            const auto last_arrival = std::max_element(first, first + ranks);
+            const auto left = departures_.begin() + static_cast<std::ptrdiff_t>(it * ranks);
+            const auto first_departure = std::min_element(left, left + ranks);
+            if (*first_departure < *last_arrival)
+                throw VerificationError(fmt::format(
+                    "verification failed: in iteration {} rank {} left the barrier before rank {} arrived ({} {})", it + 1,
+                    first_departure - left, last_arrival - first, algo::to_string(schedule_.spec.collective),
+                    schedule_.spec.algorithm));
         }
     }
 
@@ -212,6 +258,7 @@ private:
     std::unique_ptr<Flag[]> flags_;
     std::vector<std::shared_ptr<std::byte>> memory_;
     std::vector<double> iteration_ns_;  // [iteration][rank]
+    std::vector<Clock::time_point> arrivals_, departures_;  // [iteration][rank]: start and end of each iteration
     std::vector<std::pair<Clock::time_point, Clock::time_point>> task_times_;
     std::vector<Clock::time_point> starts_;
 };

@@ -38,6 +38,9 @@ struct ExecOptions {
     // Called for each rank's output after the last iteration, before the
     // check (tests corrupt a buffer here to prove that the check notices).
     std::function<void(int rank, double* output, std::size_t count)> before_verify;
+    // Called by each rank after the meeting that starts an iteration, before
+    // it arrives (tests delay one rank here to prove that a barrier waits).
+    std::function<void(int rank)> before_arrival;
 };
 
 struct IterationStats {

@@ -149,6 +149,34 @@ TEST(Cli, ListShowsTheAlgorithms) {
     EXPECT_NE(result.out.find("allreduce"), std::string::npos);
     EXPECT_NE(result.out.find("tree"), std::string::npos);
     EXPECT_NE(result.out.find("HPDC'13"), std::string::npos);
+    for (const char* line : {"allreduce  dissemination", "allreduce  tiled-naive", "allreduce  tiled-cyclic",
+                             "reduce     tree", "bcast      tree", "barrier    dissemination"})
+        EXPECT_NE(result.out.find(line), std::string::npos) << line;
+}
+
+// HPDC'13 section 3.4's step decomposition, from `dag --stats`.
+TEST(Cli, DagStatsShowsThePaperSteps) {
+    const Result result = run("dag --topology westmere --collective allreduce --algorithm tree --bytes 64 --stats");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("tasks: 44, 11 copy, 11 reduce, 22 flag"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("data steps on the critical path: reduce (same socket), reduce (same socket), "
+                              "reduce (same socket), reduce (other socket (1 hop)), copy"),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("other socket (1 hop)"), std::string::npos);
+    EXPECT_NE(result.out.find("tasks per thread: min 2"), std::string::npos);
+}
+
+TEST(Cli, EveryCollectiveRunsAndVerifies) {
+    const auto csv_path = scratch_dir() / "collectives.csv";
+    for (const char* call : {"-c reduce -a tree --root 1 --bytes 1KiB", "-c bcast -a tree --root 1 --bytes 1001",
+                             "-c barrier -a dissemination --bytes 0", "-c allreduce -a tiled --bytes 64KiB"}) {
+        SCOPED_TRACE(call);
+        const Result result = run(std::string("run --threads 2 --iterations 20 -q ") + call + " -o " + csv_path.string());
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        const std::string csv = slurp(csv_path);
+        EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;
+    }
 }
 
 TEST(Cli, BadInputIsOneLineAndExitTwo) {
@@ -172,6 +200,10 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
     expect_usage_error("dag --ranks -3", "--ranks");
     expect_usage_error("dag --topology westmere --ranks 25", "only 24 PUs");
     expect_usage_error("dag --root 12", "root 12 does not exist");
+    expect_usage_error("dag --collective barrier --bytes 64", "a barrier moves no data");
+    expect_usage_error("dag --collective bcast --algorithm tiled", "unknown algorithm 'tiled' for bcast");
+    expect_usage_error("dag --collective scatter", "no algorithm implements collective 'scatter' yet");
+    expect_usage_error("dag --algorithm tiled --bcast nary", "option bcast");
     expect_usage_error("dag --format png", "--format");
     expect_usage_error("dag --frobnicate", "frobnicate");
     expect_usage_error("dag --from /nonexistent/schedule.txt", "/nonexistent/schedule.txt");

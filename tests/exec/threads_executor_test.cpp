@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
+
+#include "../algorithms/schedule_fixtures.hpp"
 
 #include "algorithms/registry.hpp"
 
@@ -29,6 +33,19 @@ algo::Schedule tree(int threads, std::uint64_t bytes, algo::ReduceOp op = algo::
     spec.bytes = bytes;
     spec.op = op;
     spec.options = std::move(options);
+    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+}
+
+algo::Schedule any(algo::Collective collective, const std::string& algorithm, int threads, std::uint64_t bytes,
+                   int root = 0) {
+    algo::LayoutOptions layout;
+    layout.ranks_per_node = threads;
+    layout.oversubscribe = threads > live()->pu_count();
+    algo::CollectiveSpec spec;
+    spec.collective = collective;
+    spec.algorithm = algorithm;
+    spec.bytes = bytes;
+    spec.root = root;
     return algo::generate_schedule(spec, algo::make_layout(live(), layout));
 }
 
@@ -89,6 +106,64 @@ TEST(ThreadsExecutor, CorruptedOutputIsCaught) {
         FAIL() << "a corrupted buffer passed verification";
     } catch (const exec::VerificationError& error) {
         EXPECT_NE(std::string(error.what()).find("rank 2 element 5"), std::string::npos) << error.what();
+    }
+}
+
+// Every registered algorithm runs and verifies: reductions element by
+// element, copies byte by byte (203 bytes: not whole doubles), barriers by
+// their arrival and departure times; roots other than 0.
+TEST(ThreadsExecutor, EveryAlgorithmIsCorrect) {
+    for (const auto& info : algo::algorithm_registry())
+        for (int threads : {1, 2, 3, 5}) {
+            const bool barrier = info.collective == algo::Collective::barrier;
+            const bool copies = !algo::is_reduction(info.collective) && !barrier;
+            for (std::uint64_t bytes : barrier ? std::vector<std::uint64_t>{0}
+                                     : copies  ? std::vector<std::uint64_t>{203, 70000}
+                                               : std::vector<std::uint64_t>{200, 70000}) {
+                SCOPED_TRACE(testing::Message() << algo::to_string(info.collective) << " " << info.name << ", "
+                                                << threads << " threads, " << bytes << " bytes");
+                const auto result =
+                    exec::run_on_threads(any(info.collective, info.name, threads, bytes, threads - 1), *live(), quick());
+                EXPECT_EQ(result.stats.iterations, 3);
+            }
+        }
+}
+
+TEST(ThreadsExecutor, CorruptedBroadcastByteIsCaught) {
+    auto options = quick();
+    options.before_verify = [](int rank, double* output, std::size_t) {
+        if (rank == 1) reinterpret_cast<unsigned char*>(output)[201] ^= 0x10;
+    };
+    try {
+        exec::run_on_threads(any(algo::Collective::bcast, "tree", 3, 203, 2), *live(), options);
+        FAIL() << "a corrupted byte passed verification";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_NE(std::string(error.what()).find("rank 1 byte 201"), std::string::npos) << error.what();
+    }
+}
+
+// Rank 1 arrives 2 ms late: the barrier holds rank 0 back, and the same
+// barrier without rank 1's arrival signal is caught letting it go.
+TEST(ThreadsExecutor, BarrierThatDoesNotWaitIsCaught) {
+    auto options = quick();
+    options.before_arrival = [](int rank) {
+        if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    };
+    const auto barrier = any(algo::Collective::barrier, "tree", 2, 0);
+    EXPECT_NO_THROW(exec::run_on_threads(barrier, *live(), options));
+    int dropped = 0;
+    const auto broken = test::rebuild(barrier, [&](int, const algo::Task& task, std::vector<int>&) {
+        const bool arrival = task.kind == algo::TaskKind::flag && task.peer == 0;
+        dropped += arrival;
+        return !arrival;
+    });
+    ASSERT_EQ(dropped, 1);
+    try {
+        exec::run_on_threads(broken, *live(), options);
+        FAIL() << "a barrier that lets rank 0 go early passed verification";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_NE(std::string(error.what()).find("rank 0 left the barrier before rank 1 arrived"), std::string::npos)
+            << error.what();
     }
 }
 

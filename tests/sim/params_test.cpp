@@ -12,9 +12,21 @@
 using namespace numacoll;
 
 namespace {
+
+// The files a test writes, removed when the test process ends.
+struct TempFiles {
+    std::vector<std::filesystem::path> paths;
+    ~TempFiles() {
+        std::error_code ignored;
+        for (const auto& path : paths) std::filesystem::remove(path, ignored);
+    }
+};
+
 std::string write_temp(const std::string& name, const std::string& text) {
+    static TempFiles written;
     const auto path = std::filesystem::temp_directory_path() / ("numacoll-params-" + std::to_string(::getpid()) + "-" + name);
     std::ofstream(path) << text;
+    written.paths.push_back(path);
     return path.string();
 }
 
