@@ -97,7 +97,6 @@ public:
         for (const Piece& piece : pieces) map[piece.start] = Segment{piece.end, piece.written, piece.terms};
     }
 
-    std::vector<Piece> contents(int buffer, std::uint64_t bytes) const { return read({buffer, 0, bytes}, 0); }
 
 private:
     static void cut(std::map<std::uint64_t, Segment>& map, std::uint64_t at) {

@@ -187,12 +187,14 @@ private:
 
     // Every output block of the collective's contract holds what the inputs
     // of the last iteration say it must: a reduction element by element, a
-    // copy byte by byte. A barrier has no data: every rank must have arrived
-    // (started the iteration) before any rank left it.
+    // copy byte by byte. A barrier (and an all-to-all collective of nothing)
+    // has no data: every rank must have arrived (started the iteration)
+    // before any rank left it.
     void verify(std::uint32_t last_iteration) {
         const algo::CollectiveSpec& spec = schedule_.spec;
         const int ranks = schedule_.rank_count();
-        if (spec.collective == algo::Collective::barrier) {
+        const bool all_to_all = spec.collective == algo::Collective::allreduce || spec.collective == algo::Collective::allgather;
+        if (spec.collective == algo::Collective::barrier || (all_to_all && spec.bytes == 0)) {
             verify_synchronisation();
             return;
         }

@@ -1,7 +1,9 @@
-// Tree allreduce executed for real on this machine's threads: 1 to 16 of
-// them (more threads than cores on small machines, on purpose), sizes that
-// are empty, one element, not multiples of the thread count or of a cache
-// line, and 16 MiB, every operator; and corrupted results must be caught.
+// Schedules executed for real on this machine's threads. Tree allreduce on
+// 1 to 16 of them (more threads than cores on small machines, on purpose),
+// sizes that are empty, one element, not multiples of the thread count or
+// of a cache line, and 16 MiB, every operator; every other algorithm on a
+// few thread counts; and corrupted results and barriers that do not wait
+// must be caught.
 #include "exec/threads_executor.hpp"
 
 #include <gtest/gtest.h>
