@@ -118,6 +118,26 @@ ChunkState start_chunk(std::uint64_t offset, std::uint64_t bytes, const std::str
     return state;
 }
 
+int ReadySignals::signal(ScheduleBuilder& builder, int src, int dst, const Range& src_partial,
+                         const std::vector<int>& src_ready, const std::string& label) {
+    const bool untouched_input = src_partial.buffer >= 0 && src_partial.buffer == inputs_[src] && src_ready.empty();
+    if (!untouched_input) return builder.flag(src, dst, src_ready, label + ":ready");
+    auto [it, fresh] = announced_.try_emplace({src, dst}, -1);
+    if (fresh) it->second = builder.flag(src, dst, {}, label + ":ready");
+    return it->second;
+}
+
+void fetch_partial(ScheduleBuilder& builder, ChunkState& state, int source, int reader, const Range& out,
+                   const std::string& label) {
+    const int told = builder.flag(source, reader, state.ready[source], label + ":go");
+    if (state.bytes == 0) {
+        state.ready[reader] = {told};
+        return;
+    }
+    state.ready[reader] = {builder.copy(reader, state.partial[source], out, {told}, label)};
+    state.partial[reader] = out;
+}
+
 void internode_binomial_reduce(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
                                const std::function<Range(int)>& home, std::vector<std::vector<int>>& scratch) {
     const int count = static_cast<int>(leaders.size());

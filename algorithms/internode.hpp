@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "algorithms/builder.hpp"
@@ -24,6 +25,27 @@ struct ChunkState {
 // range of the chunk (none for a rank without input, or an empty chunk).
 ChunkState start_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag,
                        const std::vector<int>& inputs, int ranks);
+
+// The flags that tell `dst` that `src`'s partial of a chunk is ready. A
+// partial that is still src's untouched input is announced once per reader
+// for all chunks: the input is ready from the start, and a flag per chunk
+// would sit in src's program behind its work on the previous chunk, so the
+// chunks could not pipeline.
+class ReadySignals {
+public:
+    explicit ReadySignals(std::vector<int> inputs) : inputs_(std::move(inputs)) {}
+    int signal(ScheduleBuilder& builder, int src, int dst, const Range& src_partial, const std::vector<int>& src_ready,
+               const std::string& label);
+
+private:
+    std::vector<int> inputs_;                       // per rank, -1 if none
+    std::map<std::pair<int, int>, int> announced_;  // (src, dst) -> the flag announcing src's input
+};
+
+// `reader` copies `source`'s partial into `out` once `source` says it is
+// ready (for an empty chunk, only the signal).
+void fetch_partial(ScheduleBuilder& builder, ChunkState& state, int source, int reader, const Range& out,
+                   const std::string& label);
 
 // Ends a chunk: a rank whose result depends on signals from other threads
 // (a barrier's release, a result delivered over the network) gets a task

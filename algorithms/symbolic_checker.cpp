@@ -259,10 +259,11 @@ void check_buffers(const Schedule& schedule, CheckReport& report) {
     }
     const CollectiveSpec& spec = schedule.spec;
     for (int rank = 0; rank < schedule.rank_count(); ++rank) {
-        for (auto [buffer, role, wanted] :
-             {std::tuple{schedule.input_of(rank), "input", contract_input_bytes(spec, schedule.rank_count(), rank)},
-              std::tuple{schedule.output_of(rank), "output", contract_output_bytes(spec, schedule.rank_count(), rank)}}) {
-            const bool owns = role == std::string("input") ? has_input(spec, rank) : has_output(spec, rank);
+        for (auto [buffer, role, owns, wanted] :
+             {std::tuple{schedule.input_of(rank), "input", has_input(spec, rank),
+                         contract_input_bytes(spec, schedule.rank_count(), rank)},
+              std::tuple{schedule.output_of(rank), "output", has_output(spec, rank),
+                         contract_output_bytes(spec, schedule.rank_count(), rank)}}) {
             if (buffer < 0 && owns) {
                 report.problems.push_back(fmt::format("rank {} has no {} buffer", rank, role));
                 return;

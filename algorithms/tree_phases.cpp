@@ -27,10 +27,9 @@ NodeTrees::NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, 
       layout_(layout),
       arity_(arity),
       style_(style),
-      inputs_(std::move(inputs)),
       preferred_local_(preferred_local),
       hierarchy_(build_node_hierarchy(layout)),
-      input_announced_(layout.size(), -1) {}
+      ready_(std::move(inputs)) {}
 
 int NodeTrees::leader(const HierarchyGroup& group) const {
     const bool holds = std::binary_search(group.ranks.begin(), group.ranks.end(), preferred_local_);
@@ -74,7 +73,7 @@ int NodeTrees::reduce_group(int node, int group_index, ChunkState& state, const 
             std::vector<int> deps = state.ready[parent];
             std::vector<Range> reads{state.partial[parent]};
             for (int child : children) {
-                deps.push_back(announce(child, parent, label, state));
+                deps.push_back(ready_.signal(builder_, child, parent, state.partial[child], state.ready[child], label));
                 reads.push_back(state.partial[child]);
             }
             if (state.bytes == 0) {  // nothing to fold: only record that they arrived
@@ -89,31 +88,9 @@ int NodeTrees::reduce_group(int node, int group_index, ChunkState& state, const 
     return leaders.front();
 }
 
-// The flag that tells `parent` that `child`'s partial of this chunk is
-// ready. A child that contributes its untouched input announces it once, in
-// the first chunk: the input is ready for every chunk from the start, and a
-// flag per chunk would sit in the child's program behind its broadcast of
-// the previous chunk, so the parent could not reduce chunk k+1 while the
-// child still copies chunk k (no pipelining).
-int NodeTrees::announce(int child, int parent, const std::string& label, ChunkState& state) {
-    const bool untouched_input = state.bytes > 0 && inputs_[child] >= 0 &&
-                                 state.partial[child].buffer == inputs_[child] && state.ready[child].empty();
-    if (untouched_input && input_announced_[child] >= 0) return input_announced_[child];
-    const int flag = builder_.flag(child, parent, state.ready[child], label + ":ready");
-    if (untouched_input) input_announced_[child] = flag;
-    return flag;
-}
-
 // `reader` copies the chunk from `source` after being told it is ready.
 void NodeTrees::fetch(int source, int reader, const std::string& label, ChunkState& state, const HomeOf& home) {
-    const int told = builder_.flag(source, reader, state.ready[source], label + ":go");
-    if (state.bytes == 0) {
-        state.ready[reader] = {told};
-        return;
-    }
-    const Range out = home(reader);
-    state.ready[reader] = {builder_.copy(reader, state.partial[source], out, {told}, label)};
-    state.partial[reader] = out;
+    fetch_partial(builder_, state, source, reader, state.bytes > 0 ? home(reader) : Range{}, label);
 }
 
 void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {

@@ -55,17 +55,15 @@ private:
     std::vector<int> child_leaders(const HierarchyGroup& group) const;  // local ranks
     int reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home);
     void broadcast_group(int node, int group_index, ChunkState& state, const HomeOf& home);
-    int announce(int child, int parent, const std::string& label, ChunkState& state);
     void fetch(int source, int reader, const std::string& label, ChunkState& state, const HomeOf& home);
 
     ScheduleBuilder& builder_;
     const Layout& layout_;
     int arity_;
     BroadcastStyle style_;
-    std::vector<int> inputs_;
     int preferred_local_;
     NodeHierarchy hierarchy_;
-    std::vector<int> input_announced_;  // per rank: the flag announcing its input, -1 before the first chunk
+    ReadySignals ready_;
 };
 
 }  // namespace numacoll::algo

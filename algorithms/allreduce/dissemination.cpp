@@ -57,6 +57,8 @@ public:
         temps_.resize(layout.size());
         landings_.resize(layout.size());
         active_nodes_ = floor_pow2(layout.nodes);
+        ready_ = ReadySignals(inputs_);
+        combines_per_chunk_ = count_combines();
     }
 
     Schedule generate() {
@@ -73,16 +75,21 @@ private:
     bool active(int local) const { return grid_.host[local] == local; }
     int rounds(int count) const { return log2_of(count); }
 
-    // How many combines an active thread of `node` performs per chunk: its
-    // last one writes its output. Threads of excess nodes get their result
-    // from their node's leader, so none of theirs is last.
-    int combines(int node, int local) const {
-        if (node >= active_nodes_) return -1;
-        int excess_served = 0;
-        for (int other = 0; other < layout_.ranks_per_node; ++other)
-            if (other != local && grid_.host[other] == local) excess_served = 1;
-        const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
-        return excess_served + rounds(grid_.lanes) + rounds(grid_.active_sockets) + folded_node + rounds(active_nodes_);
+    // How many combines each thread performs per chunk (the same in every
+    // chunk): the last one writes its output. Excess threads, and every
+    // thread of an excess node, get their result by copy: -1, none is last.
+    std::vector<int> count_combines() const {
+        std::vector<bool> serves_excess(layout_.ranks_per_node, false);
+        for (int local = 0; local < layout_.ranks_per_node; ++local)
+            if (!active(local)) serves_excess[grid_.host[local]] = true;
+        const int shared_rounds = rounds(grid_.lanes) + rounds(grid_.active_sockets) + rounds(active_nodes_);
+        std::vector<int> combines(layout_.size(), -1);
+        for (int node = 0; node < active_nodes_; ++node) {
+            const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
+            for (int local = 0; local < layout_.ranks_per_node; ++local)
+                if (active(local)) combines[global(node, local)] = serves_excess[local] + folded_node + shared_rounds;
+        }
+        return combines;
     }
 
     Range temp(int rank, std::size_t slot, std::vector<std::vector<int>>& pool, const char* name) {
@@ -90,18 +97,6 @@ private:
             pool[rank].push_back(
                 builder_.add_temp(rank, builder_.spec().bytes, fmt::format("{}{}.{}", name, rank, pool[rank].size())));
         return {pool[rank][slot], state_.offset, state_.bytes};
-    }
-
-    // `src` tells `dst` that its partial is ready; an untouched input is
-    // announced once for all chunks (so chunks pipeline, as in the tree).
-    int signal(int src, int dst, const std::vector<int>& src_ready, const Range& src_partial, const std::string& label) {
-        const bool untouched = state_.bytes > 0 && src_partial.buffer == inputs_[src] && src_ready.empty();
-        if (untouched) {
-            auto [it, fresh] = announced_.try_emplace({src, dst}, -1);
-            if (fresh) it->second = builder_.flag(src, dst, {}, label + ":ready");
-            return it->second;
-        }
-        return builder_.flag(src, dst, src_ready, label + ":ready");
     }
 
     // dst folds `reads` (its own partial first) into a new temp, or into its
@@ -125,7 +120,7 @@ private:
         const std::vector<std::vector<int>> ready = state_.ready;
         for (auto [dst, src] : pairs) {
             std::vector<int> deps = ready[dst];
-            deps.push_back(signal(src, dst, ready[src], partial[src], label));
+            deps.push_back(ready_.signal(builder_, src, dst, partial[src], ready[src], label));
             combine(dst, {partial[dst], partial[src]}, deps, label);
         }
     }
@@ -141,7 +136,7 @@ private:
             std::vector<Range> reads{state_.partial[host]};
             for (int local : excess) {
                 const int e = global(node, local);
-                deps.push_back(signal(e, host, state_.ready[e], state_.partial[e], label));
+                deps.push_back(ready_.signal(builder_, e, host, state_.partial[e], state_.ready[e], label));
                 reads.push_back(state_.partial[e]);
             }
             combine(host, reads, deps, label);
@@ -212,23 +207,13 @@ private:
     }
 
     void fetch(int source, int reader, const std::string& label) {
-        const int told = builder_.flag(source, reader, state_.ready[source], label + ":go");
-        if (state_.bytes == 0) {
-            state_.ready[reader] = {told};
-            return;
-        }
-        const Range out{outputs_[reader], state_.offset, state_.bytes};
-        state_.ready[reader] = {builder_.copy(reader, state_.partial[source], out, {told}, label)};
-        state_.partial[reader] = out;
+        fetch_partial(builder_, state_, source, reader, {outputs_[reader], state_.offset, state_.bytes}, label);
     }
 
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
         state_ = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-        remaining_.assign(layout_.size(), -1);
+        remaining_ = combines_per_chunk_;
         done_.assign(layout_.size(), 0);
-        for (int node = 0; node < layout_.nodes; ++node)
-            for (int local = 0; local < layout_.ranks_per_node; ++local)
-                if (active(local)) remaining_[global(node, local)] = combines(node, local);
         for (int node = 0; node < layout_.nodes; ++node) {
             fold_excess(node);
             node_rounds(node);
@@ -258,9 +243,10 @@ private:
     int active_nodes_ = 1;
     std::vector<int> inputs_, outputs_;
     std::vector<std::vector<int>> temps_, landings_;
-    std::map<std::pair<int, int>, int> announced_;  // (src, dst) -> the flag announcing src's input
+    ReadySignals ready_{{}};
     ChunkState state_;
-    std::vector<int> remaining_;  // per rank: combines left in this chunk
+    std::vector<int> combines_per_chunk_;  // per rank, from count_combines()
+    std::vector<int> remaining_;           // per rank: combines left in this chunk
     std::vector<int> done_;       // per rank: temps used in this chunk
 };
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
 #include <optional>
 
 #include "algorithms/allreduce/tree.hpp"
@@ -35,6 +34,7 @@ public:
             outputs_.push_back(builder_.add_output(rank, spec.bytes));
         }
         scratch_.resize(layout.size());
+        ready_ = ReadySignals(inputs_);
         trees_.emplace(builder_, layout, 2, style, inputs_, 0);
         if (variant == TiledVariant::hierarchical) {
             sockets_ = socket_groups(trees_->hierarchy());
@@ -56,11 +56,10 @@ private:
     int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
     int count(int socket) const { return static_cast<int>(sockets_[socket].size()); }
 
-    // Rank `src` tells `dst` its input is ready, once for all chunks.
-    int announce(int src, int dst) {
-        auto [it, fresh] = announced_.try_emplace({src, dst}, -1);
-        if (fresh) it->second = builder_.flag(src, dst, {}, "c0:tiled:ready");
-        return it->second;
+    // Rank `src` tells `dst` its input is ready, once for all chunks: the
+    // tiles are read straight from the inputs.
+    int announce(int src, int dst, const ChunkState& state) {
+        return ready_.signal(builder_, src, dst, {inputs_[src], state.offset, state.bytes}, {}, state.tag + ":tiled");
     }
 
     // Phase 1: thread t of each socket reduces tile t of the socket's inputs.
@@ -72,7 +71,7 @@ private:
         for (int t = 0; t < q; ++t)
             if (tile_of(outputs_[0], state.offset, state.bytes, t, q).bytes > 0)
                 for (int k = 0; k < q; ++k)
-                    if (k != t) announce(global(node, members[k]), global(node, members[t]));
+                    if (k != t) announce(global(node, members[k]), global(node, members[t]), state);
         for (int t = 0; t < q; ++t) {
             const int owner = global(node, members[t]);
             const Range out = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
@@ -83,7 +82,7 @@ private:
                 // cyclic: start with the own input and go round; otherwise socket order.
                 const int index = variant_ == TiledVariant::cyclic ? (t + k) % q : k;
                 const int src = global(node, members[index]);
-                if (src != owner) deps.push_back(announce(src, owner));
+                if (src != owner) deps.push_back(announce(src, owner, state));
                 reads.push_back({inputs_[src], out.offset, out.bytes});
             }
             state.ready[owner] = {builder_.reduce(owner, reads, out, deps, state.tag + ":tiled:socket")};
@@ -200,7 +199,7 @@ private:
     std::vector<std::vector<int>> scratch_;
     std::optional<NodeTrees> trees_;
     std::vector<std::vector<int>> sockets_;  // local ranks; one group of all for naive/cyclic
-    std::map<std::pair<int, int>, int> announced_;
+    ReadySignals ready_{{}};
 };
 
 AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* summary, const char* source) {
