@@ -94,31 +94,28 @@ CommandRun add_dag_command(CLI::App& app) {
             machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
-        if (options->stats) {
-            const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), schedule.nodes);
-            std::cout << fmt::format("{} {} of {} on {} ranks ({} node(s)), {}\n",
-                                     algo::to_string(schedule.spec.collective), schedule.spec.algorithm,
-                                     format_bytes(schedule.spec.bytes), schedule.rank_count(), schedule.nodes,
-                                     machine->source.empty() ? machine->name : machine->source)
-                      << sim::format_stats(sim::schedule_stats(schedule, platform));
-            if (options->output != "-") write_output(options->output, render(schedule, options->format));
-            if (!options->check) return 0;
-        }
-        if (!options->check) {
+        if (!options->stats && !options->check) {
             write_output(options->output, render(schedule, options->format));
             return 0;
         }
+        // A report goes to standard output; the schedule only to a named file.
+        if (options->output != "-") write_output(options->output, render(schedule, options->format));
+        const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", algo::to_string(schedule.spec.collective),
+                                             schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
+                                             schedule.rank_count(), schedule.nodes);
+        if (options->stats) {
+            const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), schedule.nodes);
+            std::cout << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
+                      << sim::format_stats(sim::schedule_stats(schedule, platform));
+            if (!options->check) return 0;
+        }
         const algo::CheckReport report = algo::check_schedule(schedule);
-        if (options->output != "-" && !options->stats) write_output(options->output, render(schedule, options->format));
-        const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s)), {} tasks",
-                                             algo::to_string(schedule.spec.collective), schedule.spec.algorithm,
-                                             format_bytes(schedule.spec.bytes), schedule.rank_count(), schedule.nodes,
-                                             schedule.task_count());
         if (report.holds) {
-            std::cout << fmt::format("check holds: {}; {} outputs proven\n", what, report.outputs_checked);
+            std::cout << fmt::format("check holds: {}, {} tasks; {} outputs proven\n", what, schedule.task_count(),
+                                     report.outputs_checked);
             return 0;
         }
-        std::cout << fmt::format("check FAILS: {}\n", what);
+        std::cout << fmt::format("check FAILS: {}, {} tasks\n", what, schedule.task_count());
         for (const auto& problem : report.problems) std::cout << "  " << problem << "\n";
         std::cerr << fmt::format("numacoll: the schedule does not hold: {}\n", report.problems.front());
         return 1;
