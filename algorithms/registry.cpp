@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allreduce/dissemination.hpp"
 #include "algorithms/allreduce/tiled.hpp"
 #include "algorithms/allreduce/tree.hpp"
 #include "algorithms/barrier/tree.hpp"
+#include "algorithms/bcast/flat.hpp"
 #include "algorithms/bcast/tree.hpp"
+#include "algorithms/gather/gather.hpp"
+#include "algorithms/reduce/flat.hpp"
+#include "algorithms/scatter/tree.hpp"
 #include "algorithms/reduce/tree.hpp"
 #include "algorithms/byte_size.hpp"
 #include "numacoll/version.hpp"
@@ -15,17 +20,25 @@
 namespace numacoll::algo {
 
 const std::vector<AlgorithmInfo>& algorithm_registry() {
-    static const std::vector<AlgorithmInfo> registry = {
-        allreduce_tree_info(),
-        allreduce_dissemination_info(),
-        allreduce_tiled_info(),
-        allreduce_tiled_naive_info(),
-        allreduce_tiled_cyclic_info(),
-        reduce_tree_info(),
-        bcast_tree_info(),
-        barrier_tree_info(),
-        barrier_dissemination_info(),
-    };
+    static const std::vector<AlgorithmInfo> registry = [] {
+        std::vector<AlgorithmInfo> all = {
+            allreduce_tree_info(),
+            allreduce_dissemination_info(),
+            allreduce_tiled_info(),
+            allreduce_tiled_naive_info(),
+            allreduce_tiled_cyclic_info(),
+            reduce_tree_info(),
+        };
+        for (auto& info : reduce_flat_infos()) all.push_back(std::move(info));
+        all.push_back(bcast_tree_info());
+        for (auto& info : bcast_flat_infos()) all.push_back(std::move(info));
+        all.push_back(barrier_tree_info());
+        all.push_back(barrier_dissemination_info());
+        all.push_back(scatter_tree_info());
+        for (auto& info : gather_infos()) all.push_back(std::move(info));
+        for (auto& info : allgather_infos()) all.push_back(std::move(info));
+        return all;
+    }();
     return registry;
 }
 

@@ -46,16 +46,14 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
 }
 
 void AlgorithmOptions::add_to(CLI::App& command, bool many) {
-    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast or barrier (scatter, gather, allgather: no algorithm yet)")->capture_default_str();
+    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, scatter, gather or allgather")->capture_default_str();
     command.add_option("--algorithm,-a", algorithm, many ? "algorithm names, comma separated (see numacoll dag --list)"
                                                          : "algorithm name (see numacoll dag --list)")
         ->capture_default_str();
     command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
     command.add_option("--op", op, "reduction operator: sum, min, max, prod")->capture_default_str();
-    command.add_option("--arity", arity, "tree: fan-in (fan-out for bcast nary) of the tree (default 2)");
-    command.add_option("--bcast", bcast, "tree, tiled*: broadcast 1stage, 2stage or (tree only) nary (default 1stage)");
-    command.add_option("--strip", strip, "tree, tiled*, dissemination: strip-mining chunk, auto, off or a size (default auto)");
-    command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable)");
+    for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
+    command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }
 
 algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
@@ -65,9 +63,8 @@ algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
     spec.bytes = bytes;
     spec.root = root;
     spec.op = algo::parse_reduce_op(op);
-    if (!arity.empty()) spec.options["arity"] = arity;
-    if (!bcast.empty()) spec.options["bcast"] = bcast;
-    if (!strip.empty()) spec.options["strip"] = strip;
+    for (const auto& [name, value] : flagged)
+        if (!value.empty()) spec.options[name] = value;
     for (const auto& item : extra_options) {
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -75,6 +72,24 @@ algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
         spec.options[item.substr(0, eq)] = item.substr(eq + 1);
     }
     return spec;
+}
+
+const std::vector<std::pair<std::string, std::string>>& algorithm_option_flags() {
+    static const std::vector<std::pair<std::string, std::string>> flags = {
+        {"arity", "tree: fan-in (fan-out for bcast nary) of the tree (default 2)"},
+        {"bcast", "tree, tiled*: broadcast 1stage, 2stage or (tree only) nary (default 1stage)"},
+        {"strip", "tree, tiled*, dissemination: strip-mining chunk, auto, off or a size (default auto)"},
+        {"segment", "flat, hier-* and leader algorithms: pipelining segment, 0 = unsegmented"},
+        {"leader", "leader-based algorithms: default (the root's local rank) or nic (near the network interface)"},
+        {"internode", "tree, tiled*: allreduce among node roots: recursive-doubling, ring, rabenseifner or binomial"},
+    };
+    return flags;
+}
+
+std::string option_syntax(const std::string& name) {
+    for (const auto& flag : algorithm_option_flags())
+        if (flag.first == name) return "--" + name;
+    return "--option " + name + "=";
 }
 
 std::vector<std::string> split_list(const std::string& text, const std::string& what) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,14 +29,15 @@ struct MachineOptions {
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false) const;
 };
 
-// --collective, --algorithm, --root, --op and the algorithm options
-// (--arity, --bcast, --strip, and any other as --option key=value).
+// --collective, --algorithm, --root, --op and the algorithm options (the
+// common ones as flags, see algorithm_option_flags(); any other as
+// --option key=value).
 struct AlgorithmOptions {
     std::string collective = "allreduce";
     std::string algorithm = "tree";
     int root = 0;
     std::string op = "sum";
-    std::string arity, bcast, strip;
+    std::map<std::string, std::string> flagged;  // option name -> value given with its flag
     std::vector<std::string> extra_options;
 
     // `many`: --algorithm takes a comma list.
@@ -43,6 +45,11 @@ struct AlgorithmOptions {
     // The spec for one size (algorithm = the whole --algorithm text).
     algo::CollectiveSpec spec(std::uint64_t bytes) const;
 };
+
+// Algorithm options that have a flag of their own (--NAME VALUE): name -> help.
+const std::vector<std::pair<std::string, std::string>>& algorithm_option_flags();
+// How to pass an algorithm option on the command line: "--arity" or "--option fanout=".
+std::string option_syntax(const std::string& name);
 
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);

@@ -34,10 +34,11 @@ struct DagOptions {
 std::string algorithm_list() {
     std::string out;
     for (const auto& info : algo::algorithm_registry()) {
-        out += fmt::format("{:<10} {:<14} {}\n", algo::to_string(info.collective), info.name, info.summary);
+        out += fmt::format("{:<10} {:<14} {}\n", algo::to_string(info.collective), info.name + " ", info.summary);
         out += fmt::format("{:<25} source: {}\n", "", info.source);
         for (const auto& option : info.options)
-            out += fmt::format("{:<25} --{} (default {}): {}\n", "", option.name, option.default_value, option.help);
+            out += fmt::format("{:<25} {} (default {}): {}\n", "", option_syntax(option.name), option.default_value,
+                               option.help);
     }
     return out;
 }

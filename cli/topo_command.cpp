@@ -1,11 +1,13 @@
-// numacoll topo: the machine model hwloc gives, and (with --platform) the
-// simulation platform built from it: its links and what a transfer crosses.
+// numacoll topo: the machine model hwloc gives, (with --platform) the
+// simulation platform built from it: its links and what a transfer crosses,
+// and (with --hierarchy) the levels and roots groups of a layout.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "algorithms/levels.hpp"
 #include "sim/platform_model.hpp"
 #include "topologies/error.hpp"
 
@@ -17,6 +19,9 @@ struct TopoOptions {
     MachineOptions machine;
     bool json = false;
     bool platform = false;
+    bool hierarchy = false;
+    int ranks = 0;
+    int root = 0;
     std::string params;
     int nodes = 1;
     std::vector<std::string> routes;
@@ -88,20 +93,45 @@ CommandRun add_topo_command(CLI::App& app) {
     command->add_flag("--json", options->json, "print the whole model as JSON");
     command->add_flag("--platform", options->platform,
                       "print the simulation platform: links, and the links a transfer crosses on example routes");
+    command->add_flag("--hierarchy", options->hierarchy,
+                      "print the hierarchy of levels the hierarchical algorithms use: each group of ranks that "
+                      "share a level, its leader and its roots group");
     command->add_option("--params", options->params, "with --platform: cost parameters (bundled name or JSON file)");
-    command->add_option("--nodes,-N", options->nodes, "with --platform: number of nodes")->capture_default_str();
+    command->add_option("--nodes,-N", options->nodes, "with --platform or --hierarchy: number of nodes")
+        ->capture_default_str();
+    command->add_option("--ranks,-p", options->ranks, "with --hierarchy: ranks per node; 0 = one per core")
+        ->capture_default_str();
+    command->add_option("--root", options->root, "with --hierarchy: the rank that leads every group holding it")
+        ->capture_default_str();
     command->add_option("--route", options->routes,
                         "with --platform: a route to show, FROM,TO with endpoints coreN, cacheN, memN, nicN, "
                         "optionally nK. in front (repeatable)");
     command->footer("Examples:\n  numacoll topo\n  numacoll topo --topology magnycours --json\n"
                     "  numacoll topo --topology westmere --platform\n"
                     "  numacoll topo --topology magnycours --platform --route cache24,core0\n"
-                    "  numacoll topo --topology westmere --platform --nodes 2 --route n0.mem1,n1.mem0");
+                    "  numacoll topo --topology westmere --platform --nodes 2 --route n0.mem1,n1.mem0\n"
+                    "  numacoll topo --topology westmere --hierarchy --nodes 2 --root 7");
     return [options] {
         const auto machine = options->machine.load();
+        if (options->hierarchy) {
+            if (options->platform || options->json || !options->routes.empty() || !options->params.empty())
+                throw UsageError("--hierarchy does not combine with --platform, --json, --route or --params");
+            MachineOptions layout_options = options->machine;
+            layout_options.nodes = options->nodes;
+            layout_options.ranks_per_node = options->ranks;
+            const algo::Layout layout = layout_options.layout(machine, false);
+            if (options->root < 0 || options->root >= layout.size())
+                throw UsageError(fmt::format("--root {} does not exist: ranks are 0..{}", options->root, layout.size() - 1));
+            const algo::LayoutLevels levels(layout, options->root);
+            std::cout << fmt::format("hierarchy of {} on {} node(s) x {} rank(s), root {} ({} levels)\n", machine->name,
+                                     layout.nodes, layout.ranks_per_node, options->root, levels.depth_count())
+                      << algo::describe_levels(levels);
+            return 0;
+        }
+        if (options->ranks != 0 || options->root != 0) throw UsageError("--ranks and --root need --hierarchy");
         if (!options->platform) {
             if (!options->routes.empty() || !options->params.empty() || options->nodes != 1)
-                throw UsageError("--route, --params and --nodes need --platform");
+                throw UsageError("--route, --params and --nodes need --platform or --hierarchy");
             std::string text = options->json ? topo::to_json(*machine) : topo::describe(*machine);
             if (!text.empty() && text.back() != '\n') text += '\n';
             std::cout << text;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "algorithms/allreduce/tree.hpp"
+#include "algorithms/internode_allreduce.hpp"
 #include "algorithms/strips.hpp"
 #include "algorithms/tree_phases.hpp"
 
@@ -27,8 +28,10 @@ Range tile_of(int buffer, std::uint64_t offset, std::uint64_t bytes, int t, int 
 class TiledAllreduce {
 public:
     TiledAllreduce(const CollectiveSpec& spec, const Layout& layout, TiledVariant variant, BroadcastStyle style,
+                   InternodeAlgorithm internode,
                    std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), variant_(variant), style_(style), strip_(strip) {
+        : builder_(layout, spec), layout_(layout), variant_(variant), style_(style), strip_(strip),
+          internode_(internode) {
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(builder_.add_input(rank, spec.bytes));
             outputs_.push_back(builder_.add_output(rank, spec.bytes));
@@ -183,7 +186,7 @@ private:
                 gather_on_leader(node, state);
                 leaders.push_back(global(node, sockets_[0][0]));
             }
-            internode_recursive_doubling(builder_, leaders, state, outputs_, scratch_);
+            internode_allreduce(internode_, builder_, leaders, state, outputs_, scratch_);
             const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
             for (int node = 0; node < layout_.nodes; ++node) trees_->broadcast(node, state, output);
         }
@@ -195,6 +198,7 @@ private:
     TiledVariant variant_;
     BroadcastStyle style_;
     std::uint64_t strip_;
+    InternodeAlgorithm internode_;
     std::vector<int> inputs_, outputs_;
     std::vector<std::vector<int>> scratch_;
     std::optional<NodeTrees> trees_;
@@ -209,13 +213,14 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
     info.summary = summary;
     info.source = source;
     info.options = {{"bcast", "1stage", "1stage: every thread copies the tiles; 2stage: one master per socket first"},
-                    strip_option()};
+                    strip_option(), internode_option()};
     info.generate = [name, variant](const CollectiveSpec& spec, const Layout& layout) {
         const OptionReader reader(spec, find_algorithm(spec.collective, name));
         const BroadcastStyle style = parse_broadcast_style(reader.choice("bcast", {"1stage", "2stage"}));
         const std::uint64_t strip = strip_bytes(reader, *layout.machine);
-        if (spec.bytes == 0) return tree_allreduce_schedule(spec, layout, 2, style, strip);
-        return TiledAllreduce(spec, layout, variant, style, strip).generate();
+        const InternodeAlgorithm internode = parse_internode_algorithm(reader.text("internode"));
+        if (spec.bytes == 0) return tree_allreduce_schedule(spec, layout, 2, style, strip, internode);
+        return TiledAllreduce(spec, layout, variant, style, internode, strip).generate();
     };
     return info;
 }

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "algorithms/internode_allreduce.hpp"
 #include "algorithms/strips.hpp"
 #include "algorithms/tree_phases.hpp"
 
@@ -16,8 +17,8 @@ namespace {
 class TreeAllreduce {
 public:
     TreeAllreduce(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
-                  std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), strip_(strip) {
+                  std::uint64_t strip, InternodeAlgorithm internode)
+        : builder_(layout, spec), layout_(layout), strip_(strip), internode_(internode) {
         // A barrier is this pattern on no data, and owns no buffers.
         const bool buffers = spec.collective != Collective::barrier;
         for (int rank = 0; rank < layout.size(); ++rank) {
@@ -42,7 +43,7 @@ private:
         const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
         std::vector<int> roots;
         for (int node = 0; node < layout_.nodes; ++node) roots.push_back(trees_->reduce(node, state, output));
-        internode_recursive_doubling(builder_, roots, state, outputs_, scratch_);
+        internode_allreduce(internode_, builder_, roots, state, outputs_, scratch_);
         for (int node = 0; node < layout_.nodes; ++node) {
             const int root = roots[node];
             // A root that never reduced (one rank, one node) still owes its output.
@@ -58,6 +59,7 @@ private:
     ScheduleBuilder builder_;
     const Layout& layout_;
     std::uint64_t strip_;
+    InternodeAlgorithm internode_;
     std::vector<int> inputs_;
     std::vector<int> outputs_;
     std::vector<std::vector<int>> scratch_;
@@ -67,8 +69,8 @@ private:
 }  // namespace
 
 Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
-                                 std::uint64_t strip) {
-    return TreeAllreduce(spec, layout, arity, style, strip).generate();
+                                 std::uint64_t strip, InternodeAlgorithm internode) {
+    return TreeAllreduce(spec, layout, arity, style, strip, internode).generate();
 }
 
 AlgorithmInfo allreduce_tree_info() {
@@ -82,11 +84,13 @@ AlgorithmInfo allreduce_tree_info() {
         {"arity", "2", "fan-in n of the reduction tree (>= 2)"},
         broadcast_option(),
         strip_option(),
+        internode_option(),
     };
     info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
         const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
         return tree_allreduce_schedule(spec, layout, reader.integer("arity", 2),
-                                       parse_broadcast_style(reader.text("bcast")), strip_bytes(reader, *layout.machine));
+                                       parse_broadcast_style(reader.text("bcast")), strip_bytes(reader, *layout.machine),
+                                       parse_internode_algorithm(reader.text("internode")));
     };
     return info;
 }

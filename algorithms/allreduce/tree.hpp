@@ -4,8 +4,8 @@
 //    level from the innermost shared cache up to the packages, so that
 //    inter-socket traffic happens only at the top. In each round a parent
 //    reads its own partial and those of its n-1 children and writes its output.
-// 2. Across nodes: the node roots run a recursive-doubling allreduce over the
-//    network (net tasks).
+// 2. Across nodes: the node roots run an allreduce over the network (net
+//    tasks): recursive doubling, ring, Rabenseifner or binomial (internode=).
 // 3. Broadcast inside each node: 1-stage (every thread reads the node root's
 //    vector), 2-stage (one master per top-level group reads it first, then
 //    the others read the master's copy) or n-ary (the reduction tree run
@@ -14,6 +14,7 @@
 // core's cache, each running the whole pattern (they pipeline).
 #pragma once
 
+#include "algorithms/internode_allreduce.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/tree_phases.hpp"
 
@@ -21,7 +22,8 @@ namespace numacoll::algo {
 
 // The schedule itself; for spec.collective == barrier (no data) it owns no buffers.
 Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
-                                 std::uint64_t strip);
+                                 std::uint64_t strip,
+                                 InternodeAlgorithm internode = InternodeAlgorithm::recursive_doubling);
 
 AlgorithmInfo allreduce_tree_info();
 

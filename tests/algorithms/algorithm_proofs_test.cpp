@@ -2,14 +2,17 @@
 // every rank count of each machine on one node (up to 64), and 1 to 8
 // nodes of 1 to 8 ranks. Reductions run 200 bytes (25 elements: not a
 // multiple of a cache line nor of most rank counts) whole and in 64-byte
-// strips; copy-only collectives run 203 bytes (not even whole elements);
-// barriers and the all-to-all collectives also run on nothing. Rooted
+// strips (or segments); copy-only collectives run 203 bytes (not even whole
+// elements), bcast also in 64-byte segments; barriers, scatter, gather and
+// allgather also run on nothing. Rooted
 // collectives take the last rank, then a middle one, as root.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
 #include <filesystem>
 
+#include "algorithms/flat_trees.hpp"
+#include "algorithms/registry.hpp"
 #include "algorithms/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"
 #include "topologies/error.hpp"
@@ -32,9 +35,14 @@ struct Variant {
 
 std::vector<Variant> variants() {
     using C = algo::Collective;
-    return {
+    std::vector<Variant> list = {
         {C::allreduce, "tree", {{"arity", "2"}}},
         {C::allreduce, "tree", {{"arity", "3"}, {"bcast", "nary"}}},
+        {C::allreduce, "tree", {{"internode", "binomial"}}},
+        {C::allreduce, "tree", {{"internode", "ring"}}},
+        {C::allreduce, "tree", {{"internode", "rabenseifner"}}},
+        {C::allreduce, "tiled", {{"internode", "ring"}}},
+        {C::allreduce, "tiled", {{"internode", "rabenseifner"}, {"bcast", "2stage"}}},
         {C::allreduce, "dissemination", {}},
         {C::allreduce, "tiled", {{"bcast", "1stage"}}},
         {C::allreduce, "tiled", {{"bcast", "2stage"}}},
@@ -45,13 +53,39 @@ std::vector<Variant> variants() {
         {C::bcast, "tree", {{"bcast", "1stage"}}},
         {C::bcast, "tree", {{"bcast", "2stage"}}},
         {C::bcast, "tree", {{"bcast", "nary"}, {"arity", "3"}}},
+        {C::bcast, "leader", {{"leader", "default"}}},
+        {C::bcast, "leader", {{"leader", "nic"}, {"intra", "split-binary"}}},
+        {C::bcast, "chain", {{"leader", "nic"}, {"fanout", "1"}}},
+        {C::bcast, "pipeline", {{"leader", "default"}}},
+        {C::scatter, "tree", {{"stages", "1stage"}}},
+        {C::scatter, "tree", {{"stages", "2stage"}}},
+        {C::gather, "linear", {}},
+        {C::gather, "binomial", {}},
+        {C::gather, "leader", {{"leader", "nic"}}},
+        {C::allgather, "ring", {}},
+        {C::allgather, "recursive-doubling", {}},
+        {C::allgather, "leader", {{"leader", "nic"}}},
         {C::barrier, "tree", {{"bcast", "2stage"}}},
         {C::barrier, "tree", {{"bcast", "nary"}}},
         {C::barrier, "dissemination", {}},
     };
+    // Every flat algorithm and its hierarchical version, with its default options.
+    for (const auto& flat : algo::flat_bcast_algorithms())
+        for (const std::string prefix : {"", "hier-"}) list.push_back({C::bcast, prefix + flat.name, {}});
+    for (const auto& flat : algo::flat_reduce_algorithms())
+        for (const std::string prefix : {"", "hier-"}) list.push_back({C::reduce, prefix + flat.name, {}});
+    return list;
 }
 
-bool strip_mined(const Variant& variant) { return variant.collective != algo::Collective::barrier; }
+// The option that cuts a variant's vector into chunks ("" if none), and how it says "off".
+std::pair<std::string, std::string> chunk_option(const Variant& variant) {
+    const auto& info = algo::find_algorithm(variant.collective, variant.algorithm);
+    for (const auto& option : info.options) {
+        if (option.name == "strip") return {"strip", "off"};
+        if (option.name == "segment") return {"segment", "0"};
+    }
+    return {"", ""};
+}
 
 // The sizes a variant is proven at, each with the strip options to try.
 std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Variant& variant) {
@@ -59,7 +93,8 @@ std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Vari
         case algo::Collective::barrier: return {{0, {""}}};
         case algo::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
         case algo::Collective::reduce: return {{200, {"off", "64"}}};
-        default: return {{203, {"off", "64"}}};
+        case algo::Collective::bcast: return {{203, {"off", "64"}}};
+        default: return {{203, {"off"}}, {0, {"off"}}};  // scatter, gather, allgather: no chunks
     }
 }
 
@@ -77,7 +112,8 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             spec.bytes = bytes;
             spec.root = root;
             spec.options = variant.options;
-            if (strip_mined(variant)) spec.options["strip"] = strip;
+            if (const auto [name, off] = chunk_option(variant); !name.empty())
+                spec.options[name] = strip == "off" ? off : strip;
             const algo::CheckReport report = algo::check_schedule(algo::generate_schedule(spec, layout));
             ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes, strip {}: {}",
                                                      variant.name(), topology, ranks, nodes, root, bytes, strip,

@@ -29,6 +29,21 @@ inline algo::Schedule tree_allreduce(const std::string& topology, std::uint64_t 
     return algo::generate_schedule(spec, algo::make_layout(machine(topology), layout_options));
 }
 
+inline algo::Schedule schedule(const std::string& topology, algo::Collective collective, const std::string& algorithm,
+                               std::uint64_t bytes, int ranks, int nodes, int root,
+                               std::map<std::string, std::string> options = {}) {
+    algo::LayoutOptions layout_options;
+    layout_options.ranks_per_node = ranks;
+    layout_options.nodes = nodes;
+    algo::CollectiveSpec spec;
+    spec.collective = collective;
+    spec.algorithm = algorithm;
+    spec.bytes = bytes;
+    spec.root = root;
+    spec.options = std::move(options);
+    return algo::generate_schedule(spec, algo::make_layout(machine(topology), layout_options));
+}
+
 // Rebuilds a schedule task by task, letting `edit` change each task and its
 // dependencies (return false to drop the task; later ids shift down).
 template <typename Edit>

@@ -1,11 +1,16 @@
 // Each algorithm keeps the property it exists for (HPDC'13 sections 2.2-2.4):
 // the tree and the tiled reduction cross sockets only at the top of the
-// hierarchy, and dissemination's inter-socket rounds come last.
+// hierarchy, and dissemination's inter-socket rounds come last; and the
+// hierarchical broadcasts of the hierarchical-communicators paper send one
+// copy of the data into each group of each level.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "algorithms/flat_trees.hpp"
 #include "algorithms/hierarchy.hpp"
+#include "algorithms/levels.hpp"
 #include "schedule_fixtures.hpp"
 
 using namespace numacoll;
@@ -109,5 +114,65 @@ TEST(Structure, DisseminationCrossesSocketsOnlyInItsLastRounds) {
         std::set<std::string> expected;
         for (int round = 0; (1 << round) < sockets; ++round) expected.insert("c0:dis:sockets:r" + std::to_string(round));
         EXPECT_EQ(crossing_rounds, expected);
+    }
+}
+
+namespace {
+
+// Bytes that enter `group` from outside: copies by a rank of the group from a
+// buffer of a rank outside it, and network messages into the group.
+std::uint64_t bytes_into(const algo::Schedule& schedule, const algo::LevelGroup& group) {
+    const auto inside = [&](int rank) { return std::binary_search(group.ranks.begin(), group.ranks.end(), rank); };
+    std::uint64_t bytes = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const algo::Task& task = schedule.task(id);
+        if (task.kind == algo::TaskKind::net && !inside(task.thread) && inside(task.peer)) bytes += task.write.bytes;
+        if (task.kind == algo::TaskKind::copy && inside(task.thread))
+            for (const algo::Range& read : task.reads)
+                if (!inside(schedule.buffer(read.buffer).owner)) bytes += read.bytes;
+    }
+    return bytes;
+}
+
+// Does every group receive exactly one copy of the data (none into the root's groups)?
+std::string one_copy_per_group(const algo::Schedule& schedule, const algo::Layout& layout, int root) {
+    const algo::LayoutLevels levels(layout, root);
+    for (const auto& group : levels.groups()) {
+        const bool has_root = std::binary_search(group.ranks.begin(), group.ranks.end(), root);
+        const std::uint64_t into = bytes_into(schedule, group);
+        if (into != (has_root ? 0 : schedule.spec.bytes))
+            return fmt::format("{} group {} receives {} bytes from outside", group.level,
+                               algo::rank_list_text(group.ranks), into);
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Structure, HierarchicalBroadcastsSendOneCopyIntoEachGroup) {
+    const std::uint64_t bytes = 4096;
+    for (const auto& [topology, nodes] : std::vector<std::pair<std::string, int>>{
+             {"westmere", 3}, {"magnycours", 1}, {"synthetic:Package:4 L3Cache:2 Core:8", 2}})
+        for (const auto& flat : algo::flat_bcast_algorithms()) {
+            SCOPED_TRACE(topology + " hier-" + flat.name);
+            algo::LayoutOptions options;
+            options.nodes = nodes;
+            const algo::Layout layout = algo::make_layout(test::machine(topology), options);
+            const int root = layout.size() / 2 + 1;
+            const algo::Schedule schedule = test::schedule(topology, algo::Collective::bcast, "hier-" + flat.name, bytes,
+                                                           0, nodes, root, {{"segment", "1KiB"}});
+            EXPECT_EQ(one_copy_per_group(schedule, layout, root), "");
+        }
+}
+
+TEST(Structure, FlatBroadcastsSendSeveralCopiesIntoSomeGroup) {
+    // The check above can fail: a flat linear or binomial broadcast ignores the levels.
+    for (const char* flat : {"linear", "binomial"}) {
+        SCOPED_TRACE(flat);
+        algo::LayoutOptions options;
+        options.nodes = 3;
+        const algo::Layout layout = algo::make_layout(test::machine("westmere"), options);
+        const algo::Schedule schedule = test::schedule("westmere", algo::Collective::bcast, flat, 4096, 0, 3, 19);
+        EXPECT_NE(one_copy_per_group(schedule, layout, 19), "");
     }
 }

@@ -167,10 +167,21 @@ TEST(Cli, DagStatsShowsThePaperSteps) {
     EXPECT_NE(result.out.find("tasks per thread: min 2"), std::string::npos);
 }
 
+TEST(Cli, TopoHierarchyShowsLevelsAndRootsGroups) {
+    const Result result = run("topo --topology westmere --hierarchy --nodes 2 --root 7");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("network [24 ranks: 0-23] leader 7, roots group 7,19"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("package+L3 [6 ranks: 6-11] leader 7, roots group 7,6,8-11"), std::string::npos)
+        << result.out;
+}
+
 TEST(Cli, EveryCollectiveRunsAndVerifies) {
     const auto csv_path = scratch_dir() / "collectives.csv";
     for (const char* call : {"-c reduce -a tree --root 1 --bytes 1KiB", "-c bcast -a tree --root 1 --bytes 1001",
-                             "-c barrier -a dissemination --bytes 0", "-c allreduce -a tiled --bytes 64KiB"}) {
+                             "-c barrier -a dissemination --bytes 0", "-c allreduce -a tiled --bytes 64KiB",
+                             "-c scatter -a tree --root 1 --bytes 1001", "-c gather -a binomial --root 1 --bytes 1001",
+                             "-c allgather -a ring --bytes 1001", "-c bcast -a hier-split-binary --bytes 100KiB",
+                             "-c reduce -a in-order-binary --bytes 1KiB"}) {
         SCOPED_TRACE(call);
         const Result result = run(std::string("run --threads 2 --iterations 20 -q ") + call + " -o " + csv_path.string());
         EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -202,7 +213,12 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
     expect_usage_error("dag --root 12", "root 12 does not exist");
     expect_usage_error("dag --collective barrier --bytes 64", "a barrier moves no data");
     expect_usage_error("dag --collective bcast --algorithm tiled", "unknown algorithm 'tiled' for bcast");
-    expect_usage_error("dag --collective scatter", "no algorithm implements collective 'scatter' yet");
+    expect_usage_error("dag --collective gather", "unknown algorithm 'tree' for gather: expected one of linear, binomial, leader");
+    expect_usage_error("dag -c bcast -a leader --option leader=far", "option leader of algorithm 'leader' must be one of");
+    expect_usage_error("dag -c reduce -a linear --option segment=4", "option segment of a reduction must be 0 or at least 8");
+    expect_usage_error("dag -c allreduce -a tree --option internode=tree", "option internode must be");
+    expect_usage_error("topo --hierarchy --root 99", "--root 99 does not exist");
+    expect_usage_error("topo --root 1", "--ranks and --root need --hierarchy");
     expect_usage_error("dag --algorithm tiled --bcast nary", "option bcast");
     expect_usage_error("dag --format png", "--format");
     expect_usage_error("dag --frobnicate", "frobnicate");

@@ -1,0 +1,190 @@
+#include "algorithms/bcast/flat.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "algorithms/flat_trees.hpp"
+#include "algorithms/leaders.hpp"
+#include "algorithms/levels.hpp"
+#include "algorithms/strips.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+enum class Arrangement { flat, hierarchical, leader };
+
+struct BcastPlan {
+    Arrangement arrangement = Arrangement::flat;
+    FlatAlgorithm algorithm = FlatAlgorithm::binomial;
+    int fanout = 1;
+    std::uint64_t segment = 0;
+    std::string chain_order = "rank-order";  // flat chain/pipeline: rank-order, default, nic
+    LeaderRule leader = LeaderRule::default_rank;
+};
+
+class FlatBcast {
+public:
+    FlatBcast(const CollectiveSpec& spec, const Layout& layout, BcastPlan plan)
+        : builder_(layout, spec), layout_(layout), plan_(plan), root_(spec.root) {
+        inputs_.assign(layout.size(), -1);
+        outputs_.assign(layout.size(), -1);
+        inputs_[root_] = builder_.add_input(root_, spec.bytes);
+        for (int rank = 0; rank < layout.size(); ++rank)
+            if (rank != root_) outputs_[rank] = builder_.add_output(rank, spec.bytes);
+        p2p_.emplace(builder_, inputs_);
+        if (plan_.arrangement == Arrangement::hierarchical) levels_.emplace(layout, root_);
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, plan_.segment,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+                           const RangeOf home = [&](int rank) {
+                               return Range{rank == root_ ? inputs_[rank] : outputs_[rank], offset, bytes};
+                           };
+                           switch (plan_.arrangement) {
+                               case Arrangement::flat: flat(state, home); break;
+                               case Arrangement::hierarchical: hierarchical(levels_->top(), state, home); break;
+                               case Arrangement::leader: leader_based(state, home); break;
+                           }
+                           settle(builder_, state);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    void run(const std::vector<int>& group, ChunkState& state, const RangeOf& home) {
+        run_flat_bcast(plan_.algorithm, plan_.fanout, *p2p_, group, state, home);
+    }
+
+    // Every rank, root first. Chains enter each node at its leader when asked.
+    std::vector<int> flat_order() const {
+        std::vector<int> order;
+        const int count = layout_.size();
+        if (plan_.chain_order == "rank-order") {
+            for (int k = 0; k < count; ++k) order.push_back((root_ + k) % count);
+            return order;
+        }
+        const LeaderRule rule = parse_leader_rule(plan_.chain_order);
+        const int per_node = layout_.ranks_per_node;
+        for (int k = 0; k < layout_.nodes; ++k) {
+            const int node = (layout_.node_of(root_) + k) % layout_.nodes;
+            const int first = node_leader(layout_, root_, rule, node) - layout_.node_root(node);
+            for (int j = 0; j < per_node; ++j) order.push_back(layout_.node_root(node) + (first + j) % per_node);
+        }
+        return order;
+    }
+
+    void flat(ChunkState& state, const RangeOf& home) { run(flat_order(), state, home); }
+
+    void hierarchical(int group, ChunkState& state, const RangeOf& home) {
+        if (levels_->group(group).children.empty()) return;
+        run(levels_->roots_group(group), state, home);
+        for (int child : levels_->group(group).children) hierarchical(child, state, home);
+    }
+
+    void leader_based(ChunkState& state, const RangeOf& home) {
+        std::vector<int> leaders;
+        const int root_node = layout_.node_of(root_);
+        for (int k = 0; k < layout_.nodes; ++k)
+            leaders.push_back(node_leader(layout_, root_, plan_.leader, (root_node + k) % layout_.nodes));
+        flat_tree_bcast(*p2p_, make_flat_tree(FlatShape::linear, leaders, 1), state, home);
+        for (int leader : leaders) {
+            std::vector<int> node_ranks;
+            const int first = layout_.node_root(layout_.node_of(leader));
+            for (int j = 0; j < layout_.ranks_per_node; ++j)
+                node_ranks.push_back(first + (leader - first + j) % layout_.ranks_per_node);
+            run(node_ranks, state, home);
+        }
+    }
+
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    BcastPlan plan_;
+    int root_;
+    std::vector<int> inputs_;
+    std::vector<int> outputs_;
+    std::optional<PointToPoint> p2p_;
+    std::optional<LayoutLevels> levels_;
+};
+
+FlatAlgorithm flat_by_name(const std::string& name) {
+    for (const auto& flat : flat_bcast_algorithms())
+        if (flat.name == name) return flat.algorithm;
+    return FlatAlgorithm::binomial;
+}
+
+AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
+    AlgorithmInfo info;
+    info.collective = Collective::bcast;
+    info.name = (hierarchical ? "hier-" : "") + flat.name;
+    info.options = flat_options(flat.algorithm, false);
+    const bool chained = flat.algorithm == FlatAlgorithm::chain || flat.algorithm == FlatAlgorithm::pipeline;
+    if (hierarchical) {
+        info.summary = fmt::format("{} on each level's roots group, top-down; one copy enters each group", flat.name);
+        info.source = "Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures 5-7)";
+    } else {
+        info.summary = flat.summary;
+        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
+        if (chained) {
+            info.options.push_back({"leader", "rank-order",
+                                    "chain order: rank-order (Open MPI's), default or nic (enter each node at its "
+                                    "leader, NUIOA paper section 4)"});
+            info.source += "; NUIOA ordering: Moreaud, Goglin, Namyst, section 4";
+        }
+    }
+    const std::string name = info.name;
+    info.generate = [name, flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, name));
+        BcastPlan plan;
+        plan.arrangement = hierarchical ? Arrangement::hierarchical : Arrangement::flat;
+        plan.algorithm = flat.algorithm;
+        plan.segment = segment_bytes(reader, false);
+        if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = reader.integer("fanout", 1);
+        if (chained && !hierarchical) plan.chain_order = reader.choice("leader", {"rank-order", "default", "nic"});
+        return FlatBcast(spec, layout, plan).generate();
+    };
+    return info;
+}
+
+AlgorithmInfo leader_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::bcast;
+    info.name = "leader";
+    info.summary = "root to one leader per node, then inside each node; --leader nic receives near the NIC "
+                   "(large vectors on multi-socket nodes)";
+    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3)";
+    std::string intra_names;
+    for (const auto& flat : flat_bcast_algorithms()) intra_names += (intra_names.empty() ? "" : ", ") + flat.name;
+    info.options = {leader_option(),
+                    {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
+                    {"intra", "binomial", "broadcast inside each node: " + intra_names}};
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, "leader"));
+        BcastPlan plan;
+        plan.arrangement = Arrangement::leader;
+        plan.leader = parse_leader_rule(reader.choice("leader", {"default", "nic"}));
+        plan.segment = segment_bytes(reader, false);
+        std::vector<std::string> names;
+        for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
+        plan.algorithm = flat_by_name(reader.choice("intra", names));
+        plan.fanout = 4;
+        return FlatBcast(spec, layout, plan).generate();
+    };
+    return info;
+}
+
+}  // namespace
+
+std::vector<AlgorithmInfo> bcast_flat_infos() {
+    std::vector<AlgorithmInfo> infos;
+    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(flat_info(flat, false));
+    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(flat_info(flat, true));
+    infos.push_back(leader_info());
+    return infos;
+}
+
+}  // namespace numacoll::algo

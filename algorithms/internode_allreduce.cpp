@@ -1,0 +1,182 @@
+#include "algorithms/internode_allreduce.hpp"
+
+#include <fmt/format.h>
+
+#include "topologies/error.hpp"
+
+namespace numacoll::algo {
+
+InternodeAlgorithm parse_internode_algorithm(const std::string& text) {
+    if (text == "recursive-doubling") return InternodeAlgorithm::recursive_doubling;
+    if (text == "binomial") return InternodeAlgorithm::binomial;
+    if (text == "ring") return InternodeAlgorithm::ring;
+    if (text == "rabenseifner") return InternodeAlgorithm::rabenseifner;
+    throw UsageError(fmt::format(
+        "option internode must be recursive-doubling, ring, rabenseifner or binomial (got '{}')", text));
+}
+
+OptionInfo internode_option() {
+    return {"internode", "recursive-doubling",
+            "allreduce among node roots: recursive-doubling, ring, rabenseifner or binomial"};
+}
+
+namespace {
+
+// The chunk cut into `count` pieces of whole elements; tracks, per root and
+// piece, where the root's partial is and what must end before it is read.
+class Pieces {
+public:
+    Pieces(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state, const std::vector<int>& outputs,
+           std::vector<std::vector<int>>& scratch, int count)
+        : builder_(builder), roots_(roots), state_(state), outputs_(outputs), scratch_(scratch), count_(count) {
+        const std::uint64_t elements = state.bytes / element_bytes;
+        for (int piece = 0, start = 0; piece < count; ++piece) {
+            const int length = static_cast<int>(elements / count + (piece < static_cast<int>(elements % count) ? 1 : 0));
+            offsets_.push_back(state.offset + static_cast<std::uint64_t>(start) * element_bytes);
+            sizes_.push_back(static_cast<std::uint64_t>(length) * element_bytes);
+            start += length;
+        }
+        for (int root : roots) {
+            ready_.emplace_back(count, state.ready[root]);
+            partial_.emplace_back(count, state.partial[root].buffer);
+        }
+    }
+
+    // Root index `from` sends pieces [first, first + n) to root index `to`,
+    // which folds them into its output (fold) or takes them as they are.
+    // Folded pieces land in temp buffer `slot` first: a root that receives
+    // the same piece in two rounds uses two slots, so the second message
+    // cannot overwrite the first before it is folded.
+    void send(int from, int to, int first, int n, bool fold, int slot, const std::string& label) {
+        for (int piece = first; piece < first + n; ++piece) {
+            const int p = piece % count_;
+            const bool data = sizes_[p] > 0;
+            const Range landing = data ? (fold ? Range{landing_buffer(roots_[to], slot), offsets_[p], sizes_[p]} : out(to, p))
+                                       : Range{};
+            const int message = builder_.net(roots_[from], roots_[to], data ? range(from, p) : Range{}, landing,
+                                             ready_[from][p], fmt::format("{}:{}-p{}", state_.tag, label, p));
+            if (!data) {
+                ready_[to][p].push_back(message);
+                continue;
+            }
+            if (!fold) {
+                partial_[to][p] = outputs_[roots_[to]];
+                ready_[to][p] = {message};
+                continue;
+            }
+            std::vector<int> deps = ready_[to][p];
+            deps.push_back(message);
+            ready_[to][p] = {builder_.reduce(roots_[to], {range(to, p), landing}, out(to, p), deps,
+                                             fmt::format("{}:{}-p{}-fold", state_.tag, label, p))};
+            partial_[to][p] = outputs_[roots_[to]];
+        }
+    }
+
+    // Writes the per-piece state back into the chunk's state.
+    void finish() {
+        for (std::size_t i = 0; i < roots_.size(); ++i) {
+            const int root = roots_[i];
+            std::vector<int> all;
+            for (const auto& tasks : ready_[i]) all.insert(all.end(), tasks.begin(), tasks.end());
+            state_.ready[root] = all;
+            if (state_.bytes > 0) state_.partial[root] = {outputs_[root], state_.offset, state_.bytes};
+        }
+    }
+
+private:
+    Range range(int index, int piece) const { return {partial_[index][piece], offsets_[piece], sizes_[piece]}; }
+    Range out(int index, int piece) const { return {outputs_[roots_[index]], offsets_[piece], sizes_[piece]}; }
+    int landing_buffer(int root, int slot) {
+        while (static_cast<int>(scratch_[root].size()) <= slot)
+            scratch_[root].push_back(builder_.add_temp(root, builder_.spec().bytes,
+                                                       fmt::format("pieces{}.{}", root, scratch_[root].size())));
+        return scratch_[root][slot];
+    }
+
+    ScheduleBuilder& builder_;
+    const std::vector<int>& roots_;
+    ChunkState& state_;
+    const std::vector<int>& outputs_;
+    std::vector<std::vector<int>>& scratch_;
+    int count_;
+    std::vector<std::uint64_t> offsets_, sizes_;
+    std::vector<std::vector<std::vector<int>>> ready_;  // [root index][piece]
+    std::vector<std::vector<int>> partial_;             // [root index][piece] -> buffer
+};
+
+void ring(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state, const std::vector<int>& outputs,
+          std::vector<std::vector<int>>& scratch) {
+    const int k = static_cast<int>(roots.size());
+    Pieces pieces(builder, roots, state, outputs, scratch, k);
+    for (int step = 0; step + 1 < k; ++step)
+        for (int i = 0; i < k; ++i)
+            pieces.send(i, (i + 1) % k, (i - step + k) % k, 1, true, 0, fmt::format("ring-rs{}", step));
+    // Root i now holds the whole reduction of piece i + 1.
+    for (int step = 0; step + 1 < k; ++step)
+        for (int i = 0; i < k; ++i)
+            pieces.send(i, (i + 1) % k, (i + 1 - step + k) % k, 1, false, 0, fmt::format("ring-ag{}", step));
+    pieces.finish();
+}
+
+void rabenseifner(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
+                  const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
+    const int k = static_cast<int>(roots.size());
+    int pof2 = 1;
+    while (pof2 * 2 <= k) pof2 *= 2;
+    const int excess = k - pof2;
+    // Index i < 2*excess: even ones fold into the next odd one and sit out.
+    std::vector<int> active;
+    for (int i = 0; i < k; ++i)
+        if (!(i < 2 * excess && i % 2 == 0)) active.push_back(i);
+    Pieces pieces(builder, roots, state, outputs, scratch, pof2);
+    for (int i = 0; i < 2 * excess; i += 2) pieces.send(i, i + 1, 0, pof2, true, 0, "rab-fold");
+    // Recursive halving: keep the half of the current run that holds your own piece.
+    std::vector<int> first(pof2, 0), length(pof2, pof2);
+    for (int mask = pof2 / 2, step = 0; mask >= 1; mask >>= 1, ++step)
+        for (int v = 0; v < pof2; ++v) {
+            const int partner = v ^ mask;
+            const int half = length[v] / 2;
+            const bool lower = (v & mask) == 0;  // keeps the lower half
+            const int give = lower ? first[v] + half : first[v];
+            pieces.send(active[v], active[partner], give, half, true, step + 1, fmt::format("rab-rs{}", step));
+            if (partner < v) {  // both sent: both narrow their run
+                for (int w : {v, partner}) {
+                    if ((w & mask) != 0) first[w] += length[w] / 2;
+                    length[w] /= 2;
+                }
+            }
+        }
+    // Recursive doubling: give your run to the partner, whose run is the other half.
+    for (int mask = 1, step = 0; mask < pof2; mask <<= 1, ++step) {
+        for (int v = 0; v < pof2; ++v)
+            pieces.send(active[v], active[v ^ mask], first[v], length[v], false, 0, fmt::format("rab-ag{}", step));
+        for (int v = 0; v < pof2; ++v)
+            if ((v & mask) == 0) {
+                const int partner = v ^ mask;
+                length[v] = length[partner] = 2 * length[v];
+                first[partner] = first[v];
+            }
+    }
+    for (int i = 0; i < 2 * excess; i += 2) pieces.send(i + 1, i, 0, pof2, false, 0, "rab-unfold");
+    pieces.finish();
+}
+
+}  // namespace
+
+void internode_allreduce(InternodeAlgorithm algorithm, ScheduleBuilder& builder, const std::vector<int>& roots,
+                         ChunkState& state, const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
+    if (roots.size() <= 1) return;
+    switch (algorithm) {
+        case InternodeAlgorithm::recursive_doubling:
+            return internode_recursive_doubling(builder, roots, state, outputs, scratch);
+        case InternodeAlgorithm::binomial: {
+            const auto output = [&](int rank) { return Range{outputs[rank], state.offset, state.bytes}; };
+            internode_binomial_reduce(builder, roots, state, output, scratch);
+            return internode_binomial_bcast(builder, roots, state, output);
+        }
+        case InternodeAlgorithm::ring: return ring(builder, roots, state, outputs, scratch);
+        case InternodeAlgorithm::rabenseifner: return rabenseifner(builder, roots, state, outputs, scratch);
+    }
+}
+
+}  // namespace numacoll::algo

@@ -1,0 +1,106 @@
+#include "algorithms/reduce/flat.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "algorithms/flat_trees.hpp"
+#include "algorithms/levels.hpp"
+#include "algorithms/strips.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+class FlatReduce {
+public:
+    FlatReduce(const CollectiveSpec& spec, const Layout& layout, FlatAlgorithm algorithm, int fanout,
+               std::uint64_t segment, bool hierarchical)
+        : builder_(layout, spec), layout_(layout), algorithm_(algorithm), fanout_(fanout), segment_(segment),
+          root_(spec.root) {
+        for (int rank = 0; rank < layout.size(); ++rank) inputs_.push_back(builder_.add_input(rank, spec.bytes));
+        output_ = builder_.add_output(root_, spec.bytes);
+        temps_.assign(layout.size(), -1);
+        p2p_.emplace(builder_, inputs_);
+        if (hierarchical) levels_.emplace(layout, root_);
+    }
+
+    Schedule generate() {
+        for_each_strip(builder_.spec().bytes, segment_,
+                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+                           const RangeOf home = [&](int rank) { return this->home(rank, offset, bytes); };
+                           if (levels_) {
+                               hierarchical(levels_->top(), state, home);
+                           } else {
+                               std::vector<int> group;
+                               for (int k = 0; k < layout_.size(); ++k) group.push_back((root_ + k) % layout_.size());
+                               run_flat_reduce(algorithm_, fanout_, *p2p_, group, state, home);
+                           }
+                           // A root that never folded anything (it is alone) still owes its output.
+                           if (bytes > 0 && state.partial[root_] != home(root_))
+                               state.ready[root_] = {builder_.copy(root_, state.partial[root_], home(root_),
+                                                                   state.ready[root_], tag + ":self")};
+                           settle(builder_, state);
+                       });
+        return builder_.finish();
+    }
+
+private:
+    Range home(int rank, std::uint64_t offset, std::uint64_t bytes) {
+        if (rank == root_) return {output_, offset, bytes};
+        if (temps_[rank] < 0)
+            temps_[rank] = builder_.add_temp(rank, builder_.spec().bytes, fmt::format("partial{}", rank));
+        return {temps_[rank], offset, bytes};
+    }
+
+    void hierarchical(int group, ChunkState& state, const RangeOf& home) {
+        if (levels_->group(group).children.empty()) return;
+        for (int child : levels_->group(group).children) hierarchical(child, state, home);
+        run_flat_reduce(algorithm_, fanout_, *p2p_, levels_->roots_group(group), state, home);
+    }
+
+    ScheduleBuilder builder_;
+    const Layout& layout_;
+    FlatAlgorithm algorithm_;
+    int fanout_;
+    std::uint64_t segment_;
+    int root_;
+    std::vector<int> inputs_;
+    int output_ = -1;
+    std::vector<int> temps_;
+    std::optional<PointToPoint> p2p_;
+    std::optional<LayoutLevels> levels_;
+};
+
+AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
+    AlgorithmInfo info;
+    info.collective = Collective::reduce;
+    info.name = (hierarchical ? "hier-" : "") + flat.name;
+    info.options = flat_options(flat.algorithm, true);
+    if (hierarchical) {
+        info.summary = fmt::format("{} on each level's roots group, bottom-up (caches, sockets, network)", flat.name);
+        info.source = "Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures 8-10)";
+    } else {
+        info.summary = flat.summary;
+        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
+    }
+    const std::string name = info.name;
+    info.generate = [name, flat, hierarchical](const CollectiveSpec& spec, const Layout& layout) {
+        const OptionReader reader(spec, find_algorithm(spec.collective, name));
+        const int fanout = flat.algorithm == FlatAlgorithm::chain ? reader.integer("fanout", 1) : 1;
+        return FlatReduce(spec, layout, flat.algorithm, fanout, segment_bytes(reader, true), hierarchical).generate();
+    };
+    return info;
+}
+
+}  // namespace
+
+std::vector<AlgorithmInfo> reduce_flat_infos() {
+    std::vector<AlgorithmInfo> infos;
+    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(flat_info(flat, false));
+    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(flat_info(flat, true));
+    return infos;
+}
+
+}  // namespace numacoll::algo
