@@ -42,33 +42,48 @@ public:
         }
     }
 
-    // Root index `from` sends pieces [first, first + n) to root index `to`,
-    // which folds them into its output (fold) or takes them as they are.
-    // Folded pieces land in temp buffer `slot` first: a root that receives
-    // the same piece in two rounds uses two slots, so the second message
-    // cannot overwrite the first before it is folded.
-    void send(int from, int to, int first, int n, bool fold, int slot, const std::string& label) {
-        for (int piece = first; piece < first + n; ++piece) {
-            const int p = piece % count_;
-            const bool data = sizes_[p] > 0;
-            const Range landing = data ? (fold ? Range{landing_buffer(roots_[to], slot), offsets_[p], sizes_[p]} : out(to, p))
-                                       : Range{};
-            const int message = builder_.net(roots_[from], roots_[to], data ? range(from, p) : Range{}, landing,
-                                             ready_[from][p], fmt::format("{}:{}-p{}", state_.tag, label, p));
-            if (!data) {
-                ready_[to][p].push_back(message);
-                continue;
+    struct Send {
+        int from, to, first, n;  // root indexes; pieces [first, first + n), modulo the piece count
+    };
+
+    // One round: every root index `from` sends its pieces to `to`, which
+    // folds them into its output (fold) or takes them as they are. All the
+    // round's messages are issued before its folds, so that a root's send
+    // does not wait behind its own fold in program order. Folded pieces land
+    // in temp buffer `slot` first: a root that receives the same piece in
+    // two rounds uses two slots, so the second message cannot overwrite the
+    // first before it is folded.
+    void round(const std::vector<Send>& sends, bool fold, int slot, const std::string& label) {
+        struct Landed {
+            int to, piece, message;
+            Range landing;
+        };
+        std::vector<Landed> landed;
+        for (const Send& send : sends)
+            for (int piece = send.first; piece < send.first + send.n; ++piece) {
+                const int p = piece % count_;
+                const bool data = sizes_[p] > 0;
+                const Range landing =
+                    !data ? Range{} : fold ? Range{landing_buffer(roots_[send.to], slot), offsets_[p], sizes_[p]} : out(send.to, p);
+                const int message = builder_.net(roots_[send.from], roots_[send.to], data ? range(send.from, p) : Range{},
+                                                 landing, ready_[send.from][p],
+                                                 fmt::format("{}:{}-p{}", state_.tag, label, p));
+                landed.push_back({send.to, p, message, landing});
             }
-            if (!fold) {
+        for (const Landed& arrival : landed) {
+            const int to = arrival.to, p = arrival.piece;
+            if (sizes_[p] == 0) {
+                ready_[to][p].push_back(arrival.message);
+            } else if (!fold) {
                 partial_[to][p] = outputs_[roots_[to]];
-                ready_[to][p] = {message};
-                continue;
+                ready_[to][p] = {arrival.message};
+            } else {
+                std::vector<int> deps = ready_[to][p];
+                deps.push_back(arrival.message);
+                ready_[to][p] = {builder_.reduce(roots_[to], {range(to, p), arrival.landing}, out(to, p), deps,
+                                                 fmt::format("{}:{}-p{}-fold", state_.tag, label, p))};
+                partial_[to][p] = outputs_[roots_[to]];
             }
-            std::vector<int> deps = ready_[to][p];
-            deps.push_back(message);
-            ready_[to][p] = {builder_.reduce(roots_[to], {range(to, p), landing}, out(to, p), deps,
-                                             fmt::format("{}:{}-p{}-fold", state_.tag, label, p))};
-            partial_[to][p] = outputs_[roots_[to]];
         }
     }
 
@@ -108,13 +123,17 @@ void ring(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& s
           std::vector<std::vector<int>>& scratch) {
     const int k = static_cast<int>(roots.size());
     Pieces pieces(builder, roots, state, outputs, scratch, k);
-    for (int step = 0; step + 1 < k; ++step)
-        for (int i = 0; i < k; ++i)
-            pieces.send(i, (i + 1) % k, (i - step + k) % k, 1, true, 0, fmt::format("ring-rs{}", step));
+    for (int step = 0; step + 1 < k; ++step) {
+        std::vector<Pieces::Send> sends;
+        for (int i = 0; i < k; ++i) sends.push_back({i, (i + 1) % k, (i - step + k) % k, 1});
+        pieces.round(sends, true, 0, fmt::format("ring-rs{}", step));
+    }
     // Root i now holds the whole reduction of piece i + 1.
-    for (int step = 0; step + 1 < k; ++step)
-        for (int i = 0; i < k; ++i)
-            pieces.send(i, (i + 1) % k, (i + 1 - step + k) % k, 1, false, 0, fmt::format("ring-ag{}", step));
+    for (int step = 0; step + 1 < k; ++step) {
+        std::vector<Pieces::Send> sends;
+        for (int i = 0; i < k; ++i) sends.push_back({i, (i + 1) % k, (i + 1 - step + k) % k, 1});
+        pieces.round(sends, false, 0, fmt::format("ring-ag{}", step));
+    }
     pieces.finish();
 }
 
@@ -129,27 +148,32 @@ void rabenseifner(ScheduleBuilder& builder, const std::vector<int>& roots, Chunk
     for (int i = 0; i < k; ++i)
         if (!(i < 2 * excess && i % 2 == 0)) active.push_back(i);
     Pieces pieces(builder, roots, state, outputs, scratch, pof2);
-    for (int i = 0; i < 2 * excess; i += 2) pieces.send(i, i + 1, 0, pof2, true, 0, "rab-fold");
+    std::vector<Pieces::Send> folds, unfolds;
+    for (int i = 0; i < 2 * excess; i += 2) {
+        folds.push_back({i, i + 1, 0, pof2});
+        unfolds.push_back({i + 1, i, 0, pof2});
+    }
+    pieces.round(folds, true, 0, "rab-fold");
     // Recursive halving: keep the half of the current run that holds your own piece.
     std::vector<int> first(pof2, 0), length(pof2, pof2);
-    for (int mask = pof2 / 2, step = 0; mask >= 1; mask >>= 1, ++step)
+    for (int mask = pof2 / 2, step = 0; mask >= 1; mask >>= 1, ++step) {
+        std::vector<Pieces::Send> sends;
         for (int v = 0; v < pof2; ++v) {
-            const int partner = v ^ mask;
             const int half = length[v] / 2;
-            const bool lower = (v & mask) == 0;  // keeps the lower half
-            const int give = lower ? first[v] + half : first[v];
-            pieces.send(active[v], active[partner], give, half, true, step + 1, fmt::format("rab-rs{}", step));
-            if (partner < v) {  // both sent: both narrow their run
-                for (int w : {v, partner}) {
-                    if ((w & mask) != 0) first[w] += length[w] / 2;
-                    length[w] /= 2;
-                }
-            }
+            const bool lower = (v & mask) == 0;  // keeps the lower half, gives the upper
+            sends.push_back({active[v], active[v ^ mask], lower ? first[v] + half : first[v], half});
         }
+        pieces.round(sends, true, step + 1, fmt::format("rab-rs{}", step));
+        for (int v = 0; v < pof2; ++v) {
+            if ((v & mask) != 0) first[v] += length[v] / 2;
+            length[v] /= 2;
+        }
+    }
     // Recursive doubling: give your run to the partner, whose run is the other half.
     for (int mask = 1, step = 0; mask < pof2; mask <<= 1, ++step) {
-        for (int v = 0; v < pof2; ++v)
-            pieces.send(active[v], active[v ^ mask], first[v], length[v], false, 0, fmt::format("rab-ag{}", step));
+        std::vector<Pieces::Send> sends;
+        for (int v = 0; v < pof2; ++v) sends.push_back({active[v], active[v ^ mask], first[v], length[v]});
+        pieces.round(sends, false, 0, fmt::format("rab-ag{}", step));
         for (int v = 0; v < pof2; ++v)
             if ((v & mask) == 0) {
                 const int partner = v ^ mask;
@@ -157,7 +181,7 @@ void rabenseifner(ScheduleBuilder& builder, const std::vector<int>& roots, Chunk
                 first[partner] = first[v];
             }
     }
-    for (int i = 0; i < 2 * excess; i += 2) pieces.send(i + 1, i, 0, pof2, false, 0, "rab-unfold");
+    pieces.round(unfolds, false, 0, "rab-unfold");
     pieces.finish();
 }
 
