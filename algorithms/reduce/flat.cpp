@@ -6,6 +6,7 @@
 
 #include "algorithms/flat_trees.hpp"
 #include "algorithms/levels.hpp"
+#include "algorithms/reduce/homes.hpp"
 #include "algorithms/strips.hpp"
 
 namespace numacoll::algo {
@@ -19,8 +20,7 @@ public:
         : builder_(layout, spec), layout_(layout), algorithm_(algorithm), fanout_(fanout), segment_(segment),
           root_(spec.root) {
         for (int rank = 0; rank < layout.size(); ++rank) inputs_.push_back(builder_.add_input(rank, spec.bytes));
-        output_ = builder_.add_output(root_, spec.bytes);
-        temps_.assign(layout.size(), -1);
+        homes_.emplace(builder_, root_, builder_.add_output(root_, spec.bytes));
         p2p_.emplace(builder_, inputs_);
         if (hierarchical) levels_.emplace(layout, root_);
     }
@@ -29,7 +29,7 @@ public:
         for_each_strip(builder_.spec().bytes, segment_,
                        [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
                            ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-                           const RangeOf home = [&](int rank) { return this->home(rank, offset, bytes); };
+                           const RangeOf home = [&](int rank) { return homes_->at(rank, offset, bytes); };
                            if (levels_) {
                                hierarchical(levels_->top(), state, home);
                            } else {
@@ -37,23 +37,13 @@ public:
                                for (int k = 0; k < layout_.size(); ++k) group.push_back((root_ + k) % layout_.size());
                                run_flat_reduce(algorithm_, fanout_, *p2p_, group, state, home);
                            }
-                           // A root that never folded anything (it is alone) still owes its output.
-                           if (bytes > 0 && state.partial[root_] != home(root_))
-                               state.ready[root_] = {builder_.copy(root_, state.partial[root_], home(root_),
-                                                                   state.ready[root_], tag + ":self")};
+                           homes_->complete_root(state);
                            settle(builder_, state);
                        });
         return builder_.finish();
     }
 
 private:
-    Range home(int rank, std::uint64_t offset, std::uint64_t bytes) {
-        if (rank == root_) return {output_, offset, bytes};
-        if (temps_[rank] < 0)
-            temps_[rank] = builder_.add_temp(rank, builder_.spec().bytes, fmt::format("partial{}", rank));
-        return {temps_[rank], offset, bytes};
-    }
-
     void hierarchical(int group, ChunkState& state, const RangeOf& home) {
         if (levels_->group(group).children.empty()) return;
         for (int child : levels_->group(group).children) hierarchical(child, state, home);
@@ -67,8 +57,7 @@ private:
     std::uint64_t segment_;
     int root_;
     std::vector<int> inputs_;
-    int output_ = -1;
-    std::vector<int> temps_;
+    std::optional<ReduceHomes> homes_;
     std::optional<PointToPoint> p2p_;
     std::optional<LayoutLevels> levels_;
 };

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "algorithms/reduce/homes.hpp"
 #include "algorithms/strips.hpp"
 #include "algorithms/tree_phases.hpp"
 
@@ -16,8 +17,7 @@ public:
     TreeReduce(const CollectiveSpec& spec, const Layout& layout, int arity, std::uint64_t strip)
         : builder_(layout, spec), layout_(layout), strip_(strip), root_(spec.root) {
         for (int rank = 0; rank < layout.size(); ++rank) inputs_.push_back(builder_.add_input(rank, spec.bytes));
-        output_ = builder_.add_output(root_, spec.bytes);
-        temps_.assign(layout.size(), -1);
+        homes_.emplace(builder_, root_, builder_.add_output(root_, spec.bytes));
         scratch_.resize(layout.size());
         trees_.emplace(builder_, layout, arity, BroadcastStyle::one_stage, inputs_, layout.ranks[root_].local_rank);
     }
@@ -31,17 +31,9 @@ public:
     }
 
 private:
-    // Where a parent keeps its partial: the root's output, or a temp of its own.
-    Range home(int rank, std::uint64_t offset, std::uint64_t bytes) {
-        if (rank == root_) return {output_, offset, bytes};
-        if (temps_[rank] < 0)
-            temps_[rank] = builder_.add_temp(rank, builder_.spec().bytes, fmt::format("partial{}", rank));
-        return {temps_[rank], offset, bytes};
-    }
-
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
         ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-        const HomeOf to_home = [&](int rank) { return home(rank, offset, bytes); };
+        const HomeOf to_home = [&](int rank) { return homes_->at(rank, offset, bytes); };
         std::vector<int> leaders;
         const int root_node = layout_.node_of(root_);
         for (int k = 0; k < layout_.nodes; ++k) {
@@ -49,9 +41,7 @@ private:
             leaders.push_back(trees_->reduce(node, state, to_home));
         }
         internode_binomial_reduce(builder_, leaders, state, to_home, scratch_);
-        // A root that never reduced (it is alone) still owes its output.
-        if (bytes > 0 && state.partial[root_].buffer != output_)
-            state.ready[root_] = {builder_.copy(root_, state.partial[root_], to_home(root_), state.ready[root_], tag + ":self")};
+        homes_->complete_root(state);
         settle(builder_, state);
     }
 
@@ -60,8 +50,7 @@ private:
     std::uint64_t strip_;
     int root_;
     std::vector<int> inputs_;
-    int output_ = -1;
-    std::vector<int> temps_;
+    std::optional<ReduceHomes> homes_;
     std::vector<std::vector<int>> scratch_;
     std::optional<NodeTrees> trees_;
 };

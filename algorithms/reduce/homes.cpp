@@ -1,0 +1,20 @@
+#include "algorithms/reduce/homes.hpp"
+
+#include <fmt/format.h>
+
+namespace numacoll::algo {
+
+Range ReduceHomes::at(int rank, std::uint64_t offset, std::uint64_t bytes) {
+    if (rank == root_) return {output_, offset, bytes};
+    if (temps_[rank] < 0) temps_[rank] = builder_.add_temp(rank, builder_.spec().bytes, fmt::format("partial{}", rank));
+    return {temps_[rank], offset, bytes};
+}
+
+void ReduceHomes::complete_root(ChunkState& state) {
+    const Range home = at(root_, state.offset, state.bytes);
+    if (state.bytes == 0 || state.partial[root_] == home) return;
+    state.ready[root_] = {builder_.copy(root_, state.partial[root_], home, state.ready[root_], state.tag + ":self")};
+    state.partial[root_] = home;
+}
+
+}  // namespace numacoll::algo
