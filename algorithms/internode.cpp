@@ -56,6 +56,12 @@ private:
 
 }  // namespace
 
+void place_partial(ScheduleBuilder& builder, ChunkState& state, int rank, const Range& home) {
+    if (state.bytes == 0 || state.partial[rank] == home) return;
+    state.ready[rank] = {builder.copy(rank, state.partial[rank], home, state.ready[rank], state.tag + ":self")};
+    state.partial[rank] = home;
+}
+
 void settle(ScheduleBuilder& builder, ChunkState& state) {
     for (int rank = 0; rank < static_cast<int>(state.ready.size()); ++rank) {
         std::vector<int> foreign;

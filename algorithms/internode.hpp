@@ -47,6 +47,11 @@ private:
 void fetch_partial(ScheduleBuilder& builder, ChunkState& state, int source, int reader, const Range& out,
                    const std::string& label);
 
+// Makes `home` hold `rank`'s partial of the chunk: a rank that never
+// combined anything (it is alone) still owes its result there, so it copies
+// its partial in; nothing happens when the partial is already there.
+void place_partial(ScheduleBuilder& builder, ChunkState& state, int rank, const Range& home);
+
 // Ends a chunk: a rank whose result depends on signals from other threads
 // (a barrier's release, a result delivered over the network) gets a task
 // that waits for them, so that it cannot leave before they arrive.

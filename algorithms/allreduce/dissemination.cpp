@@ -222,12 +222,7 @@ private:
         for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
             for (int local = 0; local < layout_.ranks_per_node; ++local) {
                 const int rank = global(node, local);
-                // An active thread that never combined (it is alone) still owes its output.
-                if (active(local) && bytes > 0 && state_.partial[rank].buffer != outputs_[rank]) {
-                    const Range out{outputs_[rank], offset, bytes};
-                    state_.ready[rank] = {builder_.copy(rank, state_.partial[rank], out, state_.ready[rank], tag + ":self")};
-                    state_.partial[rank] = out;
-                }
+                if (active(local)) place_partial(builder_, state_, rank, {outputs_[rank], offset, bytes});
             }
         for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
             for (int local = 0; local < layout_.ranks_per_node; ++local)

@@ -45,12 +45,7 @@ private:
         for (int node = 0; node < layout_.nodes; ++node) roots.push_back(trees_->reduce(node, state, output));
         internode_allreduce(internode_, builder_, roots, state, outputs_, scratch_);
         for (int node = 0; node < layout_.nodes; ++node) {
-            const int root = roots[node];
-            // A root that never reduced (one rank, one node) still owes its output.
-            if (bytes > 0 && state.partial[root].buffer != outputs_[root]) {
-                state.ready[root] = {builder_.copy(root, state.partial[root], output(root), state.ready[root], tag + ":self")};
-                state.partial[root] = output(root);
-            }
+            place_partial(builder_, state, roots[node], output(roots[node]));
             trees_->broadcast(node, state, output);
         }
         settle(builder_, state);

@@ -11,10 +11,7 @@ Range ReduceHomes::at(int rank, std::uint64_t offset, std::uint64_t bytes) {
 }
 
 void ReduceHomes::complete_root(ChunkState& state) {
-    const Range home = at(root_, state.offset, state.bytes);
-    if (state.bytes == 0 || state.partial[root_] == home) return;
-    state.ready[root_] = {builder_.copy(root_, state.partial[root_], home, state.ready[root_], state.tag + ":self")};
-    state.partial[root_] = home;
+    place_partial(builder_, state, root_, at(root_, state.offset, state.bytes));
 }
 
 }  // namespace numacoll::algo
