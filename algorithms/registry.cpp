@@ -49,8 +49,6 @@ const AlgorithmInfo& find_algorithm(Collective collective, const std::string& na
         if (info.name == name) return info;
         known += (known.empty() ? "" : ", ") + info.name;
     }
-    if (known.empty())
-        throw UsageError(fmt::format("no algorithm implements collective '{}' yet", to_string(collective)));
     throw UsageError(
         fmt::format("unknown algorithm '{}' for {}: expected one of {}", name, to_string(collective), known));
 }
