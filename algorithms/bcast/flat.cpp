@@ -21,7 +21,8 @@ struct BcastPlan {
     FlatAlgorithm algorithm = FlatAlgorithm::binomial;
     int fanout = 1;
     std::uint64_t segment = 0;
-    std::string chain_order = "rank-order";  // flat chain/pipeline: rank-order, default, nic
+    // Flat chain/pipeline: enter each node at its leader by this rule; none: Open MPI's rank order.
+    std::optional<LeaderRule> chain_entry;
     LeaderRule leader = LeaderRule::default_rank;
 };
 
@@ -64,11 +65,11 @@ private:
     std::vector<int> flat_order() const {
         std::vector<int> order;
         const int count = layout_.size();
-        if (plan_.chain_order == "rank-order") {
+        if (!plan_.chain_entry) {
             for (int k = 0; k < count; ++k) order.push_back((root_ + k) % count);
             return order;
         }
-        const LeaderRule rule = parse_leader_rule(plan_.chain_order);
+        const LeaderRule rule = *plan_.chain_entry;
         const int per_node = layout_.ranks_per_node;
         for (int k = 0; k < layout_.nodes; ++k) {
             const int node = (layout_.node_of(root_) + k) % layout_.nodes;
@@ -144,7 +145,10 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
         plan.algorithm = flat.algorithm;
         plan.segment = segment_bytes(reader, false);
         if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = reader.integer("fanout", 1);
-        if (chained && !hierarchical) plan.chain_order = reader.choice("leader", {"rank-order", "default", "nic"});
+        if (chained && !hierarchical) {
+            const std::string order = reader.choice("leader", {"rank-order", "default", "nic"});
+            if (order != "rank-order") plan.chain_entry = parse_leader_rule(order);
+        }
         return FlatBcast(spec, layout, plan).generate();
     };
     return info;
@@ -171,7 +175,7 @@ AlgorithmInfo leader_info() {
         std::vector<std::string> names;
         for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
         plan.algorithm = flat_by_name(reader.choice("intra", names));
-        plan.fanout = 4;
+        plan.fanout = 4;  // intra=chain: the chain algorithm's default fanout
         return FlatBcast(spec, layout, plan).generate();
     };
     return info;
