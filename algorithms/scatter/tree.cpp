@@ -36,7 +36,7 @@ public:
             Holder node_copy{root_, inputs_[root_], first};
             if (master != root_) {
                 node_copy = {master, temp(master, "node"), 0};
-                move_blocks(root_, {root_, inputs_[root_], first}, node_copy, 0, per_node, "to-node-master");
+                move_blocks({root_, inputs_[root_], first}, node_copy, 0, per_node, "to-node-master");
             }
             for (const std::vector<int>& socket : sockets_) {
                 const auto holds_master = std::find(socket.begin(), socket.end(), master - first) != socket.end();
@@ -45,7 +45,7 @@ public:
                     const int socket_master = first + socket.front();
                     source = {socket_master, temp(socket_master, "socket"), 0};
                     for (int local : socket)  // one copy per block: a socket's local ranks need not be contiguous
-                        move_blocks(node_copy.rank, node_copy, source, local, 1, "to-socket-master");
+                        move_blocks(node_copy, source, local, 1, "to-socket-master");
                 }
                 for (int local : socket) {
                     const int rank = first + local;
@@ -79,9 +79,9 @@ private:
 
     // Local blocks [local, local + count) from one holder to another. Readiness is
     // tracked per holder rank at the blocks' global positions on the node.
-    void move_blocks(int src, const Holder& from, const Holder& to, int local, int count, const std::string& label) {
+    void move_blocks(const Holder& from, const Holder& to, int local, int count, const std::string& label) {
         const int global = layout_.node_root(layout_.node_of(to.rank)) + local;
-        const int task = p2p_->move(src, from.blocks(local, count, block_), ready_.of(src, global, count), to.rank,
+        const int task = p2p_->move(from.rank, from.blocks(local, count, block_), ready_.of(from.rank, global, count), to.rank,
                                     to.blocks(local, count, block_), fmt::format("{}{}", label, to.rank));
         ready_.set(to.rank, global, count, task);
     }
