@@ -36,15 +36,13 @@ public:
         std::vector<bool> collecting(ranks_, false);  // has its collection buffer
         std::vector<int> arrived;
         for (int rank = 0; rank < ranks_; ++rank) held[rank] = input(rank);
-        for (int rel = ranks_ - 1; rel >= 0; --rel) {
+        // The subtree of a non-root relative rank: itself and the ranks up to its lowest set bit.
+        const auto subtree_size = [&](int rel) { return std::min(rel & -rel, ranks_ - rel); };
+        // Deepest first: a rank passes its subtree up once its children's blocks are in.
+        for (int rel = ranks_ - 1; rel >= 1; --rel) {
             const int rank = absolute(rel);
-            const int lowbit = rel & -rel;
-            const int size = rel == 0 ? ranks_ : std::min(lowbit, ranks_ - rel);
-            if (rel == 0) {
-                arrived.push_back(p2p_->move(rank, input(rank), {}, rank, out_blocks(rank, 1), "gather-self"));
-                break;
-            }
-            const int parent_rel = rel - lowbit;
+            const int size = subtree_size(rel);
+            const int parent_rel = rel - (rel & -rel);
             const int parent = absolute(parent_rel);
             const std::string label = fmt::format("binomial{}-{}", rank, parent);
             if (parent_rel == 0) {
@@ -59,7 +57,7 @@ public:
                 continue;
             }
             // Into the parent's collection buffer, created with the parent's own block first.
-            const int parent_size = std::min(parent_rel & -parent_rel, ranks_ - parent_rel);
+            const int parent_size = subtree_size(parent_rel);
             if (!collecting[parent]) {
                 collecting[parent] = true;
                 const int temp = block_ == 0 ? -1
@@ -72,6 +70,7 @@ public:
             held_ready[parent].push_back(p2p_->move(rank, held[rank], held_ready[rank], parent,
                                                     part(held[parent], rel - parent_rel, size), label));
         }
+        arrived.push_back(p2p_->move(root_, input(root_), {}, root_, out_blocks(root_, 1), "gather-self"));
         return finish(arrived);
     }
 
