@@ -182,6 +182,25 @@ std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction) {
     return options;
 }
 
+AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo& flat, bool hierarchical) {
+    const bool reduction = collective == Collective::reduce;
+    AlgorithmInfo info;
+    info.collective = collective;
+    info.name = (hierarchical ? "hier-" : "") + flat.name;
+    info.options = flat_options(flat.algorithm, reduction);
+    if (hierarchical) {
+        info.summary = reduction
+                           ? fmt::format("{} on each level's roots group, bottom-up (caches, sockets, network)", flat.name)
+                           : fmt::format("{} on each level's roots group, top-down; one copy enters each group", flat.name);
+        info.source = fmt::format("Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures {})",
+                                  reduction ? "8-10" : "5-7");
+    } else {
+        info.summary = flat.summary;
+        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
+    }
+    return info;
+}
+
 std::uint64_t segment_bytes(const OptionReader& reader, bool reduction) {
     std::uint64_t bytes = reader.bytes("segment");
     if (!reduction || bytes == 0) return bytes;

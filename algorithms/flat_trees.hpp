@@ -69,6 +69,10 @@ const std::vector<FlatAlgorithmInfo>& flat_reduce_algorithms();
 
 // The options of a flat algorithm: the segment size, and fanout for chain.
 std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction);
+
+// The registry entry of a flat bcast/reduce or of its hier- version: name,
+// summary, source and options; the caller adds its own options and generate.
+AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo& flat, bool hierarchical);
 std::uint64_t segment_bytes(const OptionReader& reader, bool reduction);
 
 // Runs flat algorithm `algorithm` over `group` (root first) for one chunk.

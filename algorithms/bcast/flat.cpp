@@ -119,23 +119,13 @@ FlatAlgorithm flat_by_name(const std::string& name) {
 }
 
 AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
-    AlgorithmInfo info;
-    info.collective = Collective::bcast;
-    info.name = (hierarchical ? "hier-" : "") + flat.name;
-    info.options = flat_options(flat.algorithm, false);
+    AlgorithmInfo info = flat_algorithm_info(Collective::bcast, flat, hierarchical);
     const bool chained = flat.algorithm == FlatAlgorithm::chain || flat.algorithm == FlatAlgorithm::pipeline;
-    if (hierarchical) {
-        info.summary = fmt::format("{} on each level's roots group, top-down; one copy enters each group", flat.name);
-        info.source = "Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures 5-7)";
-    } else {
-        info.summary = flat.summary;
-        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
-        if (chained) {
-            info.options.push_back({"leader", "rank-order",
-                                    "chain order: rank-order (Open MPI's), default or nic (enter each node at its "
-                                    "leader, NUIOA paper section 4)"});
-            info.source += "; NUIOA ordering: Moreaud, Goglin, Namyst, section 4";
-        }
+    if (chained && !hierarchical) {
+        info.options.push_back({"leader", "rank-order",
+                                "chain order: rank-order (Open MPI's), default or nic (enter each node at its "
+                                "leader, NUIOA paper section 4)"});
+        info.source += "; NUIOA ordering: Moreaud, Goglin, Namyst, section 4";
     }
     const std::string name = info.name;
     info.generate = [name, flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout) {

@@ -63,17 +63,7 @@ private:
 };
 
 AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
-    AlgorithmInfo info;
-    info.collective = Collective::reduce;
-    info.name = (hierarchical ? "hier-" : "") + flat.name;
-    info.options = flat_options(flat.algorithm, true);
-    if (hierarchical) {
-        info.summary = fmt::format("{} on each level's roots group, bottom-up (caches, sockets, network)", flat.name);
-        info.source = "Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures 8-10)";
-    } else {
-        info.summary = flat.summary;
-        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
-    }
+    AlgorithmInfo info = flat_algorithm_info(Collective::reduce, flat, hierarchical);
     const std::string name = info.name;
     info.generate = [name, flat, hierarchical](const CollectiveSpec& spec, const Layout& layout) {
         const OptionReader reader(spec, find_algorithm(spec.collective, name));
