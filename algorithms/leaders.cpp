@@ -20,6 +20,10 @@ OptionInfo leader_option() {
             "leader election: default (the root's local rank) or nic (a rank on the NUMA node of the NIC)"};
 }
 
+LeaderRule read_leader_rule(const OptionReader& reader) {
+    return parse_leader_rule(reader.choice("leader", {"default", "nic"}));
+}
+
 namespace {
 
 bool near_nic(const Layout& layout, const topo::IoDevice& nic, int local) {

@@ -25,6 +25,8 @@ enum class LeaderRule { default_rank, nic };
 
 LeaderRule parse_leader_rule(const std::string& text);  // "default", "nic"
 OptionInfo leader_option();
+// The rule an algorithm's leader_option() asks for; UsageError naming the algorithm on a bad value.
+LeaderRule read_leader_rule(const OptionReader& reader);
 
 // The local rank that leads every node but the root's.
 int leader_local_rank(const Layout& layout, int root, LeaderRule rule);

@@ -119,7 +119,7 @@ AlgorithmInfo allgather_info(const std::string& name, const std::string& summary
         if (name == "ring") return allgather.ring();
         if (name == "recursive-doubling") return allgather.recursive_doubling();
         const OptionReader reader(spec, find_algorithm(spec.collective, name));
-        return allgather.leader_based(parse_leader_rule(reader.choice("leader", {"default", "nic"})));
+        return allgather.leader_based(read_leader_rule(reader));
     };
     return info;
 }

@@ -160,7 +160,7 @@ AlgorithmInfo leader_info() {
         const OptionReader reader(spec, find_algorithm(spec.collective, "leader"));
         BcastPlan plan;
         plan.arrangement = Arrangement::leader;
-        plan.leader = parse_leader_rule(reader.choice("leader", {"default", "nic"}));
+        plan.leader = read_leader_rule(reader);
         plan.segment = segment_bytes(reader, false);
         std::vector<std::string> names;
         for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);

@@ -143,7 +143,7 @@ AlgorithmInfo gather_info(const std::string& name, const std::string& summary, c
         if (name == "linear") return gather.linear();
         if (name == "binomial") return gather.binomial();
         const OptionReader reader(spec, find_algorithm(spec.collective, name));
-        return gather.leader_based(parse_leader_rule(reader.choice("leader", {"default", "nic"})));
+        return gather.leader_based(read_leader_rule(reader));
     };
     return info;
 }
