@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
     fmt::print("tree allreduce, {} ranks on {} (generic params), strip=64 B, {} repetitions, interleaved with a chain "
                "baseline of as many SimGrid activities\n",
                layout.size(), "synthetic:Package:16 L3Cache:1 Core:64", repetitions);
-    fmt::print("{:>9} {:>9} {:>11} {:>12} {:>13} {:>9} {:>12} {:>11} {:>7}\n", "bytes", "tasks", "activities",
-               "tree s (med)", "tree spread", "tasks/s", "peak MB", "chain s", "ratio");
+    fmt::print("{:>9} {:>9} {:>11} {:>9} {:>12} {:>13} {:>9} {:>12} {:>11} {:>7}\n", "bytes", "tasks", "activities",
+               "timers", "tree s (med)", "tree spread", "tasks/s", "peak MB", "chain s", "ratio");
     double previous_per_task = 0;
     for (std::uint64_t bytes : {192u, 1792u, 17792u}) {
         algo::CollectiveSpec spec;
@@ -63,20 +63,21 @@ int main(int argc, char** argv) {
         spec.options["strip"] = "64";
         const algo::Schedule schedule = algo::generate_schedule(spec, layout);
         Figures tree, chain;  // the chain baseline's memory is not reported: it holds no schedule
-        std::size_t activities = 0;
+        std::size_t activities = 0, timers = 0;
         for (int r = 0; r < repetitions; ++r) {
             const auto run = sim::simulate(schedule, platform);
             tree.wall_seconds.push_back(run.stats.wall_seconds);
             tree.peak_memory_bytes = std::max(tree.peak_memory_bytes, run.stats.peak_memory_bytes);
             activities = run.stats.activities;
+            timers = run.stats.timers;
             const auto base = chain_baseline(platform, activities);
             chain.wall_seconds.push_back(base.stats.wall_seconds);
         }
         const double tree_s = algo::median(tree.wall_seconds);
         const double chain_s = algo::median(chain.wall_seconds);
         const double per_task = tree_s / schedule.task_count();
-        fmt::print("{:>9} {:>9} {:>11} {:>12.3f} {:>13} {:>9.0f} {:>12.1f} {:>11.3f} {:>7.2f}\n", bytes,
-                   schedule.task_count(), activities, tree_s, spread(tree.wall_seconds), schedule.task_count() / tree_s,
+        fmt::print("{:>9} {:>9} {:>11} {:>9} {:>12.3f} {:>13} {:>9.0f} {:>12.1f} {:>11.3f} {:>7.2f}\n", bytes,
+                   schedule.task_count(), activities, timers, tree_s, spread(tree.wall_seconds), schedule.task_count() / tree_s,
                    tree.peak_memory_bytes / 1e6, chain_s, tree_s / chain_s);
         if (previous_per_task > 0)
             fmt::print("{:>9} time per task grew x{:.2f} from the previous size\n", "", per_task / previous_per_task);

@@ -1,6 +1,7 @@
 #include "sim/engine.hpp"
 
 #include <fmt/format.h>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
 #include <malloc.h>
 #include <sys/resource.h>
@@ -26,15 +27,15 @@ namespace sg = simgrid::s4u;
 class JustInTimeRun {
 public:
     JustInTimeRun(const std::vector<TaskPlan>& plans, const std::vector<std::vector<int>>& successors,
-                  const SimgridPlatform& platform)
-        : plans_(plans), successors_(successors), platform_(platform), waiting_on_(plans.size(), 0),
+                  const SimgridPlatform& platform, double core_bytes_per_ns)
+        : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()) {
         timeline_.tasks.resize(plans.size());
         for (const auto& next : successors)
             for (int id : next) ++waiting_on_[id];
     }
 
-    algo::Timeline run(std::size_t& activities) {
+    algo::Timeline run(SimulationStats& stats) {
         sg::Activity::on_completion_cb([this](const sg::Activity& activity) { on_completion(activity); });
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (waiting_on_[id] == 0) begin(static_cast<int>(id));
@@ -42,7 +43,8 @@ public:
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (!finished(static_cast<int>(id)))
                 throw Error(fmt::format("simulation stopped before task {} ran (does the DAG have a cycle?)", id));
-        activities = activities_;
+        stats.activities = activities_;
+        stats.timers = timers_;
         for (const auto& time : timeline_.tasks) timeline_.makespan_ns = std::max(timeline_.makespan_ns, time.end_ns);
         return std::move(timeline_);
     }
@@ -69,26 +71,24 @@ private:
     }
 
     void start(int id, const Step& step) {
-        sg::ActivityPtr activity;
-        if (step.kind == Step::Kind::transfer) {
-            auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
-            comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
-            comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
-            comm->vetoable_start();
-            activity = comm;
-        } else {
-            auto exec = sg::Exec::init();
-            exec->set_flops_amount(step.amount);
-            exec->set_host(platform_.host(step.from));
-            exec->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
-            exec->vetoable_start();
-            activity = exec;
+        if (step.kind == Step::Kind::work) {
+            // Work on a core contends with nothing (one thread per core runs
+            // its tasks one at a time): a SimGrid timer of its exact duration,
+            // not an activity the sharing solver would have to track.
+            const double duration_ns = step.amount / core_bytes_per_ns_;
+            simgrid::kernel::timer::Timer::set(sg::Engine::get_clock() + duration_ns, [this, id] { advance(id); });
+            ++timers_;
+            return;
         }
+        auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
+        comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
+        comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
+        comm->vetoable_start();
         ++activities_;
         // Never drop the last handle of an activity inside its own completion
         // callback (SimGrid would free it under its feet): retire it instead.
         if (current_[id]) retired_.push_back(std::move(current_[id]));
-        current_[id] = std::move(activity);
+        current_[id] = std::move(comm);
     }
 
     void on_completion(const sg::Activity& activity) {
@@ -100,12 +100,14 @@ private:
     const std::vector<TaskPlan>& plans_;
     const std::vector<std::vector<int>>& successors_;
     const SimgridPlatform& platform_;
+    const double core_bytes_per_ns_;
     std::vector<int> waiting_on_;
     std::vector<std::size_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
     algo::Timeline timeline_;
     std::size_t activities_ = 0;
+    std::size_t timers_ = 0;
 };
 
 std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) {
@@ -130,8 +132,9 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
         sg::Engine engine(&argc, argv);
         SimgridPlatform::configure_engine();
         const SimgridPlatform platform(model, routes_used(plans));
-        std::size_t activities = 0;
-        const algo::Timeline timeline = JustInTimeRun(plans, successors, platform).run(activities);
+        SimulationStats stats;
+        const algo::Timeline timeline =
+            JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);
@@ -144,8 +147,8 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
         put(&timeline.makespan_ns, sizeof(double));
         put(&wall, sizeof wall);
         put(&peak, sizeof peak);
-        const std::uint64_t created = activities;
-        put(&created, sizeof created);
+        const std::uint64_t created[] = {stats.activities, stats.timers};
+        put(created, sizeof created);
     } catch (const std::exception& error) {
         payload = std::string("E") + error.what();
     } catch (...) {
@@ -225,9 +228,10 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
     take(&result.timeline.makespan_ns, sizeof(double));
     take(&result.stats.wall_seconds, sizeof(double));
     take(&result.stats.peak_memory_bytes, sizeof(long));
-    std::uint64_t activities = 0;
-    take(&activities, sizeof activities);
-    result.stats.activities = activities;
+    std::uint64_t created[2] = {};
+    take(created, sizeof created);
+    result.stats.activities = created[0];
+    result.stats.timers = created[1];
     return result;
 }
 

@@ -93,7 +93,21 @@ TEST(EngineClosedForm, DependentStepsAddUp) {
         const double one = (20 + m / 4) + m / 25 + (2 + m / 50);
         expect_near_relative(result.timeline.makespan_ns, k * one);
         for (int i = 0; i < k; ++i) expect_near_relative(result.timeline.tasks[i].start_ns + 1, i * one + 1);
+        // Transfers are SimGrid Comms; work on a core is a SimGrid timer.
+        EXPECT_EQ(result.stats.activities, static_cast<std::size_t>(2 * k));
+        EXPECT_EQ(result.stats.timers, static_cast<std::size_t>(k));
     }
+}
+
+TEST(EngineClosedForm, WorkOnDifferentCoresDoesNotShare) {
+    // Work contends with nothing: cores that work at once each take amount / speed.
+    auto params = test::uniform_params(1, 1, 1);
+    params.reduce_bytes_per_ns = {25, "test"};
+    const sim::PlatformModel platform(two_sockets(), params, 1);
+    std::vector<sim::TaskPlan> plans;
+    for (int index = 0; index < 6; ++index) plans.push_back({{{sim::Step::Kind::work, core(index), core(index), 1000.0 * (index + 1)}}});
+    auto result = sim::simulate_plans(platform, plans, std::vector<std::vector<int>>(plans.size()));
+    for (int index = 0; index < 6; ++index) expect_near_relative(result.timeline.tasks[index].end_ns, 40.0 * (index + 1));
 }
 
 TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {

@@ -81,6 +81,6 @@ TEST(ModelCheck, MoreNodesCostNetworkTime) {
     const sim::PlatformModel two(test::load("westmere"), sim::load_params("westmere"), 2);
     const double one_node = simulate_tree(westmere(), 1024);
     const double two_nodes = simulate_tree(two, 1024);
-    const auto& network = sim::load_params("westmere").at(sim::Level::network);
-    EXPECT_GT(two_nodes, one_node + network.latency_ns.value);
+    const sim::Params params = sim::load_params("westmere");
+    EXPECT_GT(two_nodes, one_node + params.at(sim::Level::network).latency_ns.value);
 }
