@@ -98,7 +98,10 @@ int Schedule::add_buffer(Buffer buffer) {
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {
-    int id = static_cast<int>(boost::add_vertex(std::move(task), graph_));
+    // add_vertex(property, graph) takes the task by const reference: add an
+    // empty vertex and move the task in, so its vectors are not copied.
+    const int id = static_cast<int>(boost::add_vertex(*tasks_));
+    (*tasks_)[id] = std::move(task);
     for (int dep : deps) add_edge(dep, id);
     return id;
 }
@@ -106,21 +109,21 @@ int Schedule::add_task(Task task, const std::vector<int>& deps) {
 void Schedule::add_edge(int from, int to) {
     if (from < 0 || to < 0 || from >= task_count() || to >= task_count())
         throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", from, to));
-    if (!boost::edge(from, to, graph_).second) boost::add_edge(from, to, graph_);
+    if (!boost::edge(from, to, *tasks_).second) boost::add_edge(from, to, *tasks_);
 }
 
 std::vector<int> Schedule::predecessors(int id) const {
     std::vector<int> result;
-    for (auto [it, end] = boost::in_edges(id, graph_); it != end; ++it)
-        result.push_back(static_cast<int>(boost::source(*it, graph_)));
+    for (auto [it, end] = boost::in_edges(id, *tasks_); it != end; ++it)
+        result.push_back(static_cast<int>(boost::source(*it, *tasks_)));
     std::sort(result.begin(), result.end());
     return result;
 }
 
 std::vector<int> Schedule::successors(int id) const {
     std::vector<int> result;
-    for (auto [it, end] = boost::out_edges(id, graph_); it != end; ++it)
-        result.push_back(static_cast<int>(boost::target(*it, graph_)));
+    for (auto [it, end] = boost::out_edges(id, *tasks_); it != end; ++it)
+        result.push_back(static_cast<int>(boost::target(*it, *tasks_)));
     std::sort(result.begin(), result.end());
     return result;
 }

@@ -23,6 +23,8 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -121,22 +123,48 @@ public:
     void add_edge(int from, int to);
 
     int rank_count() const { return static_cast<int>(ranks.size()); }
-    int task_count() const { return static_cast<int>(boost::num_vertices(graph_)); }
-    const Task& task(int id) const { return graph_[id]; }
+    int task_count() const { return static_cast<int>(boost::num_vertices(*tasks_)); }
+    const Task& task(int id) const { return (*tasks_)[id]; }
     const std::vector<Buffer>& buffers() const { return buffers_; }
     const Buffer& buffer(int id) const { return buffers_[id]; }
-    const TaskGraph& graph() const { return graph_; }
+    const TaskGraph& graph() const { return *tasks_; }
     std::vector<int> predecessors(int id) const;
     std::vector<int> successors(int id) const;
-    int edge_count() const { return static_cast<int>(boost::num_edges(graph_)); }
+    int edge_count() const { return static_cast<int>(boost::num_edges(*tasks_)); }
 
     // Buffer id of a rank's input / output, -1 if it has none.
     int input_of(int rank) const;
     int output_of(int rank) const;
 
 private:
+    // Boost's adjacency_list has no move constructor, and its swap() copies
+    // (its edges point at the graph's own edge vector, so the graph object
+    // cannot change address). Moving a Schedule out of its builder used to
+    // copy every task and edge: twice the memory of a million-task schedule.
+    // The graph lives on the heap and moves as a pointer.
+    class MovableGraph {
+    public:
+        MovableGraph() : graph_(std::make_unique<TaskGraph>()) {}
+        MovableGraph(const MovableGraph& other) : graph_(std::make_unique<TaskGraph>(*other.graph_)) {}
+        MovableGraph& operator=(const MovableGraph& other) {
+            if (this != &other) graph_ = std::make_unique<TaskGraph>(*other.graph_);
+            return *this;
+        }
+        // A moved-from schedule is empty.
+        MovableGraph(MovableGraph&& other) noexcept : graph_(std::exchange(other.graph_, std::make_unique<TaskGraph>())) {}
+        MovableGraph& operator=(MovableGraph&& other) noexcept {
+            graph_ = std::exchange(other.graph_, std::make_unique<TaskGraph>());
+            return *this;
+        }
+        TaskGraph& operator*() { return *graph_; }
+        const TaskGraph& operator*() const { return *graph_; }
+
+    private:
+        std::unique_ptr<TaskGraph> graph_;
+    };
+
     std::vector<Buffer> buffers_;
-    TaskGraph graph_;
+    MovableGraph tasks_;
 };
 
 bool operator==(const Schedule& a, const Schedule& b);

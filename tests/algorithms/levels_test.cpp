@@ -59,7 +59,9 @@ TEST(Levels, ChildrenPartitionTheirGroupAndLeadersBelongToIt) {
                         covered.insert(covered.end(), ranks.begin(), ranks.end());
                     }
                     std::sort(covered.begin(), covered.end());
-                    if (!group.children.empty()) EXPECT_EQ(covered, group.ranks);
+                    if (!group.children.empty()) {
+                        EXPECT_EQ(covered, group.ranks);
+                    }
                     EXPECT_TRUE(std::binary_search(group.ranks.begin(), group.ranks.end(), levels.leader(index)));
                     EXPECT_EQ(levels.roots_group(index).size(), std::max<std::size_t>(1, group.children.size()));
                 }

@@ -1,0 +1,53 @@
+// Schedule storage: moving a schedule hands its graph over (no copy), and a
+// copy is independent of the original.
+#include "algorithms/schedule.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace numacoll;
+
+namespace {
+
+algo::Schedule chain_of_flags(int tasks) {
+    algo::Schedule schedule;
+    schedule.ranks = {{0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}};
+    for (int id = 0; id < tasks; ++id) {
+        algo::Task task;
+        task.kind = algo::TaskKind::flag;
+        task.thread = id % 2;
+        task.peer = 1 - id % 2;
+        task.label = "a-label-longer-than-fifteen-characters";
+        schedule.add_task(task, id > 0 ? std::vector<int>{id - 1} : std::vector<int>{});
+    }
+    return schedule;
+}
+
+}  // namespace
+
+TEST(Schedule, MoveHandsTheTasksOverWithoutCopying) {
+    algo::Schedule original = chain_of_flags(5);
+    const algo::Task* first = &original.task(0);
+    algo::Schedule moved(std::move(original));
+    EXPECT_EQ(&moved.task(0), first);  // same storage: nothing was copied
+    EXPECT_EQ(moved.task_count(), 5);
+    EXPECT_EQ(moved.successors(2), std::vector<int>{3});
+    EXPECT_EQ(original.task_count(), 0);  // NOLINT: a moved-from schedule is empty and usable
+    original.add_task(moved.task(0), {});
+    EXPECT_EQ(original.task_count(), 1);
+
+    algo::Schedule assigned;
+    assigned = std::move(moved);
+    EXPECT_EQ(&assigned.task(0), first);
+    EXPECT_EQ(assigned.predecessors(4), std::vector<int>{3});
+}
+
+TEST(Schedule, CopyIsIndependent) {
+    const algo::Schedule original = chain_of_flags(3);
+    algo::Schedule copy = original;
+    EXPECT_TRUE(copy == original);
+    copy.add_edge(0, 2);
+    EXPECT_EQ(copy.successors(0), (std::vector<int>{1, 2}));
+    EXPECT_EQ(original.successors(0), std::vector<int>{1});
+    EXPECT_NE(&copy.task(0), &original.task(0));
+    EXPECT_EQ(copy.task(0).label, original.task(0).label);
+}
