@@ -26,13 +26,12 @@ namespace sg = simgrid::s4u;
 // Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
 class JustInTimeRun {
 public:
-    JustInTimeRun(const std::vector<TaskPlan>& plans, const std::vector<std::vector<int>>& successors,
+    JustInTimeRun(const std::vector<TaskPlan>& plans, const Successors& successors,
                   const SimgridPlatform& platform, double core_bytes_per_ns)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()) {
         timeline_.tasks.resize(plans.size());
-        for (const auto& next : successors)
-            for (int id : next) ++waiting_on_[id];
+        for (int id : successors.ids) ++waiting_on_[id];
     }
 
     algo::Timeline run(SimulationStats& stats) {
@@ -66,8 +65,8 @@ private:
         }
         timeline_.tasks[id].end_ns = sg::Engine::get_clock();
         if (current_[id]) retired_.push_back(std::move(current_[id]));
-        for (int next : successors_[id])
-            if (--waiting_on_[next] == 0) begin(next);
+        for (std::size_t at = successors_.first[id]; at < successors_.first[id + 1]; ++at)
+            if (const int next = successors_.ids[at]; --waiting_on_[next] == 0) begin(next);
     }
 
     void start(int id, const Step& step) {
@@ -98,11 +97,11 @@ private:
     }
 
     const std::vector<TaskPlan>& plans_;
-    const std::vector<std::vector<int>>& successors_;
+    const Successors& successors_;
     const SimgridPlatform& platform_;
     const double core_bytes_per_ns_;
     std::vector<int> waiting_on_;
-    std::vector<std::size_t> next_step_;
+    std::vector<std::uint32_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
     algo::Timeline timeline_;
@@ -118,10 +117,31 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
     return routes;
 }
 
-// Everything the child does; it writes its result to `fd` and exits.
+// Writes all of it, or exits: the parent then sees a short result.
+void write_all(int fd, const void* data, std::size_t size) {
+    const char* bytes = static_cast<const char*>(data);
+    for (std::size_t written = 0; written < size;) {
+        const ssize_t n = ::write(fd, bytes + written, size - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) ::_exit(3);
+        written += static_cast<std::size_t>(n);
+    }
+}
+
+[[noreturn]] void send_failure(int fd, const std::string& message) {
+    write_all(fd, "E", 1);
+    write_all(fd, message.data(), message.size());
+    ::close(fd);
+    ::_exit(0);
+}
+
+// Everything the child does; it writes its result to `fd` and exits. The
+// result goes straight from the timeline to the pipe: a copy of a
+// million-task timeline would add to the simulation's peak memory.
 [[noreturn]] void simulate_in_child(const PlatformModel& model, const std::vector<TaskPlan>& plans,
-                                    const std::vector<std::vector<int>>& successors, int fd) {
-    std::string payload;
+                                    const Successors& successors, int fd) {
+    algo::Timeline timeline;
+    SimulationStats stats;
     try {
         const auto started = std::chrono::steady_clock::now();
         int argc = 3;
@@ -132,35 +152,76 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
         sg::Engine engine(&argc, argv);
         SimgridPlatform::configure_engine();
         const SimgridPlatform platform(model, routes_used(plans));
-        SimulationStats stats;
-        const algo::Timeline timeline =
-            JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
+        stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);
-        const long peak = usage.ru_maxrss * 1024L;
-        const std::uint64_t count = timeline.tasks.size();
-        payload.push_back('O');
-        auto put = [&](const void* data, std::size_t size) { payload.append(static_cast<const char*>(data), size); };
-        put(&count, sizeof count);
-        put(timeline.tasks.data(), count * sizeof(algo::TaskTime));
-        put(&timeline.makespan_ns, sizeof(double));
-        put(&wall, sizeof wall);
-        put(&peak, sizeof peak);
-        const std::uint64_t created[] = {stats.activities, stats.timers};
-        put(created, sizeof created);
+        stats.peak_memory_bytes = usage.ru_maxrss * 1024L;
     } catch (const std::exception& error) {
-        payload = std::string("E") + error.what();
+        send_failure(fd, error.what());
     } catch (...) {
-        payload = "Ean exception that is not a std::exception left SimGrid";
+        send_failure(fd, "an exception that is not a std::exception left SimGrid");
     }
-    for (std::size_t written = 0; written < payload.size();) {
-        const ssize_t n = ::write(fd, payload.data() + written, payload.size() - written);
-        if (n <= 0) ::_exit(3);
-        written += static_cast<std::size_t>(n);
-    }
+    const std::uint64_t count = timeline.tasks.size();
+    const std::uint64_t created[] = {stats.activities, stats.timers};
+    write_all(fd, "O", 1);
+    write_all(fd, &count, sizeof count);
+    write_all(fd, timeline.tasks.data(), count * sizeof(algo::TaskTime));
+    write_all(fd, &timeline.makespan_ns, sizeof(double));
+    write_all(fd, &stats.wall_seconds, sizeof(double));
+    write_all(fd, &stats.peak_memory_bytes, sizeof(long));
+    write_all(fd, created, sizeof created);
     ::close(fd);
     ::_exit(0);
+}
+
+// Reads exactly `size` bytes; false at an early end of the pipe.
+bool read_exactly(int fd, void* data, std::size_t size) {
+    char* bytes = static_cast<char*>(data);
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t n = ::read(fd, bytes + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// The child's answer: a result, a failure message, or nothing usable.
+struct ChildAnswer {
+    char tag = 0;  // 'O' result, 'E' failure, 0 nothing
+    bool complete = false;
+    std::string failure;
+    Simulation result;
+};
+
+ChildAnswer read_answer(int fd) {
+    ChildAnswer answer;
+    if (!read_exactly(fd, &answer.tag, 1)) return answer;
+    if (answer.tag == 'E') {
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) break;
+            answer.failure.append(buffer, static_cast<std::size_t>(n));
+        }
+        answer.complete = true;
+        return answer;
+    }
+    if (answer.tag != 'O') return answer;
+    Simulation& result = answer.result;
+    std::uint64_t count = 0;
+    if (!read_exactly(fd, &count, sizeof count) || count > (std::uint64_t{1} << 40)) return answer;
+    result.timeline.tasks.resize(count);
+    std::uint64_t created[2] = {};
+    answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(algo::TaskTime)) &&
+                      read_exactly(fd, &result.timeline.makespan_ns, sizeof(double)) &&
+                      read_exactly(fd, &result.stats.wall_seconds, sizeof(double)) &&
+                      read_exactly(fd, &result.stats.peak_memory_bytes, sizeof(long)) &&
+                      read_exactly(fd, created, sizeof created);
+    result.stats.activities = created[0];
+    result.stats.timers = created[1];
+    return answer;
 }
 
 }  // namespace
@@ -168,14 +229,44 @@ std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) 
 Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform) {
     if (schedule.nodes != platform.nodes())
         throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
-    std::vector<std::vector<int>> successors(schedule.task_count());
-    for (int id = 0; id < schedule.task_count(); ++id) successors[id] = schedule.successors(id);
-    return simulate_plans(platform, plan_tasks(schedule, platform), successors);
+    return simulate_plans(platform, plan_tasks(schedule, platform), Successors::of(schedule));
+}
+
+Successors Successors::of(const algo::Schedule& schedule) {
+    Successors result;
+    const auto& graph = schedule.graph();
+    result.first.reserve(static_cast<std::size_t>(schedule.task_count()) + 1);
+    result.ids.reserve(static_cast<std::size_t>(schedule.edge_count()));
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        result.first.push_back(result.ids.size());
+        for (auto [edge, end] = boost::out_edges(id, graph); edge != end; ++edge)
+            result.ids.push_back(static_cast<int>(boost::target(*edge, graph)));
+    }
+    result.first.push_back(result.ids.size());
+    return result;
+}
+
+Successors Successors::from_lists(const std::vector<std::vector<int>>& lists) {
+    Successors result;
+    for (const auto& list : lists) {
+        result.first.push_back(result.ids.size());
+        result.ids.insert(result.ids.end(), list.begin(), list.end());
+    }
+    result.first.push_back(result.ids.size());
+    return result;
 }
 
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors) {
-    if (successors.size() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
+    return simulate_plans(platform, plans, Successors::from_lists(successors));
+}
+
+Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
+                          const Successors& successors) {
+    if (successors.task_count() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
+    for (int id : successors.ids)
+        if (id < 0 || static_cast<std::size_t>(id) >= plans.size())
+            throw Error(fmt::format("simulate_plans: successor {} is not a task", id));
     for (std::size_t id = 0; id < plans.size(); ++id)
         if (plans[id].steps.empty()) throw Error(fmt::format("task {} has nothing to simulate (no steps)", id));
     // The child starts with this process's resident pages: hand freed heap
@@ -196,43 +287,19 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
         simulate_in_child(platform, plans, successors, pipe_fds[1]);
     }
     ::close(pipe_fds[1]);
-    std::string payload;
-    char buffer[1 << 16];
-    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) break;
-        payload.append(buffer, static_cast<std::size_t>(n));
-    }
+    ChildAnswer answer = read_answer(pipe_fds[0]);
     ::close(pipe_fds[0]);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (payload.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (answer.tag == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw Error(fmt::format("the SimGrid simulation crashed ({})",
                                 WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                                     : fmt::format("exit {}", WEXITSTATUS(status))));
-    if (payload[0] == 'E') throw Error("simulation failed: " + payload.substr(1));
-    if (payload[0] != 'O') throw Error("the simulation sent back something that is not a result");
-
-    Simulation result;
-    std::size_t at = 1;
-    auto take = [&](void* data, std::size_t size) {
-        if (at + size > payload.size()) throw Error("the simulation sent back a truncated result");
-        std::memcpy(data, payload.data() + at, size);
-        at += size;
-    };
-    std::uint64_t count = 0;
-    take(&count, sizeof count);
-    result.timeline.tasks.resize(count);
-    take(result.timeline.tasks.data(), count * sizeof(algo::TaskTime));
-    take(&result.timeline.makespan_ns, sizeof(double));
-    take(&result.stats.wall_seconds, sizeof(double));
-    take(&result.stats.peak_memory_bytes, sizeof(long));
-    std::uint64_t created[2] = {};
-    take(created, sizeof created);
-    result.stats.activities = created[0];
-    result.stats.timers = created[1];
-    return result;
+    if (answer.tag == 'E') throw Error("simulation failed: " + answer.failure);
+    if (answer.tag != 'O') throw Error("the simulation sent back something that is not a result");
+    if (!answer.complete) throw Error("the simulation sent back a truncated result");
+    return std::move(answer.result);
 }
 
 }  // namespace numacoll::sim

@@ -37,12 +37,26 @@ struct Simulation {
     SimulationStats stats;
 };
 
+// Task dependencies in compressed rows: one allocation for a million tasks,
+// not one per task. The successors of task t are ids[first[t] .. first[t+1]).
+struct Successors {
+    std::vector<std::size_t> first;  // one per task, plus the end
+    std::vector<int> ids;
+
+    static Successors of(const algo::Schedule& schedule);
+    static Successors from_lists(const std::vector<std::vector<int>>& lists);
+    std::size_t task_count() const { return first.empty() ? 0 : first.size() - 1; }
+};
+
 // Throws Error when the simulation fails (the message says why).
 Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform);
 
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to
 // time exact transfers without the data-location model in between.
+Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
+                          const Successors& successors);
+// The same with one successor list per task (convenient in tests).
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors);
 

@@ -4,6 +4,7 @@
 
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
+#include "topologies/error.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;
@@ -24,6 +25,9 @@ Endpoint cache(int core) { return {EndpointKind::cache, 0, core}; }
 Endpoint core(int index) { return {EndpointKind::core, 0, index}; }
 Endpoint memory(int numa) { return {EndpointKind::memory, 0, numa}; }
 
+// Dependencies of `tasks` tasks that wait for nothing.
+std::vector<std::vector<int>> independent(std::size_t tasks) { return std::vector<std::vector<int>>(tasks); }
+
 void expect_near_relative(double actual, double expected) {
     EXPECT_NEAR(actual, expected, tolerance * expected) << "expected " << expected;
 }
@@ -35,7 +39,7 @@ TEST(EngineClosedForm, OneTransferTakesLatencyPlusBytesOverBandwidth) {
     params.at(sim::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
     const sim::PlatformModel platform(two_sockets(), params, 1);
     for (double bytes = 64; bytes <= 16 << 20; bytes *= 4) {
-        auto result = sim::simulate_plans(platform, {{{transfer(cache(0), core(1), bytes)}}}, {{}});
+        auto result = sim::simulate_plans(platform, {{{transfer(cache(0), core(1), bytes)}}}, independent(1));
         expect_near_relative(result.timeline.makespan_ns, 20 + bytes / 4);
     }
 }
@@ -50,7 +54,7 @@ TEST(EngineClosedForm, ConcurrentTransfersShareTheLink) {
         for (double bytes = 64; bytes <= 16 << 20; bytes *= 16) {
             std::vector<sim::TaskPlan> plans;
             for (int reader = 1; reader <= d; ++reader) plans.push_back({{transfer(cache(0), core(reader), bytes)}});
-            auto result = sim::simulate_plans(platform, plans, std::vector<std::vector<int>>(d));
+            auto result = sim::simulate_plans(platform, plans, independent(d));
             for (int task = 0; task < d; ++task)
                 expect_near_relative(result.timeline.tasks[task].end_ns, a + bytes * std::max(b, big_b * d));
         }
@@ -68,7 +72,7 @@ TEST(EngineClosedForm, DifferentLatenciesShareMaxMinFairly) {
     const auto machine = test::load("synthetic:Package:2 Core:7 PU:1");  // no caches: data lives in DRAM
     const sim::PlatformModel platform(machine, params, 1);
     auto result = sim::simulate_plans(platform, {{{transfer(memory(0), core(1), 2000)}}, {{transfer(memory(0), core(7), 2000)}}},
-                                      {{}, {}});
+                                      independent(2));
     expect_near_relative(result.timeline.tasks[0].end_ns, 310);
     expect_near_relative(result.timeline.tasks[1].end_ns, 410);
 }
@@ -106,7 +110,7 @@ TEST(EngineClosedForm, WorkOnDifferentCoresDoesNotShare) {
     const sim::PlatformModel platform(two_sockets(), params, 1);
     std::vector<sim::TaskPlan> plans;
     for (int index = 0; index < 6; ++index) plans.push_back({{{sim::Step::Kind::work, core(index), core(index), 1000.0 * (index + 1)}}});
-    auto result = sim::simulate_plans(platform, plans, std::vector<std::vector<int>>(plans.size()));
+    auto result = sim::simulate_plans(platform, plans, independent(plans.size()));
     for (int index = 0; index < 6; ++index) expect_near_relative(result.timeline.tasks[index].end_ns, 40.0 * (index + 1));
 }
 
@@ -119,7 +123,20 @@ TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
     const double m = 1 << 20;
     auto result = sim::simulate_plans(
-        platform, {{{transfer(memory(0), {EndpointKind::memory, 1, 1}, m)}}}, {{}});
+        platform, {{{transfer(memory(0), {EndpointKind::memory, 1, 1}, m)}}}, independent(1));
     // Node 1's NUMA node 1 is one hop from its NIC (on socket 0): 2 * 300 + 1 * 1 (hop) + 900.
     expect_near_relative(result.timeline.makespan_ns, 300 + 900 + 300 + 1 + m / 3);
+}
+
+TEST(EngineSuccessors, CompressedRowsKeepEachTasksSuccessorsInOrder) {
+    const auto rows = sim::Successors::from_lists({{2, 1}, {}, {3}, {}});
+    EXPECT_EQ(rows.task_count(), 4u);
+    EXPECT_EQ(rows.first, (std::vector<std::size_t>{0, 2, 2, 3, 3}));
+    EXPECT_EQ(rows.ids, (std::vector<int>{2, 1, 3}));
+}
+
+TEST(EngineSuccessors, ASuccessorThatIsNoTaskIsAnError) {
+    const sim::PlatformModel platform(two_sockets(), test::uniform_params(1, 1, 1), 1);
+    EXPECT_THROW(sim::simulate_plans(platform, {{{transfer(cache(0), core(1), 64)}}}, std::vector<std::vector<int>>{{7}}),
+                 Error);
 }
