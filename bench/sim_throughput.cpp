@@ -33,12 +33,15 @@ std::string spread(const std::vector<double>& values) {
 
 // `count` one-step tasks in a chain between two cores of one socket.
 sim::Simulation chain_baseline(const sim::PlatformModel& platform, std::size_t count) {
-    std::vector<sim::TaskPlan> plans(count);
-    std::vector<std::vector<int>> successors(count);
+    sim::TaskPlans plans;
+    sim::Successors successors;
+    const sim::Step line{sim::Step::Kind::transfer, {sim::EndpointKind::cache, 0, 0}, {sim::EndpointKind::core, 0, 1}, 64};
     for (std::size_t i = 0; i < count; ++i) {
-        plans[i].steps.push_back({sim::Step::Kind::transfer, {sim::EndpointKind::cache, 0, 0}, {sim::EndpointKind::core, 0, 1}, 64});
-        if (i + 1 < count) successors[i].push_back(static_cast<int>(i + 1));
+        plans.add({&line, 1});
+        successors.first.push_back(successors.ids.size());
+        if (i + 1 < count) successors.ids.push_back(static_cast<int>(i + 1));
     }
+    successors.first.push_back(successors.ids.size());
     return sim::simulate_plans(platform, plans, successors);
 }
 

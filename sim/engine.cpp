@@ -26,7 +26,7 @@ namespace sg = simgrid::s4u;
 // Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
 class JustInTimeRun {
 public:
-    JustInTimeRun(const std::vector<TaskPlan>& plans, const Successors& successors,
+    JustInTimeRun(const TaskPlans& plans, const Successors& successors,
                   const SimgridPlatform& platform, double core_bytes_per_ns)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()) {
@@ -96,7 +96,7 @@ private:
         advance(static_cast<int>(reinterpret_cast<std::intptr_t>(activity.get_data<void>())));
     }
 
-    const std::vector<TaskPlan>& plans_;
+    const TaskPlans& plans_;
     const Successors& successors_;
     const SimgridPlatform& platform_;
     const double core_bytes_per_ns_;
@@ -109,11 +109,10 @@ private:
     std::size_t timers_ = 0;
 };
 
-std::set<SimgridPlatform::Pair> routes_used(const std::vector<TaskPlan>& plans) {
+std::set<SimgridPlatform::Pair> routes_used(const TaskPlans& plans) {
     std::set<SimgridPlatform::Pair> routes;
-    for (const auto& plan : plans)
-        for (const auto& step : plan.steps)
-            if (step.kind == Step::Kind::transfer) routes.insert({step.from, step.to});
+    for (const auto& step : plans.all_steps())
+        if (step.kind == Step::Kind::transfer) routes.insert({step.from, step.to});
     return routes;
 }
 
@@ -138,7 +137,7 @@ void write_all(int fd, const void* data, std::size_t size) {
 // Everything the child does; it writes its result to `fd` and exits. The
 // result goes straight from the timeline to the pipe: a copy of a
 // million-task timeline would add to the simulation's peak memory.
-[[noreturn]] void simulate_in_child(const PlatformModel& model, const std::vector<TaskPlan>& plans,
+[[noreturn]] void simulate_in_child(const PlatformModel& model, const TaskPlans& plans,
                                     const Successors& successors, int fd) {
     algo::Timeline timeline;
     SimulationStats stats;
@@ -258,11 +257,10 @@ Successors Successors::from_lists(const std::vector<std::vector<int>>& lists) {
 
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors) {
-    return simulate_plans(platform, plans, Successors::from_lists(successors));
+    return simulate_plans(platform, TaskPlans(plans), Successors::from_lists(successors));
 }
 
-Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
-                          const Successors& successors) {
+Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors) {
     if (successors.task_count() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
     for (int id : successors.ids)
         if (id < 0 || static_cast<std::size_t>(id) >= plans.size())

@@ -54,9 +54,8 @@ Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platfor
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to
 // time exact transfers without the data-location model in between.
-Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
-                          const Successors& successors);
-// The same with one successor list per task (convenient in tests).
+Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors);
+// The same with plans and successor lists built by hand (tests, benchmarks).
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors);
 

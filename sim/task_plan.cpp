@@ -111,15 +111,25 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
 
 }  // namespace
 
-std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform) {
+TaskPlans::TaskPlans(const std::vector<TaskPlan>& plans) {
+    for (const TaskPlan& plan : plans) add(plan.steps);
+}
+
+void TaskPlans::add(std::span<const Step> steps) {
+    steps_.insert(steps_.end(), steps.begin(), steps.end());
+    first_.push_back(steps_.size());
+}
+
+TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform) {
     Placement placement(schedule, platform);
-    std::vector<TaskPlan> plans(schedule.task_count());
+    TaskPlans plans;
+    std::vector<Step> steps;  // one task's, reused
     const double line = platform.params().cache_line_bytes;
     for (int id = 0; id < schedule.task_count(); ++id) {
         const algo::Task& task = schedule.task(id);
         const algo::RankInfo& rank = schedule.ranks[task.thread];
         const Endpoint core{EndpointKind::core, rank.node, rank.core};
-        auto& steps = plans[id].steps;
+        steps.clear();
         switch (task.kind) {
             case algo::TaskKind::copy:
             case algo::TaskKind::reduce: {
@@ -156,6 +166,7 @@ std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformM
                 steps.push_back({Step::Kind::work, core, core, task.flops});
                 break;
         }
+        plans.add(steps);
     }
     return plans;
 }

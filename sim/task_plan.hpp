@@ -33,6 +33,7 @@
 //   waiting for its dependencies, free).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "algorithms/schedule.hpp"
@@ -47,10 +48,36 @@ struct Step {
     double amount = 0;  // bytes moved, or bytes folded (work)
 };
 
+// One task's steps, built by hand (tests, benchmarks).
 struct TaskPlan {
     std::vector<Step> steps;  // run one after the other
 };
 
-std::vector<TaskPlan> plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform);
+// One task's steps, as stored in TaskPlans.
+struct TaskPlanView {
+    std::span<const Step> steps;  // run one after the other
+};
+
+// The steps of every task in one array (compressed rows): a million tasks
+// are a million steps or so, not a million small vectors.
+class TaskPlans {
+public:
+    TaskPlans() = default;
+    explicit TaskPlans(const std::vector<TaskPlan>& plans);
+
+    // Appends the next task's steps.
+    void add(std::span<const Step> steps);
+    TaskPlanView operator[](std::size_t task) const {
+        return {std::span<const Step>(steps_).subspan(first_[task], first_[task + 1] - first_[task])};
+    }
+    std::size_t size() const { return first_.size() - 1; }
+    const std::vector<Step>& all_steps() const { return steps_; }
+
+private:
+    std::vector<Step> steps_;
+    std::vector<std::size_t> first_{0};  // task t's steps: [first_[t], first_[t+1])
+};
+
+TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform);
 
 }  // namespace numacoll::sim
