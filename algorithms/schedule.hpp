@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/label.hpp"
 #include "algorithms/layout.hpp"
 
 namespace numacoll::algo {
@@ -90,7 +91,7 @@ struct Task {
     std::vector<Range> reads; // copy/net: one; reduce: one or more, all of write's length
     Range write;              // buffer -1 for flag and compute
     double flops = 0;         // compute only (reserved)
-    std::string label;        // for people: phase and step, no spaces
+    Label label;              // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };
 

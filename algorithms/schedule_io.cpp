@@ -346,7 +346,7 @@ std::string to_dot(const Schedule& schedule) {
         std::string label = fmt::format("{} {} r{}", v, to_string(task.kind), task.thread);
         if (task.peer >= 0) label += fmt::format("->r{}", task.peer);
         if (task.write.buffer >= 0) label += fmt::format("\\n{}B", task.write.bytes);
-        if (!task.label.empty()) label += "\\n" + task.label;
+        if (!task.label.empty()) label += "\\n" + task.label.text();
         out << fmt::format("[label=\"{}\", shape={}, style=filled, fillcolor={}]", label,
                            task.kind == TaskKind::flag ? "ellipse" : "box", color(task.kind));
     };

@@ -241,7 +241,7 @@ void check_cross_thread_edges(const Schedule& schedule, Problems& problems) {
 std::string describe_task(const Schedule& schedule, int id) {
     const Task& task = schedule.task(id);
     return fmt::format("task {} ({} on rank {}{})", id, to_string(task.kind), task.thread,
-                       task.label.empty() ? "" : ", " + task.label);
+                       task.label.empty() ? "" : ", " + task.label.text());
 }
 
 std::string describe_range(const Schedule& schedule, const Range& range) {

@@ -86,7 +86,7 @@ TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
         for (const auto& read : task.reads) {
             const int owner = schedule.buffer(read.buffer).owner;
             if (schedule.ranks[owner].package != schedule.ranks[task.thread].package) {
-                EXPECT_NE(task.label.find(":machine:"), std::string::npos) << task.label;
+                EXPECT_NE(task.label.text().find(":machine:"), std::string::npos) << task.label;
             }
         }
     }
@@ -124,7 +124,7 @@ TEST(TreeAllreduce, LeavesAnnounceTheirInputOnceSoStripsPipeline) {
     int reduces = 0;
     for (int id = 0; id < pair.task_count(); ++id) {
         const auto& task = pair.task(id);
-        if (task.kind == algo::TaskKind::flag && task.label.ends_with(":ready")) ready_flags.insert(id);
+        if (task.kind == algo::TaskKind::flag && task.label.text().ends_with(":ready")) ready_flags.insert(id);
         if (task.kind != algo::TaskKind::reduce) continue;
         ++reduces;
         for (int before : pair.predecessors(id))
@@ -137,7 +137,7 @@ TEST(TreeAllreduce, LeavesAnnounceTheirInputOnceSoStripsPipeline) {
     auto four = test::tree_allreduce("synthetic:Core:4", 4u << 20, 4, 1, {{"strip", "1MiB"}});
     std::map<int, int> ready_by_thread;
     for (int id = 0; id < four.task_count(); ++id)
-        if (four.task(id).kind == algo::TaskKind::flag && four.task(id).label.ends_with(":ready"))
+        if (four.task(id).kind == algo::TaskKind::flag && four.task(id).label.text().ends_with(":ready"))
             ++ready_by_thread[four.task(id).thread];
     EXPECT_EQ(ready_by_thread, (std::map<int, int>{{1, 1}, {2, 4}, {3, 1}}));
 }
