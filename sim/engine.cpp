@@ -71,23 +71,34 @@ private:
 
     void start(int id, const Step& step) {
         if (step.kind == Step::Kind::work) {
-            // Work on a core contends with nothing (one thread per core runs
-            // its tasks one at a time): a SimGrid timer of its exact duration,
-            // not an activity the sharing solver would have to track.
+            // Work on a core that runs one rank contends with nothing: a
+            // SimGrid timer of its exact duration, not an activity the
+            // sharing solver would have to track.
             const double duration_ns = step.amount / core_bytes_per_ns_;
             simgrid::kernel::timer::Timer::set(sg::Engine::get_clock() + duration_ns, [this, id] { advance(id); });
             ++timers_;
             return;
         }
-        auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
-        comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
-        comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
-        comm->vetoable_start();
+        sg::ActivityPtr activity;
+        if (step.kind == Step::Kind::transfer) {
+            auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
+            comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
+            comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
+            comm->vetoable_start();
+            activity = comm;
+        } else {  // shared_work: the ranks on this core share its speed
+            auto exec = sg::Exec::init();
+            exec->set_flops_amount(step.amount);
+            exec->set_host(platform_.host(step.from));
+            exec->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
+            exec->vetoable_start();
+            activity = exec;
+        }
         ++activities_;
         // Never drop the last handle of an activity inside its own completion
         // callback (SimGrid would free it under its feet): retire it instead.
         if (current_[id]) retired_.push_back(std::move(current_[id]));
-        current_[id] = std::move(comm);
+        current_[id] = std::move(activity);
     }
 
     void on_completion(const sg::Activity& activity) {

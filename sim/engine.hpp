@@ -2,10 +2,11 @@
 //
 // Each task becomes its plan's steps (sim/task_plan.hpp), run one after the
 // other: a transfer is a SimGrid Comm (the links it crosses are shared, and
-// SimGrid's solver shares them); work on a core is a SimGrid timer of its
-// exact duration (nothing else uses a core while its thread works, and an
+// SimGrid's solver shares them); work on a core that runs one rank is a
+// SimGrid timer of its exact duration (nothing else uses that core, and an
 // Exec activity would cost the solver and SimGrid's in-flight activity list
-// for nothing: half the simulation's time at 1024 cores). Activities are created just in
+// for nothing: half the simulation's time at 1024 cores); work on a core
+// that runs several ranks (hyper-threads) is an Exec, so they share it. Activities are created just in
 // time, when a task's last predecessor completes (creating the whole DAG up
 // front makes SimGrid 3.32 quadratic). Time unit: nanoseconds (bandwidths in
 // bytes/ns). Network model CM02 with network/crosstraffic:0,
@@ -28,7 +29,7 @@ namespace numacoll::sim {
 struct SimulationStats {
     double wall_seconds = 0;          // in the simulating process, platform included
     long peak_memory_bytes = 0;       // of the simulating process (max RSS)
-    std::size_t activities = 0;       // SimGrid activities (Comms) created
+    std::size_t activities = 0;       // SimGrid activities created (Comms; Execs for shared_work)
     std::size_t timers = 0;           // SimGrid timers set (work steps)
 };
 

@@ -1,6 +1,7 @@
 #include "sim/task_plan.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "algorithms/byte_intervals.hpp"
 
@@ -124,6 +125,8 @@ TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platfo
     Placement placement(schedule, platform);
     TaskPlans plans;
     std::vector<Step> steps;  // one task's, reused
+    std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
+    for (const algo::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
     const double line = platform.params().cache_line_bytes;
     for (int id = 0; id < schedule.task_count(); ++id) {
         const algo::Task& task = schedule.task(id);
@@ -166,6 +169,9 @@ TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platfo
                 steps.push_back({Step::Kind::work, core, core, task.flops});
                 break;
         }
+        if (ranks_per_core[{rank.node, rank.core}] > 1)
+            for (Step& step : steps)
+                if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
         plans.add(steps);
     }
     return plans;

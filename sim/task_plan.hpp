@@ -25,7 +25,9 @@
 //           folded = m * (inputs - 1) at reduce_bytes_per_ns), then the write;
 //   Reads and writes of t's own cache and the reduction touch nothing any
 //   other thread uses: they are merged into one work step of the same
-//   duration, after the transfers that do share resources.
+//   duration, after the transfers that do share resources. (When several
+//   ranks share t's core, hyper-threads, that step is shared_work: the
+//   ranks share the core's speed.)
 // - flag:   one cache line from the setter's cache to the waiter's core;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
 //           pure synchronisation message);
@@ -42,7 +44,9 @@
 namespace numacoll::sim {
 
 struct Step {
-    enum class Kind { transfer, work } kind = Kind::transfer;
+    // work: on a core that runs one rank, which contends with nothing;
+    // shared_work: on a core that runs several ranks, which share its speed.
+    enum class Kind { transfer, work, shared_work } kind = Kind::transfer;
     Endpoint from;   // transfer source, or the core that works
     Endpoint to;     // transfer destination
     double amount = 0;  // bytes moved, or bytes folded (work)

@@ -114,6 +114,21 @@ TEST(EngineClosedForm, WorkOnDifferentCoresDoesNotShare) {
     for (int index = 0; index < 6; ++index) expect_near_relative(result.timeline.tasks[index].end_ns, 40.0 * (index + 1));
 }
 
+TEST(EngineClosedForm, RanksOnOneCoreShareItsSpeed) {
+    // shared_work (hyper-threads on one core): 1000 and 2000 bytes at
+    // 25 B/ns shared by two: the first ends at 1000 / 12.5 = 80 ns, the second
+    // then runs alone, 1000 more bytes at 25 B/ns: 120 ns.
+    auto params = test::uniform_params(1, 1, 1);
+    params.reduce_bytes_per_ns = {25, "test"};
+    const sim::PlatformModel platform(two_sockets(), params, 1);
+    const sim::Step::Kind shared = sim::Step::Kind::shared_work;
+    auto result = sim::simulate_plans(platform, {{{{shared, core(3), core(3), 1000}}}, {{{shared, core(3), core(3), 2000}}}},
+                                      independent(2));
+    expect_near_relative(result.timeline.tasks[0].end_ns, 80);
+    expect_near_relative(result.timeline.tasks[1].end_ns, 120);
+    EXPECT_EQ(result.stats.timers, 0u);
+}
+
 TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     // memory -> NIC -> switch -> NIC -> memory: latencies add, the slowest link rules.
     auto params = test::uniform_params(1, 1000, 1000);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "algorithms/registry.hpp"
 #include "sim_fixtures.hpp"
 
@@ -104,4 +106,28 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
             EXPECT_DOUBLE_EQ(plans[id].steps[0].amount, 1024);
         }
     EXPECT_TRUE(saw_net);
+}
+
+TEST(TaskPlan, WorkIsSharedOnlyWhereRanksShareACore) {
+    // Two cores of two hyper-threads; ranks on one core's two PUs share it.
+    const auto machine = test::load("synthetic:Package:1 L3Cache:1 Core:2 PU:2");
+    const sim::PlatformModel platform(machine, sim::load_params("generic"), 1);
+    algo::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = 4096;
+    auto kinds_of_work = [&](const algo::LayoutOptions& layout) {
+        const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+        const auto plans = sim::plan_tasks(schedule, platform);
+        std::set<sim::Step::Kind> kinds;
+        for (std::size_t id = 0; id < plans.size(); ++id)
+            for (const auto& step : plans[id].steps)
+                if (step.kind != sim::Step::Kind::transfer) kinds.insert(step.kind);
+        return kinds;
+    };
+    algo::LayoutOptions one_per_core;  // the default: PUs 0 and 2
+    EXPECT_EQ(kinds_of_work(one_per_core), std::set<sim::Step::Kind>{sim::Step::Kind::work});
+    algo::LayoutOptions siblings;
+    siblings.placement = algo::Placement::list;
+    siblings.pu_list = {0, 1};
+    EXPECT_EQ(kinds_of_work(siblings), std::set<sim::Step::Kind>{sim::Step::Kind::shared_work});
 }
