@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/label.hpp"

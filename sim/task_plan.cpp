@@ -127,6 +127,8 @@ TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platfo
     std::vector<Step> steps;  // one task's, reused
     std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
     for (const algo::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
+    std::vector<bool> shares_core;  // per rank: hyper-threads of one core
+    for (const algo::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
     const double line = platform.params().cache_line_bytes;
     for (int id = 0; id < schedule.task_count(); ++id) {
         const algo::Task& task = schedule.task(id);
@@ -169,7 +171,7 @@ TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platfo
                 steps.push_back({Step::Kind::work, core, core, task.flops});
                 break;
         }
-        if (ranks_per_core[{rank.node, rank.core}] > 1)
+        if (shares_core[task.thread])
             for (Step& step : steps)
                 if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
         plans.add(steps);
