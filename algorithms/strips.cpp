@@ -50,16 +50,14 @@ std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machi
     return bytes;
 }
 
-void for_each_strip(std::uint64_t total, std::uint64_t chunk_bytes,
-                    const std::function<void(std::uint64_t, std::uint64_t, const std::string&)>& run) {
-    if (total == 0) {
-        run(0, 0, "c0");
-        return;
-    }
+Schedule build_in_chunks(ScheduleBuilder& builder, std::uint64_t chunk_bytes, const ChunkRun& run) {
+    const std::uint64_t total = builder.spec().bytes;
+    if (total == 0) run(0, 0, "c0");
     const std::uint64_t chunk = chunk_bytes == 0 ? total : chunk_bytes;
     int index = 0;
     for (std::uint64_t offset = 0; offset < total; offset += chunk, ++index)
         run(offset, std::min(chunk, total - offset), fmt::format("c{}", index));
+    return builder.finish();
 }
 
 }  // namespace numacoll::algo

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "algorithms/builder.hpp"
 #include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
@@ -18,9 +19,13 @@ std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machi
 // The option every strip-mined algorithm offers.
 OptionInfo strip_option();
 
-// Calls run(offset, bytes, tag) for every chunk of a `total`-byte vector, and
-// once with (0, 0, "c0") for an empty one. Tags are "c0", "c1", ...
-void for_each_strip(std::uint64_t total, std::uint64_t chunk_bytes,
-                    const std::function<void(std::uint64_t, std::uint64_t, const std::string&)>& run);
+// What an algorithm does for one chunk: (offset, bytes, tag).
+using ChunkRun = std::function<void(std::uint64_t, std::uint64_t, const std::string&)>;
+
+// A strip-mined generator's whole run: calls run(offset, bytes, tag) for
+// every chunk of the spec's vector (chunk_bytes 0: one chunk), once with
+// (0, 0, "c0") for an empty one, then returns the finished schedule. Tags are
+// "c0", "c1", ...
+Schedule build_in_chunks(ScheduleBuilder& builder, std::uint64_t chunk_bytes, const ChunkRun& run);
 
 }  // namespace numacoll::algo

@@ -62,11 +62,7 @@ public:
     }
 
     Schedule generate() {
-        for_each_strip(builder_.spec().bytes, strip_,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           run_chunk(offset, bytes, tag);
-                       });
-        return builder_.finish();
+        return build_in_chunks(builder_, strip_, std::bind_front(&DisseminationAllreduce::run_chunk, this));
     }
 
 private:

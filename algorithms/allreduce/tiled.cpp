@@ -47,13 +47,7 @@ public:
         }
     }
 
-    Schedule generate() {
-        for_each_strip(builder_.spec().bytes, strip_,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           run_chunk(offset, bytes, tag);
-                       });
-        return builder_.finish();
-    }
+    Schedule generate() { return build_in_chunks(builder_, strip_, std::bind_front(&TiledAllreduce::run_chunk, this)); }
 
 private:
     int global(int node, int local) const { return node * layout_.ranks_per_node + local; }

@@ -40,23 +40,23 @@ public:
     }
 
     Schedule generate() {
-        for_each_strip(builder_.spec().bytes, plan_.segment,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-                           const RangeOf home = [&](int rank) {
-                               return Range{rank == root_ ? inputs_[rank] : outputs_[rank], offset, bytes};
-                           };
-                           switch (plan_.arrangement) {
-                               case Arrangement::flat: flat(state, home); break;
-                               case Arrangement::hierarchical: hierarchical(levels_->top(), state, home); break;
-                               case Arrangement::leader: leader_based(state, home); break;
-                           }
-                           settle(builder_, state);
-                       });
-        return builder_.finish();
+        return build_in_chunks(builder_, plan_.segment, std::bind_front(&FlatBcast::run_chunk, this));
     }
 
 private:
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        const RangeOf home = [&](int rank) {
+            return Range{rank == root_ ? inputs_[rank] : outputs_[rank], offset, bytes};
+        };
+        switch (plan_.arrangement) {
+            case Arrangement::flat: flat(state, home); break;
+            case Arrangement::hierarchical: hierarchical(levels_->top(), state, home); break;
+            case Arrangement::leader: leader_based(state, home); break;
+        }
+        settle(builder_, state);
+    }
+
     void run(const std::vector<int>& group, ChunkState& state, const RangeOf& home) {
         run_flat_bcast(plan_.algorithm, plan_.fanout, *p2p_, group, state, home);
     }

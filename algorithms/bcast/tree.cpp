@@ -21,23 +21,21 @@ public:
         trees_.emplace(builder_, layout, arity, style, inputs_, layout.ranks[root_].local_rank);
     }
 
-    Schedule generate() {
-        for_each_strip(builder_.spec().bytes, strip_,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-                           const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
-                           std::vector<int> leaders;
-                           const int root_node = layout_.node_of(root_);
-                           for (int k = 0; k < layout_.nodes; ++k)
-                               leaders.push_back(trees_->node_leader((root_node + k) % layout_.nodes));
-                           internode_binomial_bcast(builder_, leaders, state, output);
-                           for (int node = 0; node < layout_.nodes; ++node) trees_->broadcast(node, state, output);
-                           settle(builder_, state);
-                       });
-        return builder_.finish();
-    }
+    Schedule generate() { return build_in_chunks(builder_, strip_, std::bind_front(&TreeBcast::run_chunk, this)); }
 
 private:
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
+        std::vector<int> leaders;
+        const int root_node = layout_.node_of(root_);
+        for (int k = 0; k < layout_.nodes; ++k)
+            leaders.push_back(trees_->node_leader((root_node + k) % layout_.nodes));
+        internode_binomial_bcast(builder_, leaders, state, output);
+        for (int node = 0; node < layout_.nodes; ++node) trees_->broadcast(node, state, output);
+        settle(builder_, state);
+    }
+
     ScheduleBuilder builder_;
     const Layout& layout_;
     std::uint64_t strip_;

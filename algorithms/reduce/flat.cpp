@@ -25,25 +25,23 @@ public:
         if (hierarchical) levels_.emplace(layout, root_);
     }
 
-    Schedule generate() {
-        for_each_strip(builder_.spec().bytes, segment_,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-                           const RangeOf home = [&](int rank) { return homes_->at(rank, offset, bytes); };
-                           if (levels_) {
-                               hierarchical(levels_->top(), state, home);
-                           } else {
-                               std::vector<int> group;
-                               for (int k = 0; k < layout_.size(); ++k) group.push_back((root_ + k) % layout_.size());
-                               run_flat_reduce(algorithm_, fanout_, *p2p_, group, state, home);
-                           }
-                           homes_->complete_root(state);
-                           settle(builder_, state);
-                       });
-        return builder_.finish();
-    }
+    Schedule generate() { return build_in_chunks(builder_, segment_, std::bind_front(&FlatReduce::run_chunk, this)); }
 
 private:
+    void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
+        ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
+        const RangeOf home = [&](int rank) { return homes_->at(rank, offset, bytes); };
+        if (levels_) {
+            hierarchical(levels_->top(), state, home);
+        } else {
+            std::vector<int> group;
+            for (int k = 0; k < layout_.size(); ++k) group.push_back((root_ + k) % layout_.size());
+            run_flat_reduce(algorithm_, fanout_, *p2p_, group, state, home);
+        }
+        homes_->complete_root(state);
+        settle(builder_, state);
+    }
+
     void hierarchical(int group, ChunkState& state, const RangeOf& home) {
         if (levels_->group(group).children.empty()) return;
         for (int child : levels_->group(group).children) hierarchical(child, state, home);

@@ -22,13 +22,7 @@ public:
         trees_.emplace(builder_, layout, arity, BroadcastStyle::one_stage, inputs_, layout.ranks[root_].local_rank);
     }
 
-    Schedule generate() {
-        for_each_strip(builder_.spec().bytes, strip_,
-                       [this](std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
-                           run_chunk(offset, bytes, tag);
-                       });
-        return builder_.finish();
-    }
+    Schedule generate() { return build_in_chunks(builder_, strip_, std::bind_front(&TreeReduce::run_chunk, this)); }
 
 private:
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
