@@ -1,0 +1,134 @@
+// Golden outputs: for a dozen (collective, algorithm, machine, size, nodes)
+// cases, the schedule's text and its simulated time are compared with files
+// committed in tests/golden/cases/. A change that moves them changes what
+// numacoll generates or predicts, and has to say so.
+//
+// The `numacoll` provenance line (version and git revision) is left out of
+// the files: it changes with every commit. Simulated times are compared as
+// printed, to the last of their six decimals.
+// NUMACOLL_REGENERATE_GOLDEN=1 rewrites the files instead of comparing.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/schedule_io.hpp"
+#include "sim/engine.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+struct GoldenCase {
+    std::string name;
+    std::string topology;
+    algo::Collective collective;
+    std::string algorithm;
+    std::uint64_t bytes;
+    int nodes;
+    int ranks_per_node;  // 0: one per core
+    int root;
+    std::map<std::string, std::string> options;
+};
+
+std::vector<GoldenCase> cases() {
+    using C = algo::Collective;
+    return {
+        {"allreduce-tree-westmere-64B", "westmere", C::allreduce, "tree", 64, 1, 0, 0, {}},
+        {"allreduce-tree-magnycours-1MiB-2stage", "magnycours", C::allreduce, "tree", 1 << 20, 1, 0, 0, {{"bcast", "2stage"}}},
+        {"allreduce-tiled-magnycours-64KiB-2nodes-ring", "magnycours", C::allreduce, "tiled", 64 << 10, 2, 0, 0,
+         {{"internode", "ring"}}},
+        {"allreduce-dissemination-westmere-4KiB-3nodes", "westmere", C::allreduce, "dissemination", 4 << 10, 3, 0, 0, {}},
+        {"allreduce-tiled-cyclic-westmere-16KiB", "westmere", C::allreduce, "tiled-cyclic", 16 << 10, 1, 0, 0, {}},
+        {"reduce-hier-binomial-westmere-4KiB-2nodes", "westmere", C::reduce, "hier-binomial", 4 << 10, 2, 0, 5, {}},
+        {"reduce-tree-magnycours-64KiB-3ary", "magnycours", C::reduce, "tree", 64 << 10, 1, 0, 9, {{"arity", "3"}}},
+        {"bcast-leader-nic-magnycours-1MiB-2nodes", "magnycours", C::bcast, "leader", 1 << 20, 2, 0, 0,
+         {{"leader", "nic"}}},
+        {"bcast-tree-2stage-magnycours-64B", "magnycours", C::bcast, "tree", 64, 1, 0, 3, {{"bcast", "2stage"}}},
+        {"bcast-chain-westmere-256KiB-2nodes", "westmere", C::bcast, "chain", 256 << 10, 2, 0, 0, {{"leader", "nic"}}},
+        {"scatter-tree-westmere-1KiB-2nodes", "westmere", C::scatter, "tree", 1 << 10, 2, 0, 1, {}},
+        {"gather-binomial-westmere-256B-3nodes", "westmere", C::gather, "binomial", 256, 3, 4, 2, {}},
+        {"allgather-recursive-doubling-westmere-64B-5ranks", "westmere", C::allgather, "recursive-doubling", 64, 1, 5, 0, {}},
+        {"barrier-dissemination-westmere-2nodes", "westmere", C::barrier, "dissemination", 0, 2, 0, 0, {}},
+        {"barrier-tree-nary-magnycours", "magnycours", C::barrier, "tree", 0, 1, 0, 0, {{"bcast", "nary"}}},
+    };
+}
+
+algo::Schedule generate(const GoldenCase& golden) {
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
+    algo::LayoutOptions layout_options;
+    layout_options.nodes = golden.nodes;
+    layout_options.ranks_per_node = golden.ranks_per_node;
+    algo::CollectiveSpec spec;
+    spec.collective = golden.collective;
+    spec.algorithm = golden.algorithm;
+    spec.bytes = golden.bytes;
+    spec.root = golden.root;
+    spec.options = golden.options;
+    algo::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout_options));
+    schedule.provenance.erase("numacoll");
+    return schedule;
+}
+
+std::string simulated_ns(const GoldenCase& golden, const algo::Schedule& schedule) {
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
+    const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), golden.nodes);
+    return fmt::format("{:.6f}", sim::simulate(schedule, platform).timeline.makespan_ns);
+}
+
+std::filesystem::path golden_dir() { return NUMACOLL_GOLDEN_DIR; }
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool regenerating() {
+    const char* flag = std::getenv("NUMACOLL_REGENERATE_GOLDEN");
+    return flag != nullptr && std::string(flag) == "1";
+}
+
+// name -> simulated time, from simulated_ns.csv ("name,time_ns" lines).
+std::map<std::string, std::string> golden_times() {
+    std::map<std::string, std::string> times;
+    std::istringstream lines(slurp(golden_dir() / "simulated_ns.csv"));
+    std::string line;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) {
+        const auto comma = line.find(',');
+        if (comma != std::string::npos) times[line.substr(0, comma)] = line.substr(comma + 1);
+    }
+    return times;
+}
+
+}  // namespace
+
+TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
+    if (regenerating()) {
+        std::filesystem::create_directories(golden_dir());
+        std::string times = "case,simulated_ns\n";
+        for (const GoldenCase& golden : cases()) {
+            const algo::Schedule schedule = generate(golden);
+            std::ofstream(golden_dir() / (golden.name + ".txt"), std::ios::binary) << algo::to_text(schedule);
+            times += golden.name + "," + simulated_ns(golden, schedule) + "\n";
+        }
+        std::ofstream(golden_dir() / "simulated_ns.csv", std::ios::binary) << times;
+        GTEST_SKIP() << "golden files rewritten in " << golden_dir();
+    }
+    const auto times = golden_times();
+    ASSERT_EQ(times.size(), cases().size()) << "simulated_ns.csv does not list every case";
+    for (const GoldenCase& golden : cases()) {
+        SCOPED_TRACE(golden.name);
+        const algo::Schedule schedule = generate(golden);
+        const std::string expected = slurp(golden_dir() / (golden.name + ".txt"));
+        ASSERT_FALSE(expected.empty()) << "no golden file " << golden.name << ".txt";
+        EXPECT_TRUE(algo::to_text(schedule) == expected) << "the schedule's text differs from " << golden.name << ".txt";
+        EXPECT_EQ(simulated_ns(golden, schedule), times.at(golden.name));
+    }
+}
