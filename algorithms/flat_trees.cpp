@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "algorithms/strips.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

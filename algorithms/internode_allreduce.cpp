@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

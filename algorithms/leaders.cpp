@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

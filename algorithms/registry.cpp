@@ -13,9 +13,9 @@
 #include "algorithms/reduce/flat.hpp"
 #include "algorithms/scatter/tree.hpp"
 #include "algorithms/reduce/tree.hpp"
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "numacoll/version.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

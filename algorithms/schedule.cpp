@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

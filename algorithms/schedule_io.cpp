@@ -7,7 +7,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

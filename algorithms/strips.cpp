@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

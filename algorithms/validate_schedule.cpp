@@ -5,7 +5,7 @@
 
 #include "algorithms/byte_intervals.hpp"
 #include "algorithms/reachability.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::algo {
 

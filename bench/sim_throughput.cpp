@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "algorithms/statistics.hpp"
+#include "common/statistics.hpp"
 #include "sim/engine.hpp"
 
 using namespace numacoll;
@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
             const auto base = chain_baseline(platform, activities);
             chain.wall_seconds.push_back(base.stats.wall_seconds);
         }
-        const double tree_s = algo::median(tree.wall_seconds);
-        const double chain_s = algo::median(chain.wall_seconds);
+        const double tree_s = median(tree.wall_seconds);
+        const double chain_s = median(chain.wall_seconds);
         const double per_task = tree_s / schedule.task_count();
         fmt::print("{:>9} {:>9} {:>11} {:>9} {:>12.3f} {:>13} {:>9.0f} {:>12.1f} {:>11.3f} {:>7.2f}\n", bytes,
                    schedule.task_count(), activities, timers, tree_s, spread(tree.wall_seconds), schedule.task_count() / tree_s,

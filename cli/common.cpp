@@ -1,18 +1,16 @@
 #include "cli/common.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/schedule_io.hpp"
-#include "topologies/error.hpp"
-#include "topologies/text_file.hpp"
+#include "common/error.hpp"
+#include "common/text_file.hpp"
 
 namespace numacoll::cli {
 
@@ -151,53 +149,12 @@ algo::Schedule load_schedule(const std::string& path) {
     return first != std::string::npos && text[first] == '{' ? algo::schedule_from_json(text) : algo::schedule_from_text(text);
 }
 
-void check_writable(const std::string& path) {
-    if (path == "-" || path.empty()) return;
-    const std::filesystem::path target(path);
-    const std::filesystem::path probe = target.string() + fmt::format(".probe{}", ::getpid());
-    std::error_code error;
-    if (std::filesystem::is_directory(target, error))
-        throw UsageError(fmt::format("cannot write '{}': it is a directory", path));
-    {
-        std::ofstream out(probe, std::ios::binary);
-        if (!out) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-    }
-    std::filesystem::remove(probe, error);
-}
-
 void ensure_folder(const std::string& path) {
     std::error_code error;
     std::filesystem::create_directories(path, error);
     if (error || !std::filesystem::is_directory(path))
         throw UsageError(fmt::format("cannot create output folder '{}': {}", path,
                                      error ? error.message() : "a file is in the way"));
-}
-
-void write_output(const std::string& path, const std::string& text) {
-    if (path == "-" || path.empty()) {
-        std::cout << text << std::flush;
-        return;
-    }
-    const std::filesystem::path target(path);
-    const std::filesystem::path temporary = target.string() + fmt::format(".tmp{}", ::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-        out << text;
-        out.close();
-        if (!out) {
-            std::error_code ignored;
-            std::filesystem::remove(temporary, ignored);
-            throw Error(fmt::format("cannot write '{}': the write failed", path));
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, target, error);
-    if (error) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw Error(fmt::format("cannot write '{}': {}", path, error.message()));
-    }
 }
 
 }  // namespace numacoll::cli

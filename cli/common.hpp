@@ -1,5 +1,5 @@
-// Pieces every numacoll subcommand shares: the machine/layout options and
-// writing output files so that a failure never leaves half a file behind.
+// Pieces every numacoll subcommand shares: the machine, layout and algorithm
+// options, sweeps, and loading schedules.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -74,16 +74,7 @@ std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm,
 // A schedule file, text or JSON (told apart by its first character).
 algo::Schedule load_schedule(const std::string& path);
 
-// Fails early (UsageError) when `path` cannot be written, before a long run;
-// creates nothing that stays. "-" (standard output) always passes.
-void check_writable(const std::string& path);
-
 // Creates a folder for output files (UsageError when it cannot).
 void ensure_folder(const std::string& path);
-
-// Writes `text` to `path` through a temporary file renamed into place, so a
-// reader never sees half a file; "-" means standard output. Call
-// check_writable() first: a failure here, after the work, is an Error (exit 1).
-void write_output(const std::string& path, const std::string& text);
 
 }  // namespace numacoll::cli

@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/schedule_io.hpp"
 #include "algorithms/symbolic_checker.hpp"
@@ -12,8 +13,9 @@
 #include "sim/locality_stats.hpp"
 #include "sim/params.hpp"
 #include "cli/common.hpp"
-#include "topologies/error.hpp"
-#include "topologies/text_file.hpp"
+#include "common/output_file.hpp"
+#include "common/error.hpp"
+#include "common/text_file.hpp"
 
 namespace numacoll::cli {
 
@@ -80,7 +82,10 @@ CommandRun add_dag_command(CLI::App& app) {
             std::cout << algorithm_list();
             return 0;
         }
-        check_writable(options->output);
+        // A report goes to standard output; the schedule only to a named file.
+        const bool reporting = options->stats || options->check;
+        std::optional<OutputFile> output;
+        if (!reporting || options->output != "-") output.emplace(options->output);
         algo::Schedule schedule;
         std::shared_ptr<const topo::Machine> machine;
         if (!options->from.empty()) {
@@ -95,12 +100,11 @@ CommandRun add_dag_command(CLI::App& app) {
             machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
-        if (!options->stats && !options->check) {
-            write_output(options->output, render(schedule, options->format));
-            return 0;
+        if (output) {
+            output->write(render(schedule, options->format));
+            output->commit();
         }
-        // A report goes to standard output; the schedule only to a named file.
-        if (options->output != "-") write_output(options->output, render(schedule, options->format));
+        if (!reporting) return 0;
         const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", algo::to_string(schedule.spec.collective),
                                              schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
                                              schedule.rank_count(), schedule.nodes);

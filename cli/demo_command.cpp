@@ -8,15 +8,16 @@
 #include <iostream>
 #include <map>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/schedule_io.hpp"
 #include "algorithms/symbolic_checker.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "common/output_file.hpp"
 #include "cli/validation_output.hpp"
 #include "sim/params.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::cli {
 
@@ -63,14 +64,14 @@ CommandRun add_demo_command(CLI::App& app) {
 
         // 1. The machine and one DAG, proven and drawn.
         std::cout << "== This machine, as hwloc describes it ==\n" << topo::describe(*machine) << "\n";
-        write_output((dir / "machine.txt").string(), topo::describe(*machine));
+        write_output_file((dir / "machine.txt").string(), topo::describe(*machine));
         algo::CollectiveSpec first = specs.front();  // the DAG shown is the first algorithm's
         first.bytes = 64;
         const algo::Schedule schedule = algo::generate_schedule(first, layout);
         const algo::CheckReport report = algo::check_schedule(schedule);
         const std::string stem = fmt::format("{}-{}-64B", algo::to_string(schedule.spec.collective), schedule.spec.algorithm);
-        write_output((dir / (stem + ".txt")).string(), algo::to_text(schedule));
-        write_output((dir / (stem + ".dot")).string(), algo::to_dot(schedule));
+        write_output_file((dir / (stem + ".txt")).string(), algo::to_text(schedule));
+        write_output_file((dir / (stem + ".dot")).string(), algo::to_dot(schedule));
         std::cout << fmt::format("== {} {} of 64 B on {} threads: {} tasks ({}) ==\n", algo::to_string(schedule.spec.collective),
                                  schedule.spec.algorithm, layout.size(), schedule.task_count(), kind_counts(schedule));
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)

@@ -7,9 +7,12 @@
 
 #include "cli/commands.hpp"
 #include "numacoll/version.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
 
 int main(int argc, char** argv) {
+    // Ctrl-C leaves no temporary file behind, and keeps a sweep's finished rows.
+    numacoll::install_interrupt_cleanup();
     CLI::App app{"numacoll: design, simulate and execute MPI collective algorithms on NUMA machines"};
     app.require_subcommand(1);
     app.set_version_flag("--version", fmt::format("numacoll {} ({})", numacoll::version, numacoll::git_revision));

@@ -3,15 +3,17 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "common/output_file.hpp"
 #include "exec/threads_executor.hpp"
 #include "numacoll/version.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::cli {
 
@@ -65,8 +67,9 @@ CommandRun add_run_command(CLI::App& app) {
         if (options->machine.nodes != 1)
             throw UsageError("run executes on one node for now (threads; the MPI executor comes later)");
         if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
-        check_writable(options->output);
-        if (!options->trace.empty()) check_writable(options->trace);
+        OutputFile output(options->output);
+        std::optional<OutputFile> trace_file;
+        if (!options->trace.empty()) trace_file.emplace(options->trace);
         const auto machine = options->machine.load();
         MachineOptions layout_options = options->machine;
         if (options->threads > 0) layout_options.ranks_per_node = options->threads;
@@ -114,8 +117,12 @@ CommandRun add_run_command(CLI::App& app) {
                                          done, schedules.size(), algo::to_string(spec.collective), spec.algorithm,
                                          format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
         }
-        write_output(options->output, csv);
-        if (exec_options.trace) write_output(options->trace, trace);
+        output.write(csv);
+        output.commit();
+        if (trace_file) {
+            trace_file->write(trace);
+            trace_file->commit();
+        }
         return 0;
     };
 }

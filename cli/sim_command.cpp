@@ -3,15 +3,17 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "common/output_file.hpp"
 #include "numacoll/version.hpp"
 #include "sim/engine.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::cli {
 
@@ -49,8 +51,9 @@ CommandRun add_sim_command(CLI::App& app) {
         "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
 
     return [options] {
-        check_writable(options->output);
-        if (!options->trace.empty()) check_writable(options->trace);
+        OutputFile output(options->output);
+        std::optional<OutputFile> trace_file;
+        if (!options->trace.empty()) trace_file.emplace(options->trace);
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
         const sim::Params params = sim::params_for(*machine, options->params);
@@ -82,8 +85,12 @@ CommandRun add_sim_command(CLI::App& app) {
                                          algo::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
                                          result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
         }
-        if (!options->trace.empty()) write_output(options->trace, trace);
-        write_output(options->output, csv);
+        if (trace_file) {
+            trace_file->write(trace);
+            trace_file->commit();
+        }
+        output.write(csv);
+        output.commit();
         return 0;
     };
 }

@@ -9,7 +9,7 @@
 #include "cli/common.hpp"
 #include "algorithms/levels.hpp"
 #include "sim/platform_model.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::cli {
 

@@ -4,12 +4,12 @@
 
 #include <iostream>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/validation_output.hpp"
 #include "sim/params.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::cli {
 

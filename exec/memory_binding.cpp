@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::exec {
 

@@ -17,7 +17,7 @@
 #include "exec/memory_binding.hpp"
 #include "exec/spin_barrier.hpp"
 #include "algorithms/collective_contract.hpp"
-#include "algorithms/statistics.hpp"
+#include "common/statistics.hpp"
 #include "algorithms/validate_schedule.hpp"
 
 namespace numacoll::exec {
@@ -272,9 +272,9 @@ IterationStats summarize(std::vector<double> iteration_ns) {
     stats.iterations = static_cast<int>(iteration_ns.size());
     if (iteration_ns.empty()) return stats;
     std::sort(iteration_ns.begin(), iteration_ns.end());
-    stats.median_ns = algo::median_of_sorted(iteration_ns);
-    stats.p10_ns = algo::nearest_rank(iteration_ns, 0.10);
-    stats.p90_ns = algo::nearest_rank(iteration_ns, 0.90);
+    stats.median_ns = median_of_sorted(iteration_ns);
+    stats.p10_ns = nearest_rank(iteration_ns, 0.10);
+    stats.p90_ns = nearest_rank(iteration_ns, 0.90);
     stats.min_ns = iteration_ns.front();
     stats.max_ns = iteration_ns.back();
     return stats;

@@ -19,7 +19,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "algorithms/timeline.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::exec {

@@ -15,7 +15,7 @@
 
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::sim {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "algorithms/statistics.hpp"
+#include "common/statistics.hpp"
 
 namespace numacoll::sim {
 
@@ -113,7 +113,7 @@ std::string format_stats(const ScheduleStats& stats) {
     std::sort(counts.begin(), counts.end());
     if (!counts.empty())
         text += fmt::format("tasks per thread: min {}, median {}, max {}\n", counts.front(),
-                            algo::median_of_sorted(counts), counts.back());
+                            median_of_sorted(counts), counts.back());
     for (std::size_t rank = 0; rank < stats.tasks_per_thread.size(); ++rank)
         text += fmt::format("{}rank {}: {}", rank % 8 == 0 ? (rank ? "\n  " : "  ") : ", ", rank,
                             stats.tasks_per_thread[rank]);

@@ -8,7 +8,7 @@
 #include <deque>
 #include <set>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::sim {
 

@@ -6,7 +6,7 @@
 
 #include <unordered_set>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll::sim {
 

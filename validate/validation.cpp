@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/statistics.hpp"
+#include "common/statistics.hpp"
 #include "sim/engine.hpp"
 #include "validate/tree_model.hpp"
 
@@ -106,8 +106,8 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
             }
             const double worst_error = std::fabs(std::string(engine) == "simulated" ? worst->simulated_error() : worst->model_error());
             out += fmt::format("  {:<9}  median |error| {:6.1f}%   worst {:7.1f}% at {};   absolute: median {:.0f} ns, worst {:.0f} ns\n",
-                               engine, 100 * algo::median(errors), 100 * worst_error, format_bytes(worst->bytes),
-                               algo::median(absolute_ns), *std::max_element(absolute_ns.begin(), absolute_ns.end()));
+                               engine, 100 * median(errors), 100 * worst_error, format_bytes(worst->bytes),
+                               median(absolute_ns), *std::max_element(absolute_ns.begin(), absolute_ns.end()));
         }
         out += "  size        measured median        simulated            model\n";
         for (const auto* p : list)

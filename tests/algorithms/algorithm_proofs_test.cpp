@@ -15,7 +15,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 using namespace numacoll;
 

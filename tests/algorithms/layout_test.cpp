@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 using namespace numacoll;
 

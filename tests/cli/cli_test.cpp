@@ -239,6 +239,29 @@ TEST(Cli, FailedWriteLeavesNothingBehind) {
     EXPECT_EQ(entries, 0);
 }
 
+TEST(Cli, OutputsAreWrittenThroughLinksAndStandardStreams) {
+    // -o /dev/stdout is standard output, not a file that replaces it.
+    const Result to_stdout = run("dag --bytes 64 -o /dev/stdout");
+    EXPECT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+    EXPECT_EQ(to_stdout.out.rfind("numacoll-schedule ", 0), 0u) << to_stdout.out;
+    // A symlink: its target is written, the link stays a link.
+    const auto target = write_scratch("schedule-target.txt", "old\n");
+    const auto link = scratch_dir() / "schedule-link.txt";
+    std::filesystem::remove(link);
+    std::filesystem::create_symlink(target, link);
+    const Result through_link = run("dag --bytes 64 -o " + link.string());
+    EXPECT_EQ(through_link.exit_code, 0) << through_link.err;
+    EXPECT_TRUE(std::filesystem::is_symlink(link));
+    EXPECT_EQ(slurp(target).rfind("numacoll-schedule ", 0), 0u);
+    // A device that cannot take the bytes: one line, exit 1.
+    if (std::filesystem::exists("/dev/full")) {
+        const Result full = run("dag --bytes 64 -o /dev/full");
+        EXPECT_EQ(full.exit_code, 1);
+        EXPECT_NE(full.err.find("cannot write '/dev/full'"), std::string::npos) << full.err;
+        EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
+    }
+}
+
 TEST(Cli, DemoRunsTheWholeChain) {
     const auto dir = scratch_dir() / "demo";
     const Result result = run("demo -o " + dir.string() + " --bytes 64,4KiB -n 3");

@@ -4,7 +4,7 @@
 
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;

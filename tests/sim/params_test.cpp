@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace numacoll;

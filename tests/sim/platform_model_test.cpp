@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim_fixtures.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;

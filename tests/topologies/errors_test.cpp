@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::topo {

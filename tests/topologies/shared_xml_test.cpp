@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "invariants.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::topo {

@@ -7,7 +7,7 @@
 
 #include "../schedule_fixtures.hpp"
 #include "algorithms/symbolic_checker.hpp"
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 #include <map>
 #include <set>

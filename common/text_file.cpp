@@ -1,4 +1,4 @@
-#include "topologies/text_file.hpp"
+#include "common/text_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll {
 

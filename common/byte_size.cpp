@@ -1,11 +1,11 @@
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <limits>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 namespace numacoll {
 

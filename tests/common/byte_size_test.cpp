@@ -1,8 +1,8 @@
-#include "algorithms/byte_size.hpp"
+#include "common/byte_size.hpp"
 
 #include <gtest/gtest.h>
 
-#include "topologies/error.hpp"
+#include "common/error.hpp"
 
 using namespace numacoll;
 

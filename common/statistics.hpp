@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-namespace numacoll::algo {
+namespace numacoll {
 
 // The nearest-rank percentile of sorted values: the smallest value with at
 // least `fraction` of the values at or below it. `sorted` must not be empty.
@@ -28,4 +28,4 @@ inline double median(std::vector<double> values) {
     return median_of_sorted(values);
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll

@@ -2,7 +2,7 @@
 //
 // Library code never exits: it throws one of these, and the CLI turns them into
 // one line on stderr and an exit code (2 for usage errors, 1 for failures).
-// topologies/ is the lowest layer of the data flow, so the base lives here.
+// They live in common/, below every module.
 #pragma once
 
 #include <stdexcept>

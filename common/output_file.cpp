@@ -1,0 +1,194 @@
+#include "common/output_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+
+#include "common/error.hpp"
+
+namespace numacoll {
+
+namespace {
+
+// The interrupt handler's view of the open outputs. A fixed table of atomic
+// pointers is what a signal handler may read; a process with more outputs
+// open at once than it holds still writes them, only without the cleanup.
+constexpr std::size_t pending_slots = 64;
+std::array<std::atomic<const OutputFile::Pending*>, pending_slots> pending_outputs{};
+
+int publish(const OutputFile::Pending* pending) {
+    for (std::size_t slot = 0; slot < pending_outputs.size(); ++slot) {
+        const OutputFile::Pending* expected = nullptr;
+        if (pending_outputs[slot].compare_exchange_strong(expected, pending)) return static_cast<int>(slot);
+    }
+    return -1;
+}
+
+void withdraw(int slot) {
+    if (slot >= 0) pending_outputs[static_cast<std::size_t>(slot)].store(nullptr);
+}
+
+constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void on_interrupt(int signal) {
+    // Only async-signal-safe calls: rename, unlink, signal, raise.
+    for (auto& slot : pending_outputs) {
+        const OutputFile::Pending* pending = slot.load();
+        if (pending == nullptr) continue;
+        if (pending->keep_written) ::rename(pending->temporary, pending->target);
+        else ::unlink(pending->temporary);
+    }
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+// The descriptor a path names by itself (/dev/stdout, /dev/fd/2...), or -1.
+int descriptor_named(const std::string& path) {
+    if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+    if (path == "/dev/stderr") return STDERR_FILENO;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::string start(prefix);
+        if (path.rfind(start, 0) != 0 || path.size() == start.size()) continue;
+        int fd = 0;
+        for (std::size_t i = start.size(); i < path.size(); ++i) {
+            if (path[i] < '0' || path[i] > '9' || fd > 1'000'000) return -1;
+            fd = fd * 10 + (path[i] - '0');
+        }
+        return fd;
+    }
+    return -1;
+}
+
+// Follows symlinks to the path they finally name (which may not exist).
+std::string final_target(const std::string& path) {
+    std::string current = path;
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return current;
+        std::string link(4096, '\0');
+        const ssize_t length = ::readlink(current.c_str(), link.data(), link.size());
+        if (length < 0) return current;
+        link.resize(static_cast<std::size_t>(length));
+        if (link.front() != '/') {
+            const auto slash = current.rfind('/');
+            if (slash != std::string::npos) link = current.substr(0, slash + 1) + link;
+        }
+        current = link;
+    }
+    throw UsageError(fmt::format("cannot write '{}': too many levels of symbolic links", path));
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+    const auto refuse = [&](int error) {
+        return UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(error)));
+    };
+    if (path_.empty()) throw UsageError("an output path is empty (use - for standard output)");
+    if (const int fd = descriptor_named(path_); fd >= 0) {
+        fd_ = fd;
+        own_fd_ = false;
+        return;
+    }
+    target_ = final_target(path_);
+    if (const int fd = descriptor_named(target_); fd >= 0) {
+        fd_ = fd;
+        own_fd_ = false;
+        return;
+    }
+    struct stat info {};
+    const bool exists = ::stat(target_.c_str(), &info) == 0;
+    if (exists && S_ISDIR(info.st_mode)) throw refuse(EISDIR);
+    if (exists && !S_ISREG(info.st_mode)) {
+        // A device, a FIFO: written in place, never replaced.
+        fd_ = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd_ < 0) throw refuse(errno);
+        return;
+    }
+    for (int attempt = 0; fd_ < 0; ++attempt) {
+        temporary_ = fmt::format("{}.tmp{}{}", target_, ::getpid(), attempt == 0 ? "" : fmt::format(".{}", attempt));
+        fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd_ < 0 && (errno != EEXIST || attempt > 100)) {
+            const int error = errno;
+            temporary_.clear();
+            throw refuse(error);
+        }
+    }
+    if (exists) {
+        // Keep what the replaced file was: its permissions, and its owner where allowed.
+        ::fchmod(fd_, info.st_mode & 07777);
+        // Allowed for root, or for the owner's own group; otherwise this process's owner stays.
+        [[maybe_unused]] const int owner_kept = ::fchown(fd_, info.st_uid, info.st_gid);
+    }
+    pending_.temporary = temporary_.c_str();
+    pending_.target = target_.c_str();
+    slot_ = publish(&pending_);
+}
+
+OutputFile::~OutputFile() {
+    withdraw(slot_);
+    close_descriptor();
+    if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void OutputFile::close_descriptor() {
+    if (fd_ >= 0 && own_fd_) ::close(fd_);
+    fd_ = -1;
+}
+
+void OutputFile::write(std::string_view text) {
+    if (committed_) throw Error(fmt::format("cannot write '{}': it was already closed", path_));
+    // Text sent to a standard stream must not overtake what iostreams hold.
+    if (!own_fd_) std::cout.flush(), std::cerr.flush();
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(n < 0 ? errno : EIO)));
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+void OutputFile::commit() {
+    if (committed_) return;
+    if (own_fd_ && fd_ >= 0 && ::close(fd_) != 0) {
+        const int error = errno;
+        fd_ = -1;
+        throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(error)));
+    }
+    fd_ = -1;
+    if (!temporary_.empty() && ::rename(temporary_.c_str(), target_.c_str()) != 0)
+        throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+    committed_ = true;
+    withdraw(slot_);
+    slot_ = -1;
+}
+
+void write_output_file(const std::string& path, std::string_view text) {
+    OutputFile file(path);
+    file.write(text);
+    file.commit();
+}
+
+void install_interrupt_cleanup() {
+    for (const int signal : cleanup_signals) {
+        struct sigaction action {};
+        action.sa_handler = on_interrupt;
+        sigemptyset(&action.sa_mask);
+        for (const int other : cleanup_signals) sigaddset(&action.sa_mask, other);
+        ::sigaction(signal, &action, nullptr);
+    }
+}
+
+void reset_interrupt_cleanup() {
+    for (const int signal : cleanup_signals) std::signal(signal, SIG_DFL);
+}
+
+}  // namespace numacoll
