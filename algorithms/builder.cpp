@@ -25,7 +25,7 @@ int ScheduleBuilder::add_temp(int rank, std::uint64_t bytes, const std::string& 
     return schedule_.add_buffer({name, rank, bytes, BufferRole::temp, layout_.ranks[rank].numa});
 }
 
-int ScheduleBuilder::add_ordered(Task task, std::vector<int> deps, bool blocks_thread) {
+int ScheduleBuilder::add_ordered(sched::Task task, std::vector<int> deps, bool blocks_thread) {
     const int thread = task.thread;
     if (last_[thread] >= 0) deps.push_back(last_[thread]);
     const int id = schedule_.add_task(std::move(task), deps);
@@ -34,7 +34,7 @@ int ScheduleBuilder::add_ordered(Task task, std::vector<int> deps, bool blocks_t
 }
 
 int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<int>& deps, const std::string& label) {
-    Task task;
+    sched::Task task;
     task.kind = TaskKind::copy;
     task.thread = thread;
     task.reads = {from};
@@ -45,7 +45,7 @@ int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<in
 
 int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
                             const std::string& label) {
-    Task task;
+    sched::Task task;
     task.kind = TaskKind::reduce;
     task.thread = thread;
     task.reads = from;
@@ -55,7 +55,7 @@ int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to
 }
 
 int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const std::string& label) {
-    Task task;
+    sched::Task task;
     task.kind = TaskKind::flag;
     task.thread = from;
     task.peer = to;
@@ -65,7 +65,7 @@ int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const 
 
 int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
                          const std::string& label) {
-    Task task;
+    sched::Task task;
     task.kind = TaskKind::net;
     task.thread = from;
     task.peer = to;
@@ -76,7 +76,7 @@ int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, con
 }
 
 int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::string& label) {
-    Task task;
+    sched::Task task;
     task.kind = TaskKind::compute;
     task.thread = thread;
     task.label = label;

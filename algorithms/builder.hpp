@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
-#include "algorithms/schedule.hpp"
+#include "algorithms/ir.hpp"
 
 namespace numacoll::algo {
 
@@ -52,7 +52,7 @@ public:
     Schedule finish();
 
 private:
-    int add_ordered(Task task, std::vector<int> deps, bool blocks_thread);
+    int add_ordered(sched::Task task, std::vector<int> deps, bool blocks_thread);
 
     const Layout& layout_;
     Schedule schedule_;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
-#include "algorithms/schedule.hpp"
+#include "algorithms/ir.hpp"
 
 namespace numacoll::algo {
 

@@ -60,11 +60,11 @@ int main(int argc, char** argv) {
                "timers", "tree s (med)", "tree spread", "tasks/s", "peak MB", "chain s", "ratio");
     double previous_per_task = 0;
     for (std::uint64_t bytes : {192u, 1792u, 17792u}) {
-        algo::CollectiveSpec spec;
+        sched::CollectiveSpec spec;
         spec.algorithm = "tree";
         spec.bytes = bytes;
         spec.options["strip"] = "64";
-        const algo::Schedule schedule = algo::generate_schedule(spec, layout);
+        const sched::Schedule schedule = algo::generate_schedule(spec, layout);
         Figures tree, chain;  // the chain baseline's memory is not reported: it holds no schedule
         std::size_t activities = 0, timers = 0;
         for (int r = 0; r < repetitions; ++r) {

@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "common/byte_size.hpp"
-#include "algorithms/schedule_io.hpp"
+#include "schedule/schedule_io.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
 
@@ -54,13 +54,13 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many) {
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }
 
-algo::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
-    algo::CollectiveSpec spec;
-    spec.collective = algo::parse_collective(collective);
+sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
+    sched::CollectiveSpec spec;
+    spec.collective = sched::parse_collective(collective);
     spec.algorithm = algorithm;
     spec.bytes = bytes;
     spec.root = root;
-    spec.op = algo::parse_reduce_op(op);
+    spec.op = sched::parse_reduce_op(op);
     for (const auto& [name, value] : flagged)
         if (!value.empty()) spec.options[name] = value;
     for (const auto& item : extra_options) {
@@ -110,7 +110,7 @@ std::string csv_escape(const std::string& value) {
     return out + "\"";
 }
 
-std::string options_text(const algo::CollectiveSpec& spec) {
+std::string options_text(const sched::CollectiveSpec& spec) {
     std::string out;
     for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
     return out;
@@ -132,21 +132,21 @@ void announce_generic_params(const sim::Params& params, const topo::Machine& mac
                                  command, machine.name);
 }
 
-std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
-    std::vector<algo::CollectiveSpec> specs;
+std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes) {
+    std::vector<sched::CollectiveSpec> specs;
     for (const auto& name : split_list(algorithm.algorithm, "--algorithm"))
         for (std::uint64_t size : parse_byte_sizes(bytes, "--bytes")) {
-            algo::CollectiveSpec spec = algorithm.spec(size);
+            sched::CollectiveSpec spec = algorithm.spec(size);
             spec.algorithm = name;
             specs.push_back(spec);
         }
     return specs;
 }
 
-algo::Schedule load_schedule(const std::string& path) {
+sched::Schedule load_schedule(const std::string& path) {
     const std::string text = read_text_file(path, "schedule");
     const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{' ? algo::schedule_from_json(text) : algo::schedule_from_text(text);
+    return first != std::string::npos && text[first] == '{' ? sched::schedule_from_json(text) : sched::schedule_from_text(text);
 }
 
 void ensure_folder(const std::string& path) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 #include "sim/params.hpp"
 #include "topologies/machine.hpp"
 
@@ -43,7 +43,7 @@ struct AlgorithmOptions {
     // `many`: --algorithm takes a comma list.
     void add_to(CLI::App& command, bool many);
     // The spec for one size (algorithm = the whole --algorithm text).
-    algo::CollectiveSpec spec(std::uint64_t bytes) const;
+    sched::CollectiveSpec spec(std::uint64_t bytes) const;
 };
 
 // Algorithm options that have a flag of their own (--NAME VALUE): name -> help.
@@ -56,7 +56,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 // A CSV field, quoted when it holds a comma, a quote or a newline.
 std::string csv_escape(const std::string& value);
 // An algorithm's options as one field: "arity=2;bcast=1stage".
-std::string options_text(const algo::CollectiveSpec& spec);
+std::string options_text(const sched::CollectiveSpec& spec);
 
 // This machine, with `threads` ranks (0: one per core); UsageError for a
 // negative count or more threads than PUs without `oversubscribe`.
@@ -69,10 +69,10 @@ void announce_generic_params(const sim::Params& params, const topo::Machine& mac
                              bool quiet);
 
 // Every algorithm of --algorithm at every size of --bytes.
-std::vector<algo::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);
+std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);
 
 // A schedule file, text or JSON (told apart by its first character).
-algo::Schedule load_schedule(const std::string& path);
+sched::Schedule load_schedule(const std::string& path);
 
 // Creates a folder for output files (UsageError when it cannot).
 void ensure_folder(const std::string& path);

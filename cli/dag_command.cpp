@@ -7,8 +7,8 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/schedule_io.hpp"
-#include "algorithms/symbolic_checker.hpp"
+#include "schedule/schedule_io.hpp"
+#include "schedule/symbolic_checker.hpp"
 #include "cli/commands.hpp"
 #include "sim/locality_stats.hpp"
 #include "sim/params.hpp"
@@ -36,7 +36,7 @@ struct DagOptions {
 std::string algorithm_list() {
     std::string out;
     for (const auto& info : algo::algorithm_registry()) {
-        out += fmt::format("{:<10} {:<14} {}\n", algo::to_string(info.collective), info.name + " ", info.summary);
+        out += fmt::format("{:<10} {:<14} {}\n", sched::to_string(info.collective), info.name + " ", info.summary);
         out += fmt::format("{:<25} source: {}\n", "", info.source);
         for (const auto& option : info.options)
             out += fmt::format("{:<25} {} (default {}): {}\n", "", option_syntax(option.name), option.default_value,
@@ -45,10 +45,10 @@ std::string algorithm_list() {
     return out;
 }
 
-std::string render(const algo::Schedule& schedule, const std::string& format) {
-    if (format == "text") return algo::to_text(schedule);
-    if (format == "json") return algo::to_json(schedule);
-    return algo::to_dot(schedule);
+std::string render(const sched::Schedule& schedule, const std::string& format) {
+    if (format == "text") return sched::to_text(schedule);
+    if (format == "json") return sched::to_json(schedule);
+    return sched::to_dot(schedule);
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ CommandRun add_dag_command(CLI::App& app) {
         const bool reporting = options->stats || options->check;
         std::optional<OutputFile> output;
         if (!reporting || options->output != "-") output.emplace(options->output);
-        algo::Schedule schedule;
+        sched::Schedule schedule;
         std::shared_ptr<const topo::Machine> machine;
         if (!options->from.empty()) {
             schedule = load_schedule(options->from);
@@ -96,7 +96,7 @@ CommandRun add_dag_command(CLI::App& app) {
                               ? std::make_shared<const topo::Machine>(topo::load_machine(schedule.provenance.at("topology")))
                               : options->machine.load();
         } else {
-            const algo::CollectiveSpec spec = options->algorithm.spec(parse_byte_size(options->bytes, "--bytes"));
+            const sched::CollectiveSpec spec = options->algorithm.spec(parse_byte_size(options->bytes, "--bytes"));
             machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
@@ -105,7 +105,7 @@ CommandRun add_dag_command(CLI::App& app) {
             output->commit();
         }
         if (!reporting) return 0;
-        const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", algo::to_string(schedule.spec.collective),
+        const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", sched::to_string(schedule.spec.collective),
                                              schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
                                              schedule.rank_count(), schedule.nodes);
         if (options->stats) {
@@ -114,7 +114,7 @@ CommandRun add_dag_command(CLI::App& app) {
                       << sim::format_stats(sim::schedule_stats(schedule, platform));
             if (!options->check) return 0;
         }
-        const algo::CheckReport report = algo::check_schedule(schedule);
+        const sched::CheckReport report = sched::check_schedule(schedule);
         if (report.holds) {
             std::cout << fmt::format("check holds: {}, {} tasks; {} outputs proven\n", what, schedule.task_count(),
                                      report.outputs_checked);

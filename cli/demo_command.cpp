@@ -10,8 +10,8 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/schedule_io.hpp"
-#include "algorithms/symbolic_checker.hpp"
+#include "schedule/schedule_io.hpp"
+#include "schedule/symbolic_checker.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
@@ -33,9 +33,9 @@ struct DemoOptions {
     std::string output_dir = "numacoll-out";
 };
 
-std::string kind_counts(const algo::Schedule& schedule) {
+std::string kind_counts(const sched::Schedule& schedule) {
     std::map<std::string, int> counts;
-    for (int id = 0; id < schedule.task_count(); ++id) ++counts[algo::to_string(schedule.task(id).kind)];
+    for (int id = 0; id < schedule.task_count(); ++id) ++counts[sched::to_string(schedule.task(id).kind)];
     std::string out;
     for (const auto& [kind, count] : counts) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", count, kind);
     return out;
@@ -65,14 +65,14 @@ CommandRun add_demo_command(CLI::App& app) {
         // 1. The machine and one DAG, proven and drawn.
         std::cout << "== This machine, as hwloc describes it ==\n" << topo::describe(*machine) << "\n";
         write_output_file((dir / "machine.txt").string(), topo::describe(*machine));
-        algo::CollectiveSpec first = specs.front();  // the DAG shown is the first algorithm's
+        sched::CollectiveSpec first = specs.front();  // the DAG shown is the first algorithm's
         first.bytes = 64;
-        const algo::Schedule schedule = algo::generate_schedule(first, layout);
-        const algo::CheckReport report = algo::check_schedule(schedule);
-        const std::string stem = fmt::format("{}-{}-64B", algo::to_string(schedule.spec.collective), schedule.spec.algorithm);
-        write_output_file((dir / (stem + ".txt")).string(), algo::to_text(schedule));
-        write_output_file((dir / (stem + ".dot")).string(), algo::to_dot(schedule));
-        std::cout << fmt::format("== {} {} of 64 B on {} threads: {} tasks ({}) ==\n", algo::to_string(schedule.spec.collective),
+        const sched::Schedule schedule = algo::generate_schedule(first, layout);
+        const sched::CheckReport report = sched::check_schedule(schedule);
+        const std::string stem = fmt::format("{}-{}-64B", sched::to_string(schedule.spec.collective), schedule.spec.algorithm);
+        write_output_file((dir / (stem + ".txt")).string(), sched::to_text(schedule));
+        write_output_file((dir / (stem + ".dot")).string(), sched::to_dot(schedule));
+        std::cout << fmt::format("== {} {} of 64 B on {} threads: {} tasks ({}) ==\n", sched::to_string(schedule.spec.collective),
                                  schedule.spec.algorithm, layout.size(), schedule.task_count(), kind_counts(schedule));
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)
                                    : fmt::format("symbolic check: FAILS: {}\n", report.problems.front()));
@@ -87,7 +87,7 @@ CommandRun add_demo_command(CLI::App& app) {
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = std::max(1, options->iterations / 10);
         std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
-                                 algo::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
+                                 sched::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
         const std::string summary =
             write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false);

@@ -7,7 +7,7 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/timeline.hpp"
+#include "schedule/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
@@ -75,7 +75,7 @@ CommandRun add_run_command(CLI::App& app) {
         if (options->threads > 0) layout_options.ranks_per_node = options->threads;
         const algo::Layout layout = layout_options.layout(machine, options->oversubscribe);
 
-        std::vector<algo::Schedule> schedules;
+        std::vector<sched::Schedule> schedules;
         if (!options->from.empty()) {
             schedules.push_back(load_schedule(options->from));
             for (const auto& rank : schedules.back().ranks)
@@ -96,25 +96,25 @@ CommandRun add_run_command(CLI::App& app) {
         const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
         std::string csv = "collective,algorithm,bytes,ranks,nodes,engine,time_ns,p10_ns,p90_ns,min_ns,max_ns,iterations,"
                           "tasks,options,topology,pinned,numa_bound,numacoll\n";
-        std::string trace = algo::trace_csv_header("collective,algorithm,bytes,");
+        std::string trace = sched::trace_csv_header("collective,algorithm,bytes,");
         int done = 0;
         for (const auto& schedule : schedules) {
             const exec::ExecResult result = exec::run_on_threads(schedule, *machine, exec_options);
             const auto& spec = schedule.spec;
             const auto& s = result.stats;
             csv += fmt::format("{},{},{},{},{},threads,{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{},{},{},{},{}\n",
-                               algo::to_string(spec.collective), spec.algorithm, spec.bytes, schedule.rank_count(),
+                               sched::to_string(spec.collective), spec.algorithm, spec.bytes, schedule.rank_count(),
                                schedule.nodes, s.median_ns, s.p10_ns, s.p90_ns, s.min_ns, s.max_ns, s.iterations,
                                schedule.task_count(), csv_escape(options_text(spec)), csv_escape(machine->source),
                                result.threads_pinned ? "yes" : "no", result.memory_bound ? "yes" : "no",
                                csv_escape(revision));
             if (exec_options.trace)
-                trace += algo::trace_csv_rows(schedule, result.timeline,
-                                              fmt::format("{},{},{},", algo::to_string(spec.collective), spec.algorithm, spec.bytes));
+                trace += sched::trace_csv_rows(schedule, result.timeline,
+                                              fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
             ++done;
             if (!options->quiet)
                 std::cerr << fmt::format("[{}/{}] {} {} {} on {} threads: median {:.0f} ns (p10 {:.0f}, p90 {:.0f}), verified\n",
-                                         done, schedules.size(), algo::to_string(spec.collective), spec.algorithm,
+                                         done, schedules.size(), sched::to_string(spec.collective), spec.algorithm,
                                          format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
         }
         output.write(csv);

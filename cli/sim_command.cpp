@@ -7,7 +7,7 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/timeline.hpp"
+#include "schedule/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
@@ -60,29 +60,29 @@ CommandRun add_sim_command(CLI::App& app) {
         announce_generic_params(params, *machine, "sim", options->quiet);
         const sim::PlatformModel platform(machine, params, layout.nodes);
         // Generate everything first, so that bad options fail before any simulation runs.
-        std::vector<algo::Schedule> schedules;
+        std::vector<sched::Schedule> schedules;
         for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
             schedules.push_back(algo::generate_schedule(spec, layout));
 
         const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
         std::string csv =
             "collective,algorithm,bytes,ranks,nodes,engine,time_ns,tasks,options,topology,params,numacoll\n";
-        std::string trace = algo::trace_csv_header("collective,algorithm,bytes,");
+        std::string trace = sched::trace_csv_header("collective,algorithm,bytes,");
         int done = 0;
         for (const auto& schedule : schedules) {
             const sim::Simulation result = sim::simulate(schedule, platform);
             const auto& spec = schedule.spec;
-            csv += fmt::format("{},{},{},{},{},sim,{:.6f},{},{},{},{},{}\n", algo::to_string(spec.collective),
+            csv += fmt::format("{},{},{},{},{},sim,{:.6f},{},{},{},{},{}\n", sched::to_string(spec.collective),
                                spec.algorithm, spec.bytes, schedule.rank_count(), schedule.nodes,
                                result.timeline.makespan_ns, schedule.task_count(), csv_escape(options_text(spec)),
                                csv_escape(machine->source), csv_escape(params.origin), csv_escape(revision));
             if (!options->trace.empty())
-                trace += algo::trace_csv_rows(schedule, result.timeline,
-                                              fmt::format("{},{},{},", algo::to_string(spec.collective), spec.algorithm, spec.bytes));
+                trace += sched::trace_csv_rows(schedule, result.timeline,
+                                              fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
             ++done;
             if (!options->quiet)
                 std::cerr << fmt::format("[{}/{}] {} {} {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(),
-                                         algo::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
+                                         sched::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
                                          result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
         }
         if (trace_file) {

@@ -31,11 +31,11 @@ namespace numacoll::cli {
 namespace {
 
 std::string trace_csv(const std::vector<validate::TracePair>& traces, bool simulated) {
-    std::string out = algo::trace_csv_header("collective,algorithm,bytes,");
+    std::string out = sched::trace_csv_header("collective,algorithm,bytes,");
     for (const auto& pair : traces) {
         const auto& spec = pair.schedule.spec;
-        out += algo::trace_csv_rows(pair.schedule, simulated ? pair.simulated : pair.measured,
-                                    fmt::format("{},{},{},", algo::to_string(spec.collective), spec.algorithm, spec.bytes));
+        out += sched::trace_csv_rows(pair.schedule, simulated ? pair.simulated : pair.measured,
+                                    fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
     }
     return out;
 }
@@ -43,7 +43,7 @@ std::string trace_csv(const std::vector<validate::TracePair>& traces, bool simul
 }  // namespace
 
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
-                                    const sim::PlatformModel& platform, const std::vector<algo::CollectiveSpec>& specs,
+                                    const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet) {
     ensure_folder(folder);
     const std::filesystem::path dir(folder);

@@ -17,7 +17,7 @@ namespace numacoll::cli {
 // DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
 // and DIR/trace-measured.csv. Progress on stderr unless quiet. Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
-                                    const sim::PlatformModel& platform, const std::vector<algo::CollectiveSpec>& specs,
+                                    const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet);
 
 // Runs python3 on the embedded plotting script for DIR; returns the PNG paths

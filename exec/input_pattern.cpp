@@ -24,28 +24,28 @@ std::uint64_t hash(int rank, std::size_t element, std::uint32_t iteration) {
 
 }  // namespace
 
-double input_value(int rank, std::size_t element, std::uint32_t iteration, algo::ReduceOp op) {
+double input_value(int rank, std::size_t element, std::uint32_t iteration, sched::ReduceOp op) {
     const std::uint64_t h = hash(rank, element, iteration);
     switch (op) {
-        case algo::ReduceOp::sum:  // quarters from 0 to 255.75: sums of millions stay exact
+        case sched::ReduceOp::sum:  // quarters from 0 to 255.75: sums of millions stay exact
             return static_cast<double>(h % 1024) * 0.25;
-        case algo::ReduceOp::prod:  // 1/2, 1 or 2: products are exact powers of two
+        case sched::ReduceOp::prod:  // 1/2, 1 or 2: products are exact powers of two
             return std::ldexp(1.0, static_cast<int>(h % 3) - 1);
-        case algo::ReduceOp::min:
-        case algo::ReduceOp::max:  // distinct wide integers
+        case sched::ReduceOp::min:
+        case sched::ReduceOp::max:  // distinct wide integers
             return static_cast<double>(h % 2000001) - 1000000.0;
     }
     return 0;
 }
 
-std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, algo::ReduceOp op) {
+std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, sched::ReduceOp op) {
     const double value = input_value(rank, offset / sizeof(double), iteration, op);
     std::uint8_t bytes[sizeof(double)];
     std::memcpy(bytes, &value, sizeof(double));
     return bytes[offset % sizeof(double)];
 }
 
-void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, algo::ReduceOp op) {
+void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, sched::ReduceOp op) {
     auto* values = reinterpret_cast<double*>(input);
     const std::size_t whole = bytes / sizeof(double);
     for (std::size_t i = 0; i < whole; ++i) values[i] = input_value(rank, i, iteration, op);
@@ -53,15 +53,15 @@ void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t ite
         input[x] = static_cast<std::byte>(input_byte(rank, x, iteration, op));
 }
 
-double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, algo::ReduceOp op) {
+double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, sched::ReduceOp op) {
     double value = input_value(0, element, iteration, op);
     for (int rank = 1; rank < ranks; ++rank) {
         const double next = input_value(rank, element, iteration, op);
         switch (op) {
-            case algo::ReduceOp::sum: value += next; break;
-            case algo::ReduceOp::prod: value *= next; break;
-            case algo::ReduceOp::min: value = std::min(value, next); break;
-            case algo::ReduceOp::max: value = std::max(value, next); break;
+            case sched::ReduceOp::sum: value += next; break;
+            case sched::ReduceOp::prod: value *= next; break;
+            case sched::ReduceOp::min: value = std::min(value, next); break;
+            case sched::ReduceOp::max: value = std::max(value, next); break;
         }
     }
     return value;

@@ -13,19 +13,19 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 namespace numacoll::exec {
 
-double input_value(int rank, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
+double input_value(int rank, std::size_t element, std::uint32_t iteration, sched::ReduceOp op);
 
 // Byte `offset` of rank's input: the bytes of input_value(rank, offset / 8)
 // in memory order, so copy-only collectives of any byte count can be checked.
-std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, algo::ReduceOp op);
+std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, sched::ReduceOp op);
 // Writes the first `bytes` bytes of rank's input (whole doubles, then a tail).
-void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, algo::ReduceOp op);
+void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, sched::ReduceOp op);
 
 // The allreduce of input_value over ranks 0..ranks-1.
-double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, algo::ReduceOp op);
+double reduced_value(int ranks, std::size_t element, std::uint32_t iteration, sched::ReduceOp op);
 
 }  // namespace numacoll::exec

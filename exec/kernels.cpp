@@ -59,13 +59,13 @@ void fold_all(double* destination, std::span<const double* const> sources, std::
 
 }  // namespace
 
-void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, algo::ReduceOp op) {
+void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, sched::ReduceOp op) {
     if (sources.empty()) return;
     switch (op) {
-        case algo::ReduceOp::sum: return fold_all(destination, sources, count, [](double a, double b) { return a + b; });
-        case algo::ReduceOp::prod: return fold_all(destination, sources, count, [](double a, double b) { return a * b; });
-        case algo::ReduceOp::min: return fold_all(destination, sources, count, [](double a, double b) { return b < a ? b : a; });
-        case algo::ReduceOp::max: return fold_all(destination, sources, count, [](double a, double b) { return b > a ? b : a; });
+        case sched::ReduceOp::sum: return fold_all(destination, sources, count, [](double a, double b) { return a + b; });
+        case sched::ReduceOp::prod: return fold_all(destination, sources, count, [](double a, double b) { return a * b; });
+        case sched::ReduceOp::min: return fold_all(destination, sources, count, [](double a, double b) { return b < a ? b : a; });
+        case sched::ReduceOp::max: return fold_all(destination, sources, count, [](double a, double b) { return b > a ? b : a; });
     }
 }
 

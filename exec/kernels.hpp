@@ -6,13 +6,13 @@
 #include <cstddef>
 #include <span>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 namespace numacoll::exec {
 
 // destination[i] = sources[0][i] op sources[1][i] op ... for i < count, in
 // that order (the result does not depend on the blocking). The destination
 // may be one of the sources (in-place folding).
-void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, algo::ReduceOp op);
+void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, sched::ReduceOp op);
 
 }  // namespace numacoll::exec

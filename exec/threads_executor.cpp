@@ -16,9 +16,9 @@
 #include "exec/kernels.hpp"
 #include "exec/memory_binding.hpp"
 #include "exec/spin_barrier.hpp"
-#include "algorithms/collective_contract.hpp"
+#include "schedule/collective_contract.hpp"
 #include "common/statistics.hpp"
-#include "algorithms/validate_schedule.hpp"
+#include "schedule/validate_schedule.hpp"
 
 namespace numacoll::exec {
 
@@ -39,15 +39,15 @@ struct ThreadProgram {
 
 class Executor {
 public:
-    Executor(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options)
+    Executor(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options)
         : schedule_(schedule), options_(options), binding_(machine), programs_(schedule.rank_count()),
           flag_slot_(schedule.task_count(), -1) {
         check_supported();
         for (int id = 0; id < schedule.task_count(); ++id)
-            if (schedule.task(id).kind == algo::TaskKind::flag) flag_slot_[id] = flag_count_++;
+            if (schedule.task(id).kind == sched::TaskKind::flag) flag_slot_[id] = flag_count_++;
         flags_ = std::make_unique<Flag[]>(static_cast<std::size_t>(std::max(flag_count_, 1)));
         for (int id = 0; id < schedule.task_count(); ++id) {
-            const algo::Task& task = schedule.task(id);
+            const sched::Task& task = schedule.task(id);
             ThreadProgram& program = programs_[task.thread];
             program.tasks.push_back(id);
             std::vector<int> waits;
@@ -55,7 +55,7 @@ public:
                 if (schedule.task(dep).thread != task.thread) waits.push_back(flag_slot_[dep]);
             program.waits.push_back(std::move(waits));
         }
-        for (const algo::Buffer& buffer : schedule.buffers()) {
+        for (const sched::Buffer& buffer : schedule.buffers()) {
             const int numa = buffer.numa >= 0 ? buffer.numa : schedule.ranks[buffer.owner].numa;
             memory_.push_back(binding_.allocate(buffer.bytes, numa));
         }
@@ -100,15 +100,15 @@ private:
             throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {} (MPI comes later)",
                                          schedule_.nodes));
         for (int id = 0; id < schedule_.task_count(); ++id) {
-            const algo::Task& task = schedule_.task(id);
-            if (task.kind == algo::TaskKind::net)
+            const sched::Task& task = schedule_.task(id);
+            if (task.kind == sched::TaskKind::net)
                 throw UsageError(fmt::format("the thread executor cannot run net tasks (task {})", id));
-            if (task.kind == algo::TaskKind::compute && task.flops != 0)
+            if (task.kind == sched::TaskKind::compute && task.flops != 0)
                 throw UsageError(fmt::format("the thread executor runs only waiting points (0 flops), not compute task {}", id));
         }
     }
 
-    double* doubles(const algo::Range& range) const {
+    double* doubles(const sched::Range& range) const {
         return reinterpret_cast<double*>(memory_[range.buffer].get() + range.offset);
     }
 
@@ -148,35 +148,35 @@ private:
     }
 
     void write_input(int rank, int buffer, std::uint32_t iteration) {
-        const algo::Buffer& info = schedule_.buffer(buffer);
+        const sched::Buffer& info = schedule_.buffer(buffer);
         fill_input(memory_[buffer].get(), info.bytes, rank, iteration, schedule_.spec.op);
     }
 
     void execute(int id, std::uint32_t iteration) {
-        const algo::Task& task = schedule_.task(id);
+        const sched::Task& task = schedule_.task(id);
         switch (task.kind) {
-            case algo::TaskKind::copy:
+            case sched::TaskKind::copy:
                 std::memcpy(memory_[task.write.buffer].get() + task.write.offset,
                             memory_[task.reads[0].buffer].get() + task.reads[0].offset, task.write.bytes);
                 break;
-            case algo::TaskKind::reduce: {
+            case sched::TaskKind::reduce: {
                 boost::container::small_vector<const double*, 8> sources;  // no heap in the timed loop
-                for (const algo::Range& read : task.reads) sources.push_back(doubles(read));
+                for (const sched::Range& read : task.reads) sources.push_back(doubles(read));
                 reduce_into(doubles(task.write), {sources.data(), sources.size()}, task.write.bytes / sizeof(double),
                             schedule_.spec.op);
                 break;
             }
-            case algo::TaskKind::flag:
+            case sched::TaskKind::flag:
                 flags_[flag_slot_[id]].publish(iteration);
                 break;
-            case algo::TaskKind::compute:  // a waiting point: its dependencies were the point
-            case algo::TaskKind::net:      // refused in check_supported()
+            case sched::TaskKind::compute:  // a waiting point: its dependencies were the point
+            case sched::TaskKind::net:      // refused in check_supported()
                 break;
         }
     }
 
-    algo::Timeline timeline() const {
-        algo::Timeline result;
+    sched::Timeline timeline() const {
+        sched::Timeline result;
         const Clock::time_point epoch = *std::min_element(starts_.begin(), starts_.end());
         for (const auto& [begin, end] : task_times_) {
             result.tasks.push_back({nanoseconds(epoch, begin), nanoseconds(epoch, end)});
@@ -191,10 +191,10 @@ private:
     // has no data: every rank must have arrived (started the iteration)
     // before any rank left it.
     void verify(std::uint32_t last_iteration) {
-        const algo::CollectiveSpec& spec = schedule_.spec;
+        const sched::CollectiveSpec& spec = schedule_.spec;
         const int ranks = schedule_.rank_count();
-        const bool all_to_all = spec.collective == algo::Collective::allreduce || spec.collective == algo::Collective::allgather;
-        if (spec.collective == algo::Collective::barrier || (all_to_all && spec.bytes == 0)) {
+        const bool all_to_all = spec.collective == sched::Collective::allreduce || spec.collective == sched::Collective::allgather;
+        if (spec.collective == sched::Collective::barrier || (all_to_all && spec.bytes == 0)) {
             verify_synchronisation();
             return;
         }
@@ -204,8 +204,8 @@ private:
                 options_.before_verify(rank, reinterpret_cast<double*>(memory_[output].get()),
                                        schedule_.buffer(output).bytes / sizeof(double));
         }
-        const std::string what = fmt::format("({} {}, {} bytes)", algo::to_string(spec.collective), spec.algorithm, spec.bytes);
-        for (const algo::RequiredBlock& block : algo::required_blocks(spec, ranks)) {
+        const std::string what = fmt::format("({} {}, {} bytes)", sched::to_string(spec.collective), spec.algorithm, spec.bytes);
+        for (const sched::RequiredBlock& block : sched::required_blocks(spec, ranks)) {
             const int output = schedule_.output_of(block.rank);
             if (output < 0 || schedule_.buffer(output).bytes < block.output_offset + block.bytes)
                 throw VerificationError(fmt::format("verification failed: rank {} has no output of {} bytes {}", block.rank,
@@ -219,7 +219,7 @@ private:
                     if (values[i] != expected)
                         throw VerificationError(fmt::format(
                             "verification failed: rank {} element {} is {} but the {} of the inputs is {} {}", block.rank,
-                            block.output_offset / sizeof(double) + i, values[i], algo::to_string(spec.op), expected, what));
+                            block.output_offset / sizeof(double) + i, values[i], sched::to_string(spec.op), expected, what));
                 }
                 continue;
             }
@@ -245,12 +245,12 @@ private:
             if (*first_departure < *last_arrival)
                 throw VerificationError(fmt::format(
                     "verification failed: in iteration {} rank {} left the barrier before rank {} arrived ({} {})", it + 1,
-                    first_departure - left, last_arrival - first, algo::to_string(schedule_.spec.collective),
+                    first_departure - left, last_arrival - first, sched::to_string(schedule_.spec.collective),
                     schedule_.spec.algorithm));
         }
     }
 
-    const algo::Schedule& schedule_;
+    const sched::Schedule& schedule_;
     const ExecOptions& options_;
     MemoryBinding binding_;
     std::mutex binding_mutex_;
@@ -280,7 +280,7 @@ IterationStats summarize(std::vector<double> iteration_ns) {
     return stats;
 }
 
-ExecResult run_on_threads(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
+ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
     if (options.warmup_iterations < 0 || options.timed_iterations < 1)
         throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.timed_iterations,
                                      options.warmup_iterations));

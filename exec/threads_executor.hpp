@@ -17,8 +17,8 @@
 #include <functional>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
-#include "algorithms/timeline.hpp"
+#include "schedule/schedule.hpp"
+#include "schedule/timeline.hpp"
 #include "common/error.hpp"
 #include "topologies/machine.hpp"
 
@@ -53,7 +53,7 @@ IterationStats summarize(std::vector<double> iteration_ns);
 struct ExecResult {
     std::vector<double> iteration_ns;  // timed iterations, in order
     IterationStats stats;
-    algo::Timeline timeline;            // with ExecOptions::trace: the last iteration
+    sched::Timeline timeline;            // with ExecOptions::trace: the last iteration
     bool threads_pinned = false;
     bool memory_bound = false;
 };
@@ -62,6 +62,6 @@ struct ExecResult {
 // CheckError for an invalid schedule, UsageError for one it cannot run
 // (several nodes, net tasks, compute tasks with flops), VerificationError
 // for a wrong result.
-ExecResult run_on_threads(const algo::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
+ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
 
 }  // namespace numacoll::exec

@@ -34,7 +34,7 @@ public:
         for (int id : successors.ids) ++waiting_on_[id];
     }
 
-    algo::Timeline run(SimulationStats& stats) {
+    sched::Timeline run(SimulationStats& stats) {
         sg::Activity::on_completion_cb([this](const sg::Activity& activity) { on_completion(activity); });
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (waiting_on_[id] == 0) begin(static_cast<int>(id));
@@ -115,7 +115,7 @@ private:
     std::vector<std::uint32_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
-    algo::Timeline timeline_;
+    sched::Timeline timeline_;
     std::size_t activities_ = 0;
     std::size_t timers_ = 0;
 };
@@ -150,7 +150,7 @@ void write_all(int fd, const void* data, std::size_t size) {
 // million-task timeline would add to the simulation's peak memory.
 [[noreturn]] void simulate_in_child(const PlatformModel& model, const TaskPlans& plans,
                                     const Successors& successors, int fd) {
-    algo::Timeline timeline;
+    sched::Timeline timeline;
     SimulationStats stats;
     try {
         const auto started = std::chrono::steady_clock::now();
@@ -176,7 +176,7 @@ void write_all(int fd, const void* data, std::size_t size) {
     const std::uint64_t created[] = {stats.activities, stats.timers};
     write_all(fd, "O", 1);
     write_all(fd, &count, sizeof count);
-    write_all(fd, timeline.tasks.data(), count * sizeof(algo::TaskTime));
+    write_all(fd, timeline.tasks.data(), count * sizeof(sched::TaskTime));
     write_all(fd, &timeline.makespan_ns, sizeof(double));
     write_all(fd, &stats.wall_seconds, sizeof(double));
     write_all(fd, &stats.peak_memory_bytes, sizeof(long));
@@ -224,7 +224,7 @@ ChildAnswer read_answer(int fd) {
     if (!read_exactly(fd, &count, sizeof count) || count > (std::uint64_t{1} << 40)) return answer;
     result.timeline.tasks.resize(count);
     std::uint64_t created[2] = {};
-    answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(algo::TaskTime)) &&
+    answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(sched::TaskTime)) &&
                       read_exactly(fd, &result.timeline.makespan_ns, sizeof(double)) &&
                       read_exactly(fd, &result.stats.wall_seconds, sizeof(double)) &&
                       read_exactly(fd, &result.stats.peak_memory_bytes, sizeof(long)) &&
@@ -236,13 +236,13 @@ ChildAnswer read_answer(int fd) {
 
 }  // namespace
 
-Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform) {
+Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform) {
     if (schedule.nodes != platform.nodes())
         throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
     return simulate_plans(platform, plan_tasks(schedule, platform), Successors::of(schedule));
 }
 
-Successors Successors::of(const algo::Schedule& schedule) {
+Successors Successors::of(const sched::Schedule& schedule) {
     Successors result;
     const auto& graph = schedule.graph();
     result.first.reserve(static_cast<std::size_t>(schedule.task_count()) + 1);

@@ -19,8 +19,8 @@
 // simulate as often as it likes.
 #pragma once
 
-#include "algorithms/schedule.hpp"
-#include "algorithms/timeline.hpp"
+#include "schedule/schedule.hpp"
+#include "schedule/timeline.hpp"
 #include "sim/platform_model.hpp"
 #include "sim/task_plan.hpp"
 
@@ -34,7 +34,7 @@ struct SimulationStats {
 };
 
 struct Simulation {
-    algo::Timeline timeline;
+    sched::Timeline timeline;
     SimulationStats stats;
 };
 
@@ -44,13 +44,13 @@ struct Successors {
     std::vector<std::size_t> first;  // one per task, plus the end
     std::vector<int> ids;
 
-    static Successors of(const algo::Schedule& schedule);
+    static Successors of(const sched::Schedule& schedule);
     static Successors from_lists(const std::vector<std::vector<int>>& lists);
     std::size_t task_count() const { return first.empty() ? 0 : first.size() - 1; }
 };
 
 // Throws Error when the simulation fails (the message says why).
-Simulation simulate(const algo::Schedule& schedule, const PlatformModel& platform);
+Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform);
 
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to

@@ -10,10 +10,10 @@
 
 namespace numacoll::sim {
 
-LocalityClass locality_between(const PlatformModel& platform, const algo::Schedule& schedule, int reader_rank,
+LocalityClass locality_between(const PlatformModel& platform, const sched::Schedule& schedule, int reader_rank,
                                int owner_rank) {
-    const algo::RankInfo& reader = schedule.ranks[reader_rank];
-    const algo::RankInfo& owner = schedule.ranks[owner_rank];
+    const sched::RankInfo& reader = schedule.ranks[reader_rank];
+    const sched::RankInfo& owner = schedule.ranks[owner_rank];
     if (reader.node != owner.node) return {1000, "network"};
     const RouteSpec route = platform.route({EndpointKind::cache, owner.node, owner.core},
                                            {EndpointKind::core, reader.node, reader.core});
@@ -28,38 +28,38 @@ LocalityClass locality_between(const PlatformModel& platform, const algo::Schedu
 namespace {
 
 // The farthest class a task reads from (a flag: from its setter to its waiter).
-LocalityClass farthest_read(const algo::Schedule& schedule, const PlatformModel& platform, int id) {
-    const algo::Task& task = schedule.task(id);
-    if (task.kind == algo::TaskKind::net) return {1000, "network"};
-    if (task.kind == algo::TaskKind::flag) return locality_between(platform, schedule, task.peer, task.thread);
+LocalityClass farthest_read(const sched::Schedule& schedule, const PlatformModel& platform, int id) {
+    const sched::Task& task = schedule.task(id);
+    if (task.kind == sched::TaskKind::net) return {1000, "network"};
+    if (task.kind == sched::TaskKind::flag) return locality_between(platform, schedule, task.peer, task.thread);
     LocalityClass farthest{0, "same core"};
-    for (const algo::Range& read : task.reads)
+    for (const sched::Range& read : task.reads)
         farthest = std::max(farthest, locality_between(platform, schedule, task.thread, schedule.buffer(read.buffer).owner));
     return farthest;
 }
 
 }  // namespace
 
-ScheduleStats schedule_stats(const algo::Schedule& schedule, const PlatformModel& platform) {
+ScheduleStats schedule_stats(const sched::Schedule& schedule, const PlatformModel& platform) {
     ScheduleStats stats;
     stats.tasks = schedule.task_count();
     stats.tasks_per_thread.assign(schedule.rank_count(), 0);
     std::vector<std::uint64_t> written(stats.tasks, 0);
     for (int id = 0; id < stats.tasks; ++id) {
-        const algo::Task& task = schedule.task(id);
+        const sched::Task& task = schedule.task(id);
         ++stats.tasks_by_kind[task.kind];
         ++stats.tasks_per_thread[task.thread];
         written[id] = task.write.buffer >= 0 ? task.write.bytes : 0;
         switch (task.kind) {
-            case algo::TaskKind::flag: ++stats.flags[farthest_read(schedule, platform, id)]; break;
-            case algo::TaskKind::net: stats.bytes_read[{1000, "network"}] += task.write.bytes; break;
-            case algo::TaskKind::copy:
-            case algo::TaskKind::reduce:
-                for (const algo::Range& read : task.reads)
+            case sched::TaskKind::flag: ++stats.flags[farthest_read(schedule, platform, id)]; break;
+            case sched::TaskKind::net: stats.bytes_read[{1000, "network"}] += task.write.bytes; break;
+            case sched::TaskKind::copy:
+            case sched::TaskKind::reduce:
+                for (const sched::Range& read : task.reads)
                     stats.bytes_read[locality_between(platform, schedule, task.thread,
                                                       schedule.buffer(read.buffer).owner)] += read.bytes;
                 break;
-            case algo::TaskKind::compute: break;
+            case sched::TaskKind::compute: break;
         }
     }
 
@@ -85,8 +85,8 @@ ScheduleStats schedule_stats(const algo::Schedule& schedule, const PlatformModel
     stats.critical_path_tasks = by_tasks[last].first;
     stats.critical_path_bytes = *std::max_element(by_bytes.begin(), by_bytes.end());
     for (int id = last; id >= 0; id = previous[id]) {
-        const algo::TaskKind kind = schedule.task(id).kind;
-        if (kind == algo::TaskKind::copy || kind == algo::TaskKind::reduce || kind == algo::TaskKind::net)
+        const sched::TaskKind kind = schedule.task(id).kind;
+        if (kind == sched::TaskKind::copy || kind == sched::TaskKind::reduce || kind == sched::TaskKind::net)
             stats.critical_steps.push_back({id, kind, farthest_read(schedule, platform, id)});
     }
     std::reverse(stats.critical_steps.begin(), stats.critical_steps.end());
@@ -95,7 +95,7 @@ ScheduleStats schedule_stats(const algo::Schedule& schedule, const PlatformModel
 
 std::string format_stats(const ScheduleStats& stats) {
     std::string text = fmt::format("tasks: {}", stats.tasks);
-    for (const auto& [kind, count] : stats.tasks_by_kind) text += fmt::format(", {} {}", count, algo::to_string(kind));
+    for (const auto& [kind, count] : stats.tasks_by_kind) text += fmt::format(", {} {}", count, sched::to_string(kind));
     text += "\nbytes read, by where they come from:\n";
     if (stats.bytes_read.empty()) text += "  none\n";
     for (const auto& [locality, bytes] : stats.bytes_read) text += fmt::format("  {:<22} {}\n", locality.name, bytes);
@@ -106,7 +106,7 @@ std::string format_stats(const ScheduleStats& stats) {
                         stats.critical_path_bytes);
     text += "data steps on the critical path:";
     for (const CriticalStep& step : stats.critical_steps)
-        text += fmt::format(" {} ({}),", algo::to_string(step.kind), step.locality.name);
+        text += fmt::format(" {} ({}),", sched::to_string(step.kind), step.locality.name);
     if (!stats.critical_steps.empty()) text.pop_back();
     text += "\n";
     std::vector<double> counts(stats.tasks_per_thread.begin(), stats.tasks_per_thread.end());

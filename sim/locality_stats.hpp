@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 #include "sim/platform_model.hpp"
 
 namespace numacoll::sim {
@@ -29,13 +29,13 @@ struct LocalityClass {
 // One copy, reduce or net task on the critical path, with its farthest read.
 struct CriticalStep {
     int task = 0;
-    algo::TaskKind kind = algo::TaskKind::copy;
+    sched::TaskKind kind = sched::TaskKind::copy;
     LocalityClass locality;
 };
 
 struct ScheduleStats {
     int tasks = 0;
-    std::map<algo::TaskKind, int> tasks_by_kind;
+    std::map<sched::TaskKind, int> tasks_by_kind;
     std::map<LocalityClass, std::uint64_t> bytes_read;  // by copy/reduce reads and net transfers
     std::map<LocalityClass, int> flags;
     int critical_path_tasks = 0;
@@ -44,9 +44,9 @@ struct ScheduleStats {
     std::vector<int> tasks_per_thread;
 };
 
-LocalityClass locality_between(const PlatformModel& platform, const algo::Schedule& schedule, int reader_rank,
+LocalityClass locality_between(const PlatformModel& platform, const sched::Schedule& schedule, int reader_rank,
                                int owner_rank);
-ScheduleStats schedule_stats(const algo::Schedule& schedule, const PlatformModel& platform);
+ScheduleStats schedule_stats(const sched::Schedule& schedule, const PlatformModel& platform);
 std::string format_stats(const ScheduleStats& stats);
 
 }  // namespace numacoll::sim

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "algorithms/byte_intervals.hpp"
+#include "schedule/byte_intervals.hpp"
 
 namespace numacoll::sim {
 
@@ -20,18 +20,18 @@ struct Where {
 // Per buffer, byte intervals -> where those bytes live now.
 class Placement {
 public:
-    Placement(const algo::Schedule& schedule, const PlatformModel& platform)
+    Placement(const sched::Schedule& schedule, const PlatformModel& platform)
         : schedule_(schedule), platform_(platform) {
         for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b) {
-            const algo::Buffer& buffer = schedule.buffer(b);
+            const sched::Buffer& buffer = schedule.buffer(b);
             const int owner_core = schedule.ranks[buffer.owner].core;
-            const Endpoint home = buffer.role == algo::BufferRole::input ? after_write(owner_core, b, buffer.bytes) : memory_of(b);
+            const Endpoint home = buffer.role == sched::BufferRole::input ? after_write(owner_core, b, buffer.bytes) : memory_of(b);
             where_.emplace_back(buffer.bytes, Where{home, {}});
         }
     }
 
     Endpoint memory_of(int buffer) const {
-        const algo::Buffer& info = schedule_.buffer(buffer);
+        const sched::Buffer& info = schedule_.buffer(buffer);
         int numa = info.numa >= 0 ? info.numa : schedule_.ranks[info.owner].numa;
         if (numa < 0 || numa >= platform_.numa_count()) numa = 0;
         return {EndpointKind::memory, schedule_.ranks[info.owner].node, numa};
@@ -46,7 +46,7 @@ public:
 
     // Where `reader` gets each piece of a range from (bytes summed per source,
     // in order of first appearance), and the shared copies the read leaves.
-    std::vector<std::pair<Endpoint, double>> read(const algo::Range& range, int reader) {
+    std::vector<std::pair<Endpoint, double>> read(const sched::Range& range, int reader) {
         std::vector<std::pair<Endpoint, double>> result;
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
@@ -67,12 +67,12 @@ public:
     }
 
     // A write makes the writer's copy the only one.
-    void record(const algo::Range& range, Endpoint home) { where_[range.buffer].assign(range.offset, range.bytes, {home, {}}); }
+    void record(const sched::Range& range, Endpoint home) { where_[range.buffer].assign(range.offset, range.bytes, {home, {}}); }
 
 private:
-    const algo::Schedule& schedule_;
+    const sched::Schedule& schedule_;
     const PlatformModel& platform_;
-    std::vector<algo::ByteIntervals<Where>> where_;  // per buffer
+    std::vector<sched::ByteIntervals<Where>> where_;  // per buffer
 };
 
 // True for a transfer that only touches one core's private resources: its
@@ -121,28 +121,28 @@ void TaskPlans::add(std::span<const Step> steps) {
     first_.push_back(steps_.size());
 }
 
-TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform) {
+TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform) {
     Placement placement(schedule, platform);
     TaskPlans plans;
     std::vector<Step> steps;  // one task's, reused
     std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
-    for (const algo::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
+    for (const sched::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
     std::vector<bool> shares_core;  // per rank: hyper-threads of one core
-    for (const algo::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
+    for (const sched::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
     const double line = platform.params().cache_line_bytes;
     for (int id = 0; id < schedule.task_count(); ++id) {
-        const algo::Task& task = schedule.task(id);
-        const algo::RankInfo& rank = schedule.ranks[task.thread];
+        const sched::Task& task = schedule.task(id);
+        const sched::RankInfo& rank = schedule.ranks[task.thread];
         const Endpoint core{EndpointKind::core, rank.node, rank.core};
         steps.clear();
         switch (task.kind) {
-            case algo::TaskKind::copy:
-            case algo::TaskKind::reduce: {
-                for (const algo::Range& read : task.reads)
+            case sched::TaskKind::copy:
+            case sched::TaskKind::reduce: {
+                for (const sched::Range& read : task.reads)
                     for (const auto& [location, bytes] : placement.read(read, rank.core))
                         steps.push_back({Step::Kind::transfer, location, core, bytes});
                 const double bytes = static_cast<double>(task.write.bytes);
-                if (task.kind == algo::TaskKind::reduce && task.reads.size() > 1)
+                if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
                     steps.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
                 const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
                 steps.push_back({Step::Kind::transfer, core, target, bytes});
@@ -150,24 +150,24 @@ TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platfo
                 merge_private_steps(steps, platform);
                 break;
             }
-            case algo::TaskKind::flag: {
-                const algo::RankInfo& waiter = schedule.ranks[task.peer];
+            case sched::TaskKind::flag: {
+                const sched::RankInfo& waiter = schedule.ranks[task.peer];
                 steps.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
                                  {EndpointKind::core, waiter.node, waiter.core}, line});
                 break;
             }
-            case algo::TaskKind::net: {
+            case sched::TaskKind::net: {
                 const bool data = task.write.buffer >= 0;
                 const Endpoint source = data ? placement.memory_of(task.reads.front().buffer)
                                              : Endpoint{EndpointKind::memory, rank.node, std::max(0, rank.numa)};
-                const algo::RankInfo& receiver = schedule.ranks[task.peer];
+                const sched::RankInfo& receiver = schedule.ranks[task.peer];
                 const Endpoint target = data ? placement.memory_of(task.write.buffer)
                                              : Endpoint{EndpointKind::memory, receiver.node, std::max(0, receiver.numa)};
                 steps.push_back({Step::Kind::transfer, source, target, data ? static_cast<double>(task.write.bytes) : 0.0});
                 if (data) placement.record(task.write, target);
                 break;
             }
-            case algo::TaskKind::compute:
+            case sched::TaskKind::compute:
                 steps.push_back({Step::Kind::work, core, core, task.flops});
                 break;
         }

@@ -38,7 +38,7 @@
 #include <span>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 #include "sim/platform_model.hpp"
 
 namespace numacoll::sim {
@@ -82,6 +82,6 @@ private:
     std::vector<std::size_t> first_{0};  // task t's steps: [first_[t], first_[t+1])
 };
 
-TaskPlans plan_tasks(const algo::Schedule& schedule, const PlatformModel& platform);
+TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform);
 
 }  // namespace numacoll::sim

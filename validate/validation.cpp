@@ -18,7 +18,7 @@ namespace {
 
 // The paper's shape of a layout: s sockets (packages with ranks) and q, the
 // most ranks on one of them.
-TreeShape shape_of(const algo::Layout& layout, const algo::CollectiveSpec& spec) {
+TreeShape shape_of(const algo::Layout& layout, const sched::CollectiveSpec& spec) {
     std::map<int, int> per_package;
     for (int rank = 0; rank < layout.ranks_per_node; ++rank) ++per_package[layout.ranks[rank].package];
     TreeShape shape;
@@ -32,13 +32,13 @@ TreeShape shape_of(const algo::Layout& layout, const algo::CollectiveSpec& spec)
 }  // namespace
 
 ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformModel& platform,
-                             const std::vector<algo::CollectiveSpec>& specs, const exec::ExecOptions& exec_options,
+                             const std::vector<sched::CollectiveSpec>& specs, const exec::ExecOptions& exec_options,
                              std::uint64_t trace_bytes,
                              const std::function<void(const ValidationPoint&, int done, int total)>& progress) {
     ValidationRun run;
     int done = 0;
     for (const auto& requested : specs) {
-        const algo::Schedule schedule = algo::generate_schedule(requested, layout);
+        const sched::Schedule schedule = algo::generate_schedule(requested, layout);
         const bool traced = schedule.spec.bytes == trace_bytes;
         exec::ExecOptions options = exec_options;
         options.trace = traced;
@@ -46,13 +46,13 @@ ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformMode
         const exec::ExecResult measured = exec::run_on_threads(schedule, *layout.machine, options);
 
         ValidationPoint point;
-        point.collective = algo::to_string(schedule.spec.collective);
+        point.collective = sched::to_string(schedule.spec.collective);
         point.algorithm = schedule.spec.algorithm;
         point.bytes = schedule.spec.bytes;
         point.ranks = schedule.rank_count();
         point.simulated_ns = simulated.timeline.makespan_ns;
         point.measured = measured.stats;
-        if (schedule.spec.collective == algo::Collective::allreduce && schedule.spec.algorithm == "tree")
+        if (schedule.spec.collective == sched::Collective::allreduce && schedule.spec.algorithm == "tree")
             point.model_ns = tree_allreduce_model_ns(platform.params(), shape_of(layout, schedule.spec), schedule.spec.bytes);
         run.points.push_back(point);
         run.pinned = run.pinned && measured.threads_pinned;

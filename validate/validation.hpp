@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
-#include "algorithms/schedule.hpp"
-#include "algorithms/timeline.hpp"
+#include "schedule/schedule.hpp"
+#include "schedule/timeline.hpp"
 #include "exec/threads_executor.hpp"
 #include "sim/platform_model.hpp"
 
@@ -32,9 +32,9 @@ struct ValidationPoint {
 
 // One point's timelines, to draw both engines side by side.
 struct TracePair {
-    algo::Schedule schedule;
-    algo::Timeline simulated;
-    algo::Timeline measured;
+    sched::Schedule schedule;
+    sched::Timeline simulated;
+    sched::Timeline measured;
 };
 
 struct ValidationRun {
@@ -47,7 +47,7 @@ struct ValidationRun {
 // Simulates and executes each spec on `layout` (one node of the live machine).
 // `progress` is told about each finished point.
 ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformModel& platform,
-                             const std::vector<algo::CollectiveSpec>& specs, const exec::ExecOptions& exec_options,
+                             const std::vector<sched::CollectiveSpec>& specs, const exec::ExecOptions& exec_options,
                              std::uint64_t trace_bytes,
                              const std::function<void(const ValidationPoint&, int done, int total)>& progress);
 

@@ -13,7 +13,7 @@
 
 #include "algorithms/flat_trees.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/symbolic_checker.hpp"
+#include "schedule/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"
 #include "common/error.hpp"
 
@@ -22,19 +22,19 @@ using namespace numacoll;
 namespace {
 
 struct Variant {
-    algo::Collective collective;
+    sched::Collective collective;
     std::string algorithm;
     std::map<std::string, std::string> options;
 
     std::string name() const {
-        std::string text = fmt::format("{} {}", algo::to_string(collective), algorithm);
+        std::string text = fmt::format("{} {}", sched::to_string(collective), algorithm);
         for (const auto& [key, value] : options) text += fmt::format(" {}={}", key, value);
         return text;
     }
 };
 
 std::vector<Variant> variants() {
-    using C = algo::Collective;
+    using C = sched::Collective;
     std::vector<Variant> list = {
         {C::allreduce, "tree", {{"arity", "2"}}},
         {C::allreduce, "tree", {{"arity", "3"}, {"bcast", "nary"}}},
@@ -92,10 +92,10 @@ std::pair<std::string, std::string> chunk_option(const Variant& variant) {
 // The sizes a variant is proven at, each with the strip options to try.
 std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Variant& variant) {
     switch (variant.collective) {
-        case algo::Collective::barrier: return {{0, {""}}};
-        case algo::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
-        case algo::Collective::reduce: return {{200, {"off", "64"}}};
-        case algo::Collective::bcast: return {{203, {"off", "64"}}};
+        case sched::Collective::barrier: return {{0, {""}}};
+        case sched::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
+        case sched::Collective::reduce: return {{200, {"off", "64"}}};
+        case sched::Collective::bcast: return {{203, {"off", "64"}}};
         default: return {{203, {"off"}}, {0, {"off"}}};  // scatter, gather, allgather: no chunks
     }
 }
@@ -108,7 +108,7 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
     const algo::Layout layout = algo::make_layout(machine, layout_options);
     for (const auto& [bytes, strips] : sizes(variant))
         for (const std::string& strip : strips) {
-            algo::CollectiveSpec spec;
+            sched::CollectiveSpec spec;
             spec.collective = variant.collective;
             spec.algorithm = variant.algorithm;
             spec.bytes = bytes;
@@ -116,7 +116,7 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             spec.options = variant.options;
             if (const auto [name, off] = chunk_option(variant); !name.empty())
                 spec.options[name] = strip == "off" ? off : strip;
-            const algo::CheckReport report = algo::check_schedule(algo::generate_schedule(spec, layout));
+            const sched::CheckReport report = sched::check_schedule(algo::generate_schedule(spec, layout));
             ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes, strip {}: {}",
                                                      variant.name(), topology, ranks, nodes, root, bytes, strip,
                                                      report.problems.front());

@@ -25,10 +25,10 @@ int nic_numa() {
 }
 
 // The ranks that receive the broadcast over the network.
-std::set<int> network_receivers(const algo::Schedule& schedule) {
+std::set<int> network_receivers(const sched::Schedule& schedule) {
     std::set<int> receivers;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == algo::TaskKind::net) receivers.insert(schedule.task(id).peer);
+        if (schedule.task(id).kind == sched::TaskKind::net) receivers.insert(schedule.task(id).peer);
     return receivers;
 }
 
@@ -68,8 +68,8 @@ TEST(Leaders, NoNicFallsBackToTheDefault) {
 TEST(Leaders, LeaderBroadcastReceivesNearTheNicOnlyWhenAsked) {
     for (const char* rule : {"default", "nic"}) {
         SCOPED_TRACE(rule);
-        const algo::Schedule schedule =
-            test::schedule("westmere", algo::Collective::bcast, "leader", 1 << 20, 12, 4, 8, {{"leader", rule}});
+        const sched::Schedule schedule =
+            test::schedule("westmere", sched::Collective::bcast, "leader", 1 << 20, 12, 4, 8, {{"leader", rule}});
         const std::set<int> receivers = network_receivers(schedule);
         ASSERT_EQ(receivers.size(), 3u);
         for (int rank : receivers)
@@ -78,7 +78,7 @@ TEST(Leaders, LeaderBroadcastReceivesNearTheNicOnlyWhenAsked) {
 }
 
 TEST(Leaders, NicChainEntersEveryNodeNearTheNic) {
-    const algo::Schedule schedule = test::schedule("westmere", algo::Collective::bcast, "pipeline", 4096, 12, 3, 8,
+    const sched::Schedule schedule = test::schedule("westmere", sched::Collective::bcast, "pipeline", 4096, 12, 3, 8,
                                                    {{"leader", "nic"}});
     for (int rank : network_receivers(schedule)) EXPECT_EQ(schedule.ranks[rank].numa, nic_numa()) << "rank " << rank;
 }

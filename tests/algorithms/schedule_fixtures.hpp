@@ -16,26 +16,26 @@ inline std::shared_ptr<const topo::Machine> machine(const std::string& spec) {
     return entry;
 }
 
-inline algo::Schedule tree_allreduce(const std::string& topology, std::uint64_t bytes, int ranks = 0, int nodes = 1,
+inline sched::Schedule tree_allreduce(const std::string& topology, std::uint64_t bytes, int ranks = 0, int nodes = 1,
                                      std::map<std::string, std::string> options = {}) {
     algo::LayoutOptions layout_options;
     layout_options.ranks_per_node = ranks;
     layout_options.nodes = nodes;
-    algo::CollectiveSpec spec;
-    spec.collective = algo::Collective::allreduce;
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::allreduce;
     spec.algorithm = "tree";
     spec.bytes = bytes;
     spec.options = std::move(options);
     return algo::generate_schedule(spec, algo::make_layout(machine(topology), layout_options));
 }
 
-inline algo::Schedule schedule(const std::string& topology, algo::Collective collective, const std::string& algorithm,
+inline sched::Schedule schedule(const std::string& topology, sched::Collective collective, const std::string& algorithm,
                                std::uint64_t bytes, int ranks, int nodes, int root,
                                std::map<std::string, std::string> options = {}) {
     algo::LayoutOptions layout_options;
     layout_options.ranks_per_node = ranks;
     layout_options.nodes = nodes;
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.collective = collective;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
@@ -47,8 +47,8 @@ inline algo::Schedule schedule(const std::string& topology, algo::Collective col
 // Rebuilds a schedule task by task, letting `edit` change each task and its
 // dependencies (return false to drop the task; later ids shift down).
 template <typename Edit>
-algo::Schedule rebuild(const algo::Schedule& original, Edit edit) {
-    algo::Schedule copy;
+sched::Schedule rebuild(const sched::Schedule& original, Edit edit) {
+    sched::Schedule copy;
     copy.spec = original.spec;
     copy.nodes = original.nodes;
     copy.ranks = original.ranks;
@@ -56,7 +56,7 @@ algo::Schedule rebuild(const algo::Schedule& original, Edit edit) {
     for (const auto& buffer : original.buffers()) copy.add_buffer(buffer);
     std::vector<int> new_id(original.task_count(), -1);
     for (int id = 0; id < original.task_count(); ++id) {
-        algo::Task task = original.task(id);
+        sched::Task task = original.task(id);
         std::vector<int> deps = original.predecessors(id);
         if (!edit(id, task, deps)) continue;
         std::vector<int> mapped;

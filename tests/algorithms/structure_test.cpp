@@ -17,10 +17,10 @@ using namespace numacoll;
 
 namespace {
 
-algo::Schedule generate(const std::string& topology, const std::string& algorithm, std::uint64_t bytes,
+sched::Schedule generate(const std::string& topology, const std::string& algorithm, std::uint64_t bytes,
                         std::map<std::string, std::string> options = {}) {
-    algo::CollectiveSpec spec;
-    spec.collective = algo::Collective::allreduce;
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::allreduce;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
     spec.options = std::move(options);
@@ -38,9 +38,9 @@ std::vector<int> socket_of_ranks(const std::string& topology) {
 }
 
 // Does a reduce read data owned by a rank of another socket than its own?
-bool crosses_sockets(const algo::Schedule& schedule, int id, const std::vector<int>& socket) {
-    const algo::Task& task = schedule.task(id);
-    for (const algo::Range& read : task.reads)
+bool crosses_sockets(const sched::Schedule& schedule, int id, const std::vector<int>& socket) {
+    const sched::Task& task = schedule.task(id);
+    for (const sched::Range& read : task.reads)
         if (socket[schedule.buffer(read.buffer).owner] != socket[task.thread]) return true;
     return false;
 }
@@ -56,10 +56,10 @@ TEST(Structure, TreeReducesAcrossSocketsOnlyAtTheTop) {
         const algo::Layout layout = algo::make_layout(test::machine(topology), {});
         const auto hierarchy = algo::build_node_hierarchy(layout);
         const std::string top = ":reduce:" + hierarchy.groups[hierarchy.root].level + ":";
-        const algo::Schedule schedule = generate(topology, "tree", 4096, {{"strip", "1KiB"}});
+        const sched::Schedule schedule = generate(topology, "tree", 4096, {{"strip", "1KiB"}});
         int crossing = 0;
         for (int id = 0; id < schedule.task_count(); ++id) {
-            if (schedule.task(id).kind != algo::TaskKind::reduce) continue;
+            if (schedule.task(id).kind != sched::TaskKind::reduce) continue;
             const bool at_top = has(schedule.task(id).label, top);
             EXPECT_EQ(crosses_sockets(schedule, id, socket), at_top) << schedule.task(id).label;
             crossing += at_top;
@@ -72,11 +72,11 @@ TEST(Structure, TiledReducesAcrossSocketsOnlyInItsSocketTree) {
     for (const char* topology : {"westmere", "magnycours", "synthetic:Package:3 Core:5"}) {
         SCOPED_TRACE(topology);
         const auto socket = socket_of_ranks(topology);
-        const algo::Schedule schedule = generate(topology, "tiled", 64 * 1024);
+        const sched::Schedule schedule = generate(topology, "tiled", 64 * 1024);
         int crossing = 0;
         for (int id = 0; id < schedule.task_count(); ++id) {
-            const algo::Task& task = schedule.task(id);
-            if (task.kind != algo::TaskKind::reduce) continue;
+            const sched::Task& task = schedule.task(id);
+            if (task.kind != sched::TaskKind::reduce) continue;
             const bool socket_tree = has(task.label, ":tiled:sockets:");
             EXPECT_EQ(crosses_sockets(schedule, id, socket), socket_tree) << task.label;
             crossing += socket_tree;
@@ -88,10 +88,10 @@ TEST(Structure, TiledReducesAcrossSocketsOnlyInItsSocketTree) {
 // The naive variants, by contrast, read across sockets in their one phase.
 TEST(Structure, NaiveTilesIgnoreSockets) {
     const auto socket = socket_of_ranks("magnycours");
-    const algo::Schedule schedule = generate("magnycours", "tiled-naive", 64 * 1024);
+    const sched::Schedule schedule = generate("magnycours", "tiled-naive", 64 * 1024);
     int crossing = 0;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == algo::TaskKind::reduce) crossing += crosses_sockets(schedule, id, socket);
+        if (schedule.task(id).kind == sched::TaskKind::reduce) crossing += crosses_sockets(schedule, id, socket);
     EXPECT_EQ(crossing, 32);
 }
 
@@ -99,12 +99,12 @@ TEST(Structure, DisseminationCrossesSocketsOnlyInItsLastRounds) {
     for (auto [topology, sockets] : {std::pair{"westmere", 2}, std::pair{"magnycours", 4}}) {
         SCOPED_TRACE(topology);
         const auto socket = socket_of_ranks(topology);
-        const algo::Schedule schedule = generate(topology, "dissemination", 4096, {{"strip", "off"}});
+        const sched::Schedule schedule = generate(topology, "dissemination", 4096, {{"strip", "off"}});
         std::set<std::string> crossing_rounds;
         std::vector<bool> seen_crossing(schedule.rank_count(), false);
         for (int id = 0; id < schedule.task_count(); ++id) {
-            const algo::Task& task = schedule.task(id);
-            if (task.kind != algo::TaskKind::reduce) continue;
+            const sched::Task& task = schedule.task(id);
+            if (task.kind != sched::TaskKind::reduce) continue;
             const bool crossing = crosses_sockets(schedule, id, socket);
             if (crossing) crossing_rounds.insert(task.label);
             // In each thread's program, no round inside a socket follows one across sockets.
@@ -121,21 +121,21 @@ namespace {
 
 // Bytes that enter `group` from outside: copies by a rank of the group from a
 // buffer of a rank outside it, and network messages into the group.
-std::uint64_t bytes_into(const algo::Schedule& schedule, const algo::LevelGroup& group) {
+std::uint64_t bytes_into(const sched::Schedule& schedule, const algo::LevelGroup& group) {
     const auto inside = [&](int rank) { return std::binary_search(group.ranks.begin(), group.ranks.end(), rank); };
     std::uint64_t bytes = 0;
     for (int id = 0; id < schedule.task_count(); ++id) {
-        const algo::Task& task = schedule.task(id);
-        if (task.kind == algo::TaskKind::net && !inside(task.thread) && inside(task.peer)) bytes += task.write.bytes;
-        if (task.kind == algo::TaskKind::copy && inside(task.thread))
-            for (const algo::Range& read : task.reads)
+        const sched::Task& task = schedule.task(id);
+        if (task.kind == sched::TaskKind::net && !inside(task.thread) && inside(task.peer)) bytes += task.write.bytes;
+        if (task.kind == sched::TaskKind::copy && inside(task.thread))
+            for (const sched::Range& read : task.reads)
                 if (!inside(schedule.buffer(read.buffer).owner)) bytes += read.bytes;
     }
     return bytes;
 }
 
 // Does every group receive exactly one copy of the data (none into the root's groups)?
-std::string one_copy_per_group(const algo::Schedule& schedule, const algo::Layout& layout, int root) {
+std::string one_copy_per_group(const sched::Schedule& schedule, const algo::Layout& layout, int root) {
     const algo::LayoutLevels levels(layout, root);
     for (const auto& group : levels.groups()) {
         const bool has_root = std::binary_search(group.ranks.begin(), group.ranks.end(), root);
@@ -159,7 +159,7 @@ TEST(Structure, HierarchicalBroadcastsSendOneCopyIntoEachGroup) {
             options.nodes = nodes;
             const algo::Layout layout = algo::make_layout(test::machine(topology), options);
             const int root = layout.size() / 2 + 1;
-            const algo::Schedule schedule = test::schedule(topology, algo::Collective::bcast, "hier-" + flat.name, bytes,
+            const sched::Schedule schedule = test::schedule(topology, sched::Collective::bcast, "hier-" + flat.name, bytes,
                                                            0, nodes, root, {{"segment", "1KiB"}});
             EXPECT_EQ(one_copy_per_group(schedule, layout, root), "");
         }
@@ -172,7 +172,7 @@ TEST(Structure, FlatBroadcastsSendSeveralCopiesIntoSomeGroup) {
         algo::LayoutOptions options;
         options.nodes = 3;
         const algo::Layout layout = algo::make_layout(test::machine("westmere"), options);
-        const algo::Schedule schedule = test::schedule("westmere", algo::Collective::bcast, flat, 4096, 0, 3, 19);
+        const sched::Schedule schedule = test::schedule("westmere", sched::Collective::bcast, flat, 4096, 0, 3, 19);
         EXPECT_NE(one_copy_per_group(schedule, layout, 19), "");
     }
 }

@@ -12,13 +12,13 @@ TEST(Kernels, FoldEveryOperator) {
     const std::vector<double> a{1, -2, 3, 0.5}, b{4, 5, -6, 0.25}, c{-1, 7, 2, 2};
     std::vector<double> out(4);
     const double* sources[] = {a.data(), b.data(), c.data()};
-    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::sum);
+    exec::reduce_into(out.data(), sources, 4, sched::ReduceOp::sum);
     EXPECT_EQ(out, (std::vector<double>{4, 10, -1, 2.75}));
-    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::prod);
+    exec::reduce_into(out.data(), sources, 4, sched::ReduceOp::prod);
     EXPECT_EQ(out, (std::vector<double>{-4, -70, -36, 0.25}));
-    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::min);
+    exec::reduce_into(out.data(), sources, 4, sched::ReduceOp::min);
     EXPECT_EQ(out, (std::vector<double>{-1, -2, -6, 0.25}));
-    exec::reduce_into(out.data(), sources, 4, algo::ReduceOp::max);
+    exec::reduce_into(out.data(), sources, 4, sched::ReduceOp::max);
     EXPECT_EQ(out, (std::vector<double>{4, 7, 3, 2}));
 }
 
@@ -26,23 +26,23 @@ TEST(Kernels, InPlaceFoldingReadsBeforeWriting) {
     // The destination is the second source: the result must not be computed from overwritten values.
     std::vector<double> a{1, 2, 3}, b{10, 20, 30};
     const double* sources[] = {a.data(), b.data()};
-    exec::reduce_into(b.data(), sources, 3, algo::ReduceOp::sum);
+    exec::reduce_into(b.data(), sources, 3, sched::ReduceOp::sum);
     EXPECT_EQ(b, (std::vector<double>{11, 22, 33}));
     std::vector<double> c{1, 2, 3}, d{10, 20, 30};
     const double* first[] = {c.data(), d.data()};
-    exec::reduce_into(c.data(), first, 3, algo::ReduceOp::sum);
+    exec::reduce_into(c.data(), first, 3, sched::ReduceOp::sum);
     EXPECT_EQ(c, (std::vector<double>{11, 22, 33}));
 }
 
 // Element by element, in source order: what every blocked variant must equal bit for bit.
-std::vector<double> fold_reference(const std::vector<std::vector<double>>& sources, algo::ReduceOp op) {
+std::vector<double> fold_reference(const std::vector<std::vector<double>>& sources, sched::ReduceOp op) {
     std::vector<double> result = sources[0];
     for (std::size_t k = 1; k < sources.size(); ++k)
         for (std::size_t i = 0; i < result.size(); ++i) {
             const double a = result[i], b = sources[k][i];
-            result[i] = op == algo::ReduceOp::sum    ? a + b
-                        : op == algo::ReduceOp::prod ? a * b
-                        : op == algo::ReduceOp::min  ? (b < a ? b : a)
+            result[i] = op == sched::ReduceOp::sum    ? a + b
+                        : op == sched::ReduceOp::prod ? a * b
+                        : op == sched::ReduceOp::min  ? (b < a ? b : a)
                                                      : (b > a ? b : a);
         }
     return result;
@@ -53,7 +53,7 @@ TEST(Kernels, LongVectorsAcrossBlocksMatchElementByElement) {
     // destination separate, equal to the first source, or equal to the last.
     for (std::size_t count : {0u, 1u, 255u, 256u, 257u, 1000u, 4099u})
         for (std::size_t source_count = 1; source_count <= 5; ++source_count)
-            for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+            for (auto op : {sched::ReduceOp::sum, sched::ReduceOp::prod, sched::ReduceOp::min, sched::ReduceOp::max})
                 for (int destination_is : {-1, 0, static_cast<int>(source_count) - 1}) {
                     std::vector<std::vector<double>> sources(source_count, std::vector<double>(count));
                     for (std::size_t k = 0; k < source_count; ++k)
@@ -67,34 +67,34 @@ TEST(Kernels, LongVectorsAcrossBlocksMatchElementByElement) {
                     exec::reduce_into(destination, pointers, count, op);
                     const std::vector<double> got(destination, destination + count);
                     EXPECT_EQ(got, expected) << "count " << count << ", " << source_count << " sources, "
-                                             << algo::to_string(op) << ", destination " << destination_is;
+                                             << sched::to_string(op) << ", destination " << destination_is;
                 }
 }
 
 TEST(InputPattern, ReferenceIsExactInAnyOrder) {
     // Summing the ranks backwards gives the same bits as the reference.
-    for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+    for (auto op : {sched::ReduceOp::sum, sched::ReduceOp::prod, sched::ReduceOp::min, sched::ReduceOp::max})
         for (std::size_t element : {0u, 1u, 17u}) {
             double backwards = exec::input_value(63, element, 5, op);
             for (int rank = 62; rank >= 0; --rank) {
                 const double v = exec::input_value(rank, element, 5, op);
-                backwards = op == algo::ReduceOp::sum    ? backwards + v
-                            : op == algo::ReduceOp::prod ? backwards * v
-                            : op == algo::ReduceOp::min  ? std::min(backwards, v)
+                backwards = op == sched::ReduceOp::sum    ? backwards + v
+                            : op == sched::ReduceOp::prod ? backwards * v
+                            : op == sched::ReduceOp::min  ? std::min(backwards, v)
                                                          : std::max(backwards, v);
             }
-            EXPECT_EQ(backwards, exec::reduced_value(64, element, 5, op)) << algo::to_string(op);
+            EXPECT_EQ(backwards, exec::reduced_value(64, element, 5, op)) << sched::to_string(op);
         }
     // Inputs change with the iteration, so stale results cannot pass, and no
     // rank count makes every element's result the same.
-    for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max})
+    for (auto op : {sched::ReduceOp::sum, sched::ReduceOp::prod, sched::ReduceOp::min, sched::ReduceOp::max})
         for (int ranks : {1, 3, 4, 16, 32, 101, 256}) {
             int changed_with_iteration = 0, distinct_elements = 0;
             for (std::size_t e = 0; e < 64; ++e) {
                 changed_with_iteration += exec::reduced_value(ranks, e, 1, op) != exec::reduced_value(ranks, e, 2, op);
                 distinct_elements += exec::reduced_value(ranks, e, 1, op) != exec::reduced_value(ranks, e + 16, 1, op);
             }
-            EXPECT_GT(changed_with_iteration, 16) << algo::to_string(op) << " " << ranks;
-            EXPECT_GT(distinct_elements, 16) << algo::to_string(op) << " " << ranks;
+            EXPECT_GT(changed_with_iteration, 16) << sched::to_string(op) << " " << ranks;
+            EXPECT_GT(distinct_elements, 16) << sched::to_string(op) << " " << ranks;
         }
 }

@@ -25,12 +25,12 @@ std::shared_ptr<const topo::Machine> live() {
     return machine;
 }
 
-algo::Schedule tree(int threads, std::uint64_t bytes, algo::ReduceOp op = algo::ReduceOp::sum,
+sched::Schedule tree(int threads, std::uint64_t bytes, sched::ReduceOp op = sched::ReduceOp::sum,
                     std::map<std::string, std::string> options = {}) {
     algo::LayoutOptions layout;
     layout.ranks_per_node = threads;
     layout.oversubscribe = threads > live()->pu_count();
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = bytes;
     spec.op = op;
@@ -38,12 +38,12 @@ algo::Schedule tree(int threads, std::uint64_t bytes, algo::ReduceOp op = algo::
     return algo::generate_schedule(spec, algo::make_layout(live(), layout));
 }
 
-algo::Schedule any(algo::Collective collective, const std::string& algorithm, int threads, std::uint64_t bytes,
+sched::Schedule any(sched::Collective collective, const std::string& algorithm, int threads, std::uint64_t bytes,
                    int root = 0) {
     algo::LayoutOptions layout;
     layout.ranks_per_node = threads;
     layout.oversubscribe = threads > live()->pu_count();
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.collective = collective;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
@@ -65,8 +65,8 @@ class ThreadCounts : public ::testing::TestWithParam<int> {};
 TEST_P(ThreadCounts, TreeAllreduceIsCorrect) {
     const int threads = GetParam();
     for (std::uint64_t bytes : {0u, 8u, 24u, 1000u, 8u * 1031u})
-        for (auto op : {algo::ReduceOp::sum, algo::ReduceOp::prod, algo::ReduceOp::min, algo::ReduceOp::max}) {
-            SCOPED_TRACE(testing::Message() << threads << " threads, " << bytes << " bytes, " << algo::to_string(op));
+        for (auto op : {sched::ReduceOp::sum, sched::ReduceOp::prod, sched::ReduceOp::min, sched::ReduceOp::max}) {
+            SCOPED_TRACE(testing::Message() << threads << " threads, " << bytes << " bytes, " << sched::to_string(op));
             const auto result = exec::run_on_threads(tree(threads, bytes, op), *live(), quick());
             EXPECT_EQ(result.stats.iterations, 3);
             EXPECT_LE(result.stats.min_ns, result.stats.median_ns);
@@ -83,7 +83,7 @@ TEST(ThreadsExecutor, EveryTreeOptionIsCorrect) {
                 for (const char* strip : {"off", "64"}) {
                     SCOPED_TRACE(testing::Message() << threads << " threads, arity " << arity << ", " << bcast << ", strip " << strip);
                     EXPECT_NO_THROW(exec::run_on_threads(
-                        tree(threads, 200, algo::ReduceOp::sum, {{"arity", arity}, {"bcast", bcast}, {"strip", strip}}),
+                        tree(threads, 200, sched::ReduceOp::sum, {{"arity", arity}, {"bcast", bcast}, {"strip", strip}}),
                         *live(), quick()));
                 }
 }
@@ -92,9 +92,9 @@ TEST(ThreadsExecutor, SixteenMebibytesWithStripMining) {
     auto options = quick();
     options.timed_iterations = 1;
     for (int threads : {2, 16})
-        EXPECT_NO_THROW(exec::run_on_threads(tree(threads, 16u << 20, algo::ReduceOp::sum, {{"strip", "1MiB"}}), *live(), options))
+        EXPECT_NO_THROW(exec::run_on_threads(tree(threads, 16u << 20, sched::ReduceOp::sum, {{"strip", "1MiB"}}), *live(), options))
             << threads;
-    EXPECT_NO_THROW(exec::run_on_threads(tree(3, 16u << 20, algo::ReduceOp::max, {{"strip", "off"}, {"bcast", "2stage"}}),
+    EXPECT_NO_THROW(exec::run_on_threads(tree(3, 16u << 20, sched::ReduceOp::max, {{"strip", "off"}, {"bcast", "2stage"}}),
                                          *live(), options));
 }
 
@@ -117,12 +117,12 @@ TEST(ThreadsExecutor, CorruptedOutputIsCaught) {
 TEST(ThreadsExecutor, EveryAlgorithmIsCorrect) {
     for (const auto& info : algo::algorithm_registry())
         for (int threads : {1, 2, 3, 5}) {
-            const bool barrier = info.collective == algo::Collective::barrier;
-            const bool copies = !algo::is_reduction(info.collective) && !barrier;
+            const bool barrier = info.collective == sched::Collective::barrier;
+            const bool copies = !sched::is_reduction(info.collective) && !barrier;
             for (std::uint64_t bytes : barrier ? std::vector<std::uint64_t>{0}
                                      : copies  ? std::vector<std::uint64_t>{203, 70000}
                                                : std::vector<std::uint64_t>{200, 70000}) {
-                SCOPED_TRACE(testing::Message() << algo::to_string(info.collective) << " " << info.name << ", "
+                SCOPED_TRACE(testing::Message() << sched::to_string(info.collective) << " " << info.name << ", "
                                                 << threads << " threads, " << bytes << " bytes");
                 const auto result =
                     exec::run_on_threads(any(info.collective, info.name, threads, bytes, threads - 1), *live(), quick());
@@ -137,7 +137,7 @@ TEST(ThreadsExecutor, CorruptedBroadcastByteIsCaught) {
         if (rank == 1) reinterpret_cast<unsigned char*>(output)[201] ^= 0x10;
     };
     try {
-        exec::run_on_threads(any(algo::Collective::bcast, "tree", 3, 203, 2), *live(), options);
+        exec::run_on_threads(any(sched::Collective::bcast, "tree", 3, 203, 2), *live(), options);
         FAIL() << "a corrupted byte passed verification";
     } catch (const exec::VerificationError& error) {
         EXPECT_NE(std::string(error.what()).find("rank 1 byte 201"), std::string::npos) << error.what();
@@ -151,11 +151,11 @@ TEST(ThreadsExecutor, BarrierThatDoesNotWaitIsCaught) {
     options.before_arrival = [](int rank) {
         if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     };
-    const auto barrier = any(algo::Collective::barrier, "tree", 2, 0);
+    const auto barrier = any(sched::Collective::barrier, "tree", 2, 0);
     EXPECT_NO_THROW(exec::run_on_threads(barrier, *live(), options));
     int dropped = 0;
-    const auto broken = test::rebuild(barrier, [&](int, const algo::Task& task, std::vector<int>&) {
-        const bool arrival = task.kind == algo::TaskKind::flag && task.peer == 0;
+    const auto broken = test::rebuild(barrier, [&](int, const sched::Task& task, std::vector<int>&) {
+        const bool arrival = task.kind == sched::TaskKind::flag && task.peer == 0;
         dropped += arrival;
         return !arrival;
     });
@@ -172,7 +172,7 @@ TEST(ThreadsExecutor, BarrierThatDoesNotWaitIsCaught) {
 TEST(ThreadsExecutor, BrokenScheduleIsCaught) {
     // Without its broadcast copy, rank 3 keeps a partial result: the check says so.
     const auto schedule = tree(4, 64);
-    algo::Schedule broken;
+    sched::Schedule broken;
     broken.spec = schedule.spec;
     broken.nodes = schedule.nodes;
     broken.ranks = schedule.ranks;
@@ -180,7 +180,7 @@ TEST(ThreadsExecutor, BrokenScheduleIsCaught) {
     std::vector<int> new_id(schedule.task_count(), -1);
     for (int id = 0; id < schedule.task_count(); ++id) {
         const auto& task = schedule.task(id);
-        if (task.kind == algo::TaskKind::copy && task.thread == 3) continue;
+        if (task.kind == sched::TaskKind::copy && task.thread == 3) continue;
         std::vector<int> deps;
         for (int dep : schedule.predecessors(id))
             if (new_id[dep] >= 0) deps.push_back(new_id[dep]);
@@ -215,7 +215,7 @@ TEST(ThreadsExecutor, RefusesWhatItCannotRun) {
     algo::LayoutOptions layout;
     layout.nodes = 2;
     layout.ranks_per_node = 1;
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = 64;
     const auto two_nodes = algo::generate_schedule(spec, algo::make_layout(live(), layout));

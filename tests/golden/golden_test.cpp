@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "algorithms/registry.hpp"
-#include "algorithms/schedule_io.hpp"
+#include "schedule/schedule_io.hpp"
 #include "sim/engine.hpp"
 
 using namespace numacoll;
@@ -26,7 +26,7 @@ namespace {
 struct GoldenCase {
     std::string name;
     std::string topology;
-    algo::Collective collective;
+    sched::Collective collective;
     std::string algorithm;
     std::uint64_t bytes;
     int nodes;
@@ -36,7 +36,7 @@ struct GoldenCase {
 };
 
 std::vector<GoldenCase> cases() {
-    using C = algo::Collective;
+    using C = sched::Collective;
     return {
         {"allreduce-tree-westmere-64B", "westmere", C::allreduce, "tree", 64, 1, 0, 0, {}},
         {"allreduce-tree-magnycours-1MiB-2stage", "magnycours", C::allreduce, "tree", 1 << 20, 1, 0, 0, {{"bcast", "2stage"}}},
@@ -58,23 +58,23 @@ std::vector<GoldenCase> cases() {
     };
 }
 
-algo::Schedule generate(const GoldenCase& golden) {
+sched::Schedule generate(const GoldenCase& golden) {
     const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
     algo::LayoutOptions layout_options;
     layout_options.nodes = golden.nodes;
     layout_options.ranks_per_node = golden.ranks_per_node;
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.collective = golden.collective;
     spec.algorithm = golden.algorithm;
     spec.bytes = golden.bytes;
     spec.root = golden.root;
     spec.options = golden.options;
-    algo::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout_options));
+    sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout_options));
     schedule.provenance.erase("numacoll");
     return schedule;
 }
 
-std::string simulated_ns(const GoldenCase& golden, const algo::Schedule& schedule) {
+std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedule) {
     const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
     const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), golden.nodes);
     return fmt::format("{:.6f}", sim::simulate(schedule, platform).timeline.makespan_ns);
@@ -114,8 +114,8 @@ TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
         std::filesystem::create_directories(golden_dir());
         std::string times = "case,simulated_ns\n";
         for (const GoldenCase& golden : cases()) {
-            const algo::Schedule schedule = generate(golden);
-            std::ofstream(golden_dir() / (golden.name + ".txt"), std::ios::binary) << algo::to_text(schedule);
+            const sched::Schedule schedule = generate(golden);
+            std::ofstream(golden_dir() / (golden.name + ".txt"), std::ios::binary) << sched::to_text(schedule);
             times += golden.name + "," + simulated_ns(golden, schedule) + "\n";
         }
         std::ofstream(golden_dir() / "simulated_ns.csv", std::ios::binary) << times;
@@ -125,10 +125,10 @@ TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
     ASSERT_EQ(times.size(), cases().size()) << "simulated_ns.csv does not list every case";
     for (const GoldenCase& golden : cases()) {
         SCOPED_TRACE(golden.name);
-        const algo::Schedule schedule = generate(golden);
+        const sched::Schedule schedule = generate(golden);
         const std::string expected = slurp(golden_dir() / (golden.name + ".txt"));
         ASSERT_FALSE(expected.empty()) << "no golden file " << golden.name << ".txt";
-        EXPECT_TRUE(algo::to_text(schedule) == expected) << "the schedule's text differs from " << golden.name << ".txt";
+        EXPECT_TRUE(sched::to_text(schedule) == expected) << "the schedule's text differs from " << golden.name << ".txt";
         EXPECT_EQ(simulated_ns(golden, schedule), times.at(golden.name));
     }
 }

@@ -15,13 +15,13 @@ TEST(EveryAlgorithm, SimulatesOnWestmereAndMagnycours) {
         const algo::Layout layout = algo::make_layout(machine, {});
         const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), 1);
         for (const auto& info : algo::algorithm_registry()) {
-            SCOPED_TRACE(std::string(topology) + " " + algo::to_string(info.collective) + " " + info.name);
-            algo::CollectiveSpec spec;
+            SCOPED_TRACE(std::string(topology) + " " + sched::to_string(info.collective) + " " + info.name);
+            sched::CollectiveSpec spec;
             spec.collective = info.collective;
             spec.algorithm = info.name;
-            spec.bytes = info.collective == algo::Collective::barrier ? 0 : 4096;
+            spec.bytes = info.collective == sched::Collective::barrier ? 0 : 4096;
             spec.root = layout.size() - 1;
-            const algo::Schedule schedule = algo::generate_schedule(spec, layout);
+            const sched::Schedule schedule = algo::generate_schedule(spec, layout);
             const sim::Simulation result = sim::simulate(schedule, platform);
             EXPECT_GT(result.timeline.makespan_ns, 0);
             ASSERT_EQ(static_cast<int>(result.timeline.tasks.size()), schedule.task_count());

@@ -12,7 +12,7 @@ namespace {
 
 struct Analysed {
     std::shared_ptr<const topo::Machine> machine;
-    algo::Schedule schedule;
+    sched::Schedule schedule;
     sim::ScheduleStats stats;
 };
 
@@ -20,7 +20,7 @@ Analysed analyse(const std::string& topology, const std::string& algorithm, std:
                  std::map<std::string, std::string> options = {}) {
     Analysed result;
     result.machine = test::load(topology);
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
     spec.options = std::move(options);
@@ -46,15 +46,15 @@ TEST(LocalityStats, WestmereTreeFollowsThePaperSteps) {
     const Analysed tree = analyse("westmere", "tree", 64);
     std::vector<std::string> steps;
     for (const auto& step : tree.stats.critical_steps)
-        steps.push_back(std::string(algo::to_string(step.kind)) + " " + step.locality.name);
+        steps.push_back(std::string(sched::to_string(step.kind)) + " " + step.locality.name);
     const std::vector<std::string> expected{"reduce same socket", "reduce same socket", "reduce same socket",
                                             "reduce other socket (1 hop)"};
     ASSERT_EQ(steps.size(), 5u);
     EXPECT_EQ(std::vector<std::string>(steps.begin(), steps.begin() + 4), expected);
     EXPECT_EQ(steps.back().rfind("copy", 0), 0u);
     EXPECT_EQ(tree.stats.tasks, 44);
-    EXPECT_EQ(tree.stats.tasks_by_kind.at(algo::TaskKind::reduce), 11);  // 12 inputs into one: 11 folds
-    EXPECT_EQ(tree.stats.tasks_by_kind.at(algo::TaskKind::copy), 11);    // the 1-stage broadcast
+    EXPECT_EQ(tree.stats.tasks_by_kind.at(sched::TaskKind::reduce), 11);  // 12 inputs into one: 11 folds
+    EXPECT_EQ(tree.stats.tasks_by_kind.at(sched::TaskKind::copy), 11);    // the 1-stage broadcast
     EXPECT_EQ(tree.stats.tasks_per_thread.size(), 12u);
 }
 

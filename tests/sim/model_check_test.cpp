@@ -14,7 +14,7 @@ double simulate_tree(const sim::PlatformModel& platform, std::uint64_t bytes, in
     algo::LayoutOptions layout;
     layout.ranks_per_node = ranks;
     layout.nodes = platform.nodes();
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = bytes;
     spec.options = std::move(options);

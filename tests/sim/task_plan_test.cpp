@@ -13,11 +13,11 @@ using sim::Endpoint;
 using sim::EndpointKind;
 
 namespace {
-algo::Schedule tree(const std::shared_ptr<const topo::Machine>& machine, std::uint64_t bytes, int ranks,
+sched::Schedule tree(const std::shared_ptr<const topo::Machine>& machine, std::uint64_t bytes, int ranks,
                     std::map<std::string, std::string> options = {}) {
     algo::LayoutOptions layout;
     layout.ranks_per_node = ranks;
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = bytes;
     spec.options = std::move(options);
@@ -33,7 +33,7 @@ TEST(TaskPlan, SmallVectorsStayInCaches) {
     // Task 1: rank 0 reads rank 1's input from rank 1's cache (shared
     // resources), then its own input, folds and writes its cache: private
     // steps merged into one work step lasting Rl + 64 B folded + Rl.
-    ASSERT_EQ(schedule.task(1).kind, algo::TaskKind::reduce);
+    ASSERT_EQ(schedule.task(1).kind, sched::TaskKind::reduce);
     const auto& steps = plans[1].steps;
     ASSERT_EQ(steps.size(), 2u);
     EXPECT_EQ(steps[0].kind, sim::Step::Kind::transfer);
@@ -55,7 +55,7 @@ TEST(TaskPlan, LargeVectorsLiveInDram) {
     const auto schedule = tree(machine, 16u << 20, 12, {{"strip", "off"}});  // 16 MiB > 12 MiB L3
     const auto plans = sim::plan_tasks(schedule, platform);
     for (int id = 0; id < schedule.task_count(); ++id) {
-        if (schedule.task(id).kind == algo::TaskKind::flag) continue;
+        if (schedule.task(id).kind == sched::TaskKind::flag) continue;
         for (const auto& step : plans[id].steps) {
             if (step.kind != sim::Step::Kind::transfer) continue;
             // Reads come from DRAM into a core; writes go from a core to DRAM.
@@ -76,7 +76,7 @@ TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
     int remote_reads = 0;
     for (int id = 0; id < schedule.task_count(); ++id) {
         const auto& task = schedule.task(id);
-        if (task.kind != algo::TaskKind::copy) continue;
+        if (task.kind != sched::TaskKind::copy) continue;
         const auto& read = plans[id].steps.front();
         if (read.from.kind == EndpointKind::cache && platform.domain_of_core(read.from.index) != platform.domain_of_core(read.to.index))
             ++remote_reads;
@@ -90,14 +90,14 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
     algo::LayoutOptions layout;
     layout.nodes = 2;
     layout.ranks_per_node = 1;
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = 1024;
     const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
     const auto plans = sim::plan_tasks(schedule, platform);
     bool saw_net = false;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == algo::TaskKind::net) {
+        if (schedule.task(id).kind == sched::TaskKind::net) {
             saw_net = true;
             ASSERT_EQ(plans[id].steps.size(), 1u);
             EXPECT_EQ(plans[id].steps[0].from.kind, EndpointKind::memory);
@@ -112,7 +112,7 @@ TEST(TaskPlan, WorkIsSharedOnlyWhereRanksShareACore) {
     // Two cores of two hyper-threads; ranks on one core's two PUs share it.
     const auto machine = test::load("synthetic:Package:1 L3Cache:1 Core:2 PU:2");
     const sim::PlatformModel platform(machine, sim::load_params("generic"), 1);
-    algo::CollectiveSpec spec;
+    sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = 4096;
     auto kinds_of_work = [&](const algo::LayoutOptions& layout) {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "../schedule_fixtures.hpp"
-#include "algorithms/symbolic_checker.hpp"
+#include "schedule/symbolic_checker.hpp"
 #include "common/error.hpp"
 
 #include <map>
@@ -26,7 +26,7 @@ TEST_P(TreeAllreduceProof, HoldsForEveryShape) {
                     for (const char* strip : {"off", "64"}) {
                         auto schedule = test::tree_allreduce(GetParam(), 200, ranks, nodes,
                                                              {{"arity", arity}, {"bcast", bcast}, {"strip", strip}});
-                        auto report = algo::check_schedule(schedule);
+                        auto report = sched::check_schedule(schedule);
                         ASSERT_TRUE(report.holds)
                             << fmt::format("{} ranks={} nodes={} arity={} bcast={} strip={}: {}", GetParam(), ranks,
                                            nodes, arity, bcast, strip, report.problems.front());
@@ -40,7 +40,7 @@ TEST_P(TreeAllreduceProof, EmptyVectorIsABarrier) {
         if (ranks <= machine->core_count())
         for (int nodes = 1; nodes <= 4; ++nodes)
             for (const char* bcast : {"1stage", "2stage"}) {
-                auto report = algo::check_schedule(test::tree_allreduce(GetParam(), 0, ranks, nodes, {{"bcast", bcast}}));
+                auto report = sched::check_schedule(test::tree_allreduce(GetParam(), 0, ranks, nodes, {{"bcast", bcast}}));
                 ASSERT_TRUE(report.holds) << fmt::format("{} ranks={} nodes={}: {}", GetParam(), ranks, nodes,
                                                          report.problems.front());
             }
@@ -64,8 +64,8 @@ TEST(TreeAllreduce, WestmereFollowsThePaperSteps) {
     int copies = 0;
     for (int id = 0; id < schedule.task_count(); ++id) {
         const auto& task = schedule.task(id);
-        if (task.kind == algo::TaskKind::reduce) ++reduces[task.label];
-        if (task.kind == algo::TaskKind::copy) {
+        if (task.kind == sched::TaskKind::reduce) ++reduces[task.label];
+        if (task.kind == sched::TaskKind::copy) {
             ++copies;
             EXPECT_EQ(task.reads.front().buffer, schedule.output_of(0));
         }
@@ -82,7 +82,7 @@ TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
     auto schedule = test::tree_allreduce("magnycours", 64, 0, 1, {{"bcast", "2stage"}});
     for (int id = 0; id < schedule.task_count(); ++id) {
         const auto& task = schedule.task(id);
-        if (task.kind != algo::TaskKind::reduce) continue;
+        if (task.kind != sched::TaskKind::reduce) continue;
         for (const auto& read : task.reads) {
             const int owner = schedule.buffer(read.buffer).owner;
             if (schedule.ranks[owner].package != schedule.ranks[task.thread].package) {
@@ -92,10 +92,10 @@ TEST(TreeAllreduce, InterSocketTrafficOnlyAtTheTop) {
     }
 }
 
-std::multiset<std::uint64_t> reduce_sizes(const algo::Schedule& schedule) {
+std::multiset<std::uint64_t> reduce_sizes(const sched::Schedule& schedule) {
     std::multiset<std::uint64_t> sizes;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == algo::TaskKind::reduce && schedule.task(id).thread == 0)
+        if (schedule.task(id).kind == sched::TaskKind::reduce && schedule.task(id).thread == 0)
             sizes.insert(schedule.task(id).write.bytes);
     return sizes;
 }
@@ -124,8 +124,8 @@ TEST(TreeAllreduce, LeavesAnnounceTheirInputOnceSoStripsPipeline) {
     int reduces = 0;
     for (int id = 0; id < pair.task_count(); ++id) {
         const auto& task = pair.task(id);
-        if (task.kind == algo::TaskKind::flag && task.label.text().ends_with(":ready")) ready_flags.insert(id);
-        if (task.kind != algo::TaskKind::reduce) continue;
+        if (task.kind == sched::TaskKind::flag && task.label.text().ends_with(":ready")) ready_flags.insert(id);
+        if (task.kind != sched::TaskKind::reduce) continue;
         ++reduces;
         for (int before : pair.predecessors(id))
             if (pair.task(before).thread == 1) waited_on_from_rank_1.insert(before);
@@ -137,7 +137,7 @@ TEST(TreeAllreduce, LeavesAnnounceTheirInputOnceSoStripsPipeline) {
     auto four = test::tree_allreduce("synthetic:Core:4", 4u << 20, 4, 1, {{"strip", "1MiB"}});
     std::map<int, int> ready_by_thread;
     for (int id = 0; id < four.task_count(); ++id)
-        if (four.task(id).kind == algo::TaskKind::flag && four.task(id).label.text().ends_with(":ready"))
+        if (four.task(id).kind == sched::TaskKind::flag && four.task(id).label.text().ends_with(":ready"))
             ++ready_by_thread[four.task(id).thread];
     EXPECT_EQ(ready_by_thread, (std::map<int, int>{{1, 1}, {2, 4}, {3, 1}}));
 }

@@ -1,6 +1,6 @@
-#include "algorithms/reachability.hpp"
+#include "schedule/reachability.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 Reachability::Reachability(const Schedule& schedule)
     : successors_(schedule.task_count()), visited_stamp_(schedule.task_count(), 0) {
@@ -26,4 +26,4 @@ bool Reachability::reaches(int from, int to) {
     return false;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

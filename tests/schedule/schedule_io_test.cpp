@@ -1,4 +1,4 @@
-#include "algorithms/schedule_io.hpp"
+#include "schedule/schedule_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,25 +10,25 @@ using namespace numacoll;
 TEST(ScheduleIo, TextRoundTripsExactly) {
     for (auto bytes : {0ull, 64ull, 200ull}) {
         auto schedule = test::tree_allreduce("westmere", bytes, 0, 3, {{"strip", "64"}});
-        const std::string text = algo::to_text(schedule);
-        auto back = algo::schedule_from_text(text);
+        const std::string text = sched::to_text(schedule);
+        auto back = sched::schedule_from_text(text);
         EXPECT_TRUE(back == schedule);
-        EXPECT_EQ(algo::to_text(back), text);
+        EXPECT_EQ(sched::to_text(back), text);
     }
 }
 
 TEST(ScheduleIo, JsonRoundTripsExactly) {
     auto schedule = test::tree_allreduce("magnycours", 128, 0, 2, {{"bcast", "2stage"}});
-    const std::string json = algo::to_json(schedule);
-    auto back = algo::schedule_from_json(json);
+    const std::string json = sched::to_json(schedule);
+    auto back = sched::schedule_from_json(json);
     EXPECT_TRUE(back == schedule);
-    EXPECT_EQ(algo::to_json(back), json);
-    EXPECT_EQ(algo::to_text(back), algo::to_text(schedule));
+    EXPECT_EQ(sched::to_json(back), json);
+    EXPECT_EQ(sched::to_text(back), sched::to_text(schedule));
 }
 
 TEST(ScheduleIo, TextIsOneTaskPerLine) {
     auto schedule = test::tree_allreduce("westmere", 64);
-    const std::string text = algo::to_text(schedule);
+    const std::string text = sched::to_text(schedule);
     int task_lines = 0;
     for (std::size_t at = text.find("\ntask "); at != std::string::npos; at = text.find("\ntask ", at + 1)) ++task_lines;
     EXPECT_EQ(task_lines, schedule.task_count());
@@ -37,51 +37,51 @@ TEST(ScheduleIo, TextIsOneTaskPerLine) {
 
 TEST(ScheduleIo, DotNamesEveryTask) {
     auto schedule = test::tree_allreduce("westmere", 64);
-    const std::string dot = algo::to_dot(schedule);
+    const std::string dot = sched::to_dot(schedule);
     EXPECT_EQ(dot.rfind("digraph", 0), 0u);
     EXPECT_NE(dot.find("43 copy r11"), std::string::npos);
     EXPECT_NE(dot.find("0->1"), std::string::npos);
 }
 
 TEST(ScheduleIo, BadTextNamesTheLine) {
-    EXPECT_THROW(algo::schedule_from_text(""), InputError);
-    EXPECT_THROW(algo::schedule_from_text("hello\n"), InputError);
-    auto text = algo::to_text(test::tree_allreduce("westmere", 64));
+    EXPECT_THROW(sched::schedule_from_text(""), InputError);
+    EXPECT_THROW(sched::schedule_from_text("hello\n"), InputError);
+    auto text = sched::to_text(test::tree_allreduce("westmere", 64));
     auto broken = text;
     broken.replace(broken.find("task 5 "), 7, "task 9 ");
     try {
-        algo::schedule_from_text(broken);
+        sched::schedule_from_text(broken);
         FAIL() << "accepted a task out of order";
     } catch (const InputError& error) {
         EXPECT_NE(std::string(error.what()).find("line"), std::string::npos);
     }
     broken = text;
     broken.replace(broken.find(" reduce thread"), 14, " blend thread");
-    EXPECT_THROW(algo::schedule_from_text(broken), InputError);
+    EXPECT_THROW(sched::schedule_from_text(broken), InputError);
 }
 
 TEST(ScheduleIo, BadJsonIsAnInputError) {
-    EXPECT_THROW(algo::schedule_from_json("{"), InputError);
-    EXPECT_THROW(algo::schedule_from_json("{\"format\": \"other\"}"), InputError);
-    auto json = algo::to_json(test::tree_allreduce("westmere", 64));
+    EXPECT_THROW(sched::schedule_from_json("{"), InputError);
+    EXPECT_THROW(sched::schedule_from_json("{\"format\": \"other\"}"), InputError);
+    auto json = sched::to_json(test::tree_allreduce("westmere", 64));
     json.replace(json.find("\"thread\""), 8, "\"thraed\"");
-    EXPECT_THROW(algo::schedule_from_json(json), InputError);
+    EXPECT_THROW(sched::schedule_from_json(json), InputError);
 }
 
 TEST(ScheduleIo, NumbersMustBeInRange) {
-    const auto text = algo::to_text(test::tree_allreduce("westmere", 64));
+    const auto text = sched::to_text(test::tree_allreduce("westmere", 64));
     auto replace = [&](const std::string& from, const std::string& to) {
         auto changed = text;
         changed.replace(changed.find(from), from.size(), to);
         return changed;
     };
-    EXPECT_THROW(algo::schedule_from_text(replace("bytes=64 root", "bytes=-1 root")), InputError);
-    EXPECT_THROW(algo::schedule_from_text(replace("deps=1,6", "deps=4294967296")), InputError);
-    EXPECT_THROW(algo::schedule_from_text(replace("label=c0:reduce:package+L3:r0\n", "label=bad%2G\n")), InputError);
-    EXPECT_THROW(algo::schedule_from_text(replace("deps=1,6", "flops=lots deps=1,6")), InputError);
+    EXPECT_THROW(sched::schedule_from_text(replace("bytes=64 root", "bytes=-1 root")), InputError);
+    EXPECT_THROW(sched::schedule_from_text(replace("deps=1,6", "deps=4294967296")), InputError);
+    EXPECT_THROW(sched::schedule_from_text(replace("label=c0:reduce:package+L3:r0\n", "label=bad%2G\n")), InputError);
+    EXPECT_THROW(sched::schedule_from_text(replace("deps=1,6", "flops=lots deps=1,6")), InputError);
     // Without a spec line the schedule does not say what it computes.
     const auto spec_at = text.find("spec ");
     auto no_spec = text;
     no_spec.erase(spec_at, text.find('\n', spec_at) - spec_at + 1);
-    EXPECT_THROW(algo::schedule_from_text(no_spec), InputError);
+    EXPECT_THROW(sched::schedule_from_text(no_spec), InputError);
 }

@@ -1,9 +1,9 @@
-#include "algorithms/label.hpp"
+#include "schedule/label.hpp"
 
 #include <mutex>
 #include <unordered_set>
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 namespace {
 
@@ -39,4 +39,4 @@ const std::string& Label::text() const {
     return text_ ? *text_ : none;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

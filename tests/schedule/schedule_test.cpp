@@ -1,6 +1,6 @@
 // Schedule storage: moving a schedule hands its graph over (no copy), and a
 // copy is independent of the original.
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,12 +8,12 @@ using namespace numacoll;
 
 namespace {
 
-algo::Schedule chain_of_flags(int tasks) {
-    algo::Schedule schedule;
+sched::Schedule chain_of_flags(int tasks) {
+    sched::Schedule schedule;
     schedule.ranks = {{0, 0, 0, 0, 0}, {0, 1, 1, 0, 0}};
     for (int id = 0; id < tasks; ++id) {
-        algo::Task task;
-        task.kind = algo::TaskKind::flag;
+        sched::Task task;
+        task.kind = sched::TaskKind::flag;
         task.thread = id % 2;
         task.peer = 1 - id % 2;
         task.label = "a-label-longer-than-fifteen-characters";
@@ -25,9 +25,9 @@ algo::Schedule chain_of_flags(int tasks) {
 }  // namespace
 
 TEST(Schedule, MoveHandsTheTasksOverWithoutCopying) {
-    algo::Schedule original = chain_of_flags(5);
-    const algo::Task* first = &original.task(0);
-    algo::Schedule moved(std::move(original));
+    sched::Schedule original = chain_of_flags(5);
+    const sched::Task* first = &original.task(0);
+    sched::Schedule moved(std::move(original));
     EXPECT_EQ(&moved.task(0), first);  // same storage: nothing was copied
     EXPECT_EQ(moved.task_count(), 5);
     EXPECT_EQ(moved.successors(2), std::vector<int>{3});
@@ -35,15 +35,15 @@ TEST(Schedule, MoveHandsTheTasksOverWithoutCopying) {
     original.add_task(moved.task(0), {});
     EXPECT_EQ(original.task_count(), 1);
 
-    algo::Schedule assigned;
+    sched::Schedule assigned;
     assigned = std::move(moved);
     EXPECT_EQ(&assigned.task(0), first);
     EXPECT_EQ(assigned.predecessors(4), std::vector<int>{3});
 }
 
 TEST(Schedule, CopyIsIndependent) {
-    const algo::Schedule original = chain_of_flags(3);
-    algo::Schedule copy = original;
+    const sched::Schedule original = chain_of_flags(3);
+    sched::Schedule copy = original;
     EXPECT_TRUE(copy == original);
     copy.add_edge(0, 2);
     EXPECT_EQ(copy.successors(0), (std::vector<int>{1, 2}));

@@ -1,4 +1,4 @@
-// algo::ByteIntervals<Value>: the bytes [0, size) of one buffer cut into
+// sched::ByteIntervals<Value>: the bytes [0, size) of one buffer cut into
 // intervals, each holding a Value (who wrote it last, where it lives...).
 // An access cuts the intervals at its range's ends, so that the range is
 // made of whole intervals, then visits or replaces them. Used wherever a
@@ -10,7 +10,7 @@
 #include <map>
 #include <utility>
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 template <typename Value>
 class ByteIntervals {
@@ -51,4 +51,4 @@ private:
     std::map<std::uint64_t, Value> intervals_;
 };
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

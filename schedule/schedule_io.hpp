@@ -16,9 +16,9 @@
 #include <iosfwd>
 #include <string>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 std::string to_text(const Schedule& schedule);
 std::string to_json(const Schedule& schedule);
@@ -28,4 +28,4 @@ std::string to_dot(const Schedule& schedule);
 Schedule schedule_from_text(const std::string& text);
 Schedule schedule_from_json(const std::string& text);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

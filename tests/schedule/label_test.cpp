@@ -1,12 +1,12 @@
 // Task labels are interned texts: equal texts share one copy.
-#include "algorithms/label.hpp"
+#include "schedule/label.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-using numacoll::algo::Label;
+using numacoll::sched::Label;
 
 TEST(Label, EqualTextsShareOneCopy) {
     const Label a = std::string("c0:reduce:package+L3:r0");

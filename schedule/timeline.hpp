@@ -1,4 +1,4 @@
-// algo::Timeline: when each task of a schedule ran, as an engine saw it.
+// sched::Timeline: when each task of a schedule ran, as an engine saw it.
 // Both engines (sim/ and exec/) produce one, in nanoseconds from the start of
 // the collective, so that their timelines can be compared and drawn side by
 // side. Trace CSV columns: task, thread, kind, label, start_ns, end_ns.
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 struct TaskTime {
     double start_ns = 0;
@@ -27,4 +27,4 @@ std::string trace_csv_header(const std::string& run_columns);
 // One line per task; `run_values` goes in front of each (e.g. "allreduce,tree,64,").
 std::string trace_csv_rows(const Schedule& schedule, const Timeline& timeline, const std::string& run_values);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

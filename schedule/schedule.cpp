@@ -1,4 +1,4 @@
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 namespace {
 
@@ -155,4 +155,4 @@ bool operator==(const Schedule& a, const Schedule& b) {
     return true;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

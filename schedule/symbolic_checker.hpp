@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 struct CheckReport {
     bool holds = false;
@@ -31,4 +31,4 @@ struct CheckReport {
 
 CheckReport check_schedule(const Schedule& schedule);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

@@ -1,4 +1,4 @@
-#include "algorithms/symbolic_checker.hpp"
+#include "schedule/symbolic_checker.hpp"
 
 #include <fmt/format.h>
 
@@ -6,10 +6,10 @@
 #include <map>
 #include <tuple>
 
-#include "algorithms/collective_contract.hpp"
-#include "algorithms/validate_schedule.hpp"
+#include "schedule/collective_contract.hpp"
+#include "schedule/validate_schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 namespace {
 
@@ -308,4 +308,4 @@ CheckReport check_schedule(const Schedule& schedule) {
     return report;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

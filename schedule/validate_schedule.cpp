@@ -1,13 +1,13 @@
-#include "algorithms/validate_schedule.hpp"
+#include "schedule/validate_schedule.hpp"
 
 #include <boost/graph/topological_sort.hpp>
 #include <fmt/format.h>
 
-#include "algorithms/byte_intervals.hpp"
-#include "algorithms/reachability.hpp"
+#include "schedule/byte_intervals.hpp"
+#include "schedule/reachability.hpp"
 #include "common/error.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 namespace {
 
@@ -277,4 +277,4 @@ void validate_schedule(const Schedule& schedule) {
     if (!problems.empty()) throw CheckError("invalid schedule: " + problems.front());
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

@@ -20,9 +20,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 // Bytes [output_offset, output_offset + bytes) of `rank`'s output must
 // hold, at byte x, the combination of byte input_offset + (x - output_offset)
@@ -43,4 +43,4 @@ bool has_output(const CollectiveSpec& spec, int rank);
 // Every block the collective requires, rank by rank.
 std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 class Reachability {
 public:
@@ -21,4 +21,4 @@ private:
     int stamp_ = 0;
 };
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule.hpp"
+#include "schedule/schedule.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 // Every problem found, one line each (at most `limit`); empty when valid.
 std::vector<std::string> find_schedule_problems(const Schedule& schedule, std::size_t limit = 20);
@@ -32,4 +32,4 @@ std::string describe_task(const Schedule& schedule, int id);
 // "out5[0,64)"
 std::string describe_range(const Schedule& schedule, const Range& range);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

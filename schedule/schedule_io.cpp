@@ -1,4 +1,4 @@
-#include "algorithms/schedule_io.hpp"
+#include "schedule/schedule_io.hpp"
 
 #include <boost/graph/graphviz.hpp>
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 namespace {
 
@@ -360,4 +360,4 @@ std::string to_dot(const Schedule& schedule) {
     return out.str();
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

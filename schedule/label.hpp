@@ -1,4 +1,4 @@
-// algo::Label: a task's label for people ("c0:reduce:package+L3:r0").
+// sched::Label: a task's label for people ("c0:reduce:package+L3:r0").
 //
 // Labels are interned: a million tasks share a few thousand texts, so a task
 // holds one pointer instead of a string (32 bytes inline, plus a heap block
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 class Label {
 public:
@@ -31,12 +31,12 @@ private:
     const std::string* text_ = nullptr;  // interned for the life of the process; null when empty
 };
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched
 
 // Labels format as their text.
 template <>
-struct fmt::formatter<numacoll::algo::Label> : fmt::formatter<std::string_view> {
-    auto format(const numacoll::algo::Label& label, fmt::format_context& context) const {
+struct fmt::formatter<numacoll::sched::Label> : fmt::formatter<std::string_view> {
+    auto format(const numacoll::sched::Label& label, fmt::format_context& context) const {
         return fmt::formatter<std::string_view>::format(label.text(), context);
     }
 };

@@ -1,8 +1,8 @@
-#include "algorithms/collective_contract.hpp"
+#include "schedule/collective_contract.hpp"
 
 #include <numeric>
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 bool has_input(const CollectiveSpec& spec, int rank) {
     switch (spec.collective) {
@@ -67,4 +67,4 @@ std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks
     return blocks;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

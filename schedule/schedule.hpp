@@ -1,4 +1,4 @@
-// algo::Schedule: one collective operation as a DAG of tasks over buffers.
+// sched::Schedule: one collective operation as a DAG of tasks over buffers.
 //
 // The schedule is the only thing the engines see: SimGrid (sim/) and the real
 // executor (exec/) consume it and know nothing about the algorithm that made it.
@@ -28,10 +28,9 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/label.hpp"
-#include "algorithms/layout.hpp"
+#include "schedule/label.hpp"
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather };
 enum class ReduceOp { sum, min, max, prod };
@@ -170,4 +169,4 @@ private:
 
 bool operator==(const Schedule& a, const Schedule& b);
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched

@@ -1,8 +1,8 @@
-#include "algorithms/timeline.hpp"
+#include "schedule/timeline.hpp"
 
 #include <fmt/format.h>
 
-namespace numacoll::algo {
+namespace numacoll::sched {
 
 std::string trace_csv_header(const std::string& run_columns) {
     return run_columns + "task,thread,kind,label,start_ns,end_ns\n";
@@ -18,4 +18,4 @@ std::string trace_csv_rows(const Schedule& schedule, const Timeline& timeline, c
     return out;
 }
 
-}  // namespace numacoll::algo
+}  // namespace numacoll::sched
