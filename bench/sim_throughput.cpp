@@ -50,7 +50,7 @@ sim::Simulation chain_baseline(const sim::PlatformModel& platform, std::size_t c
 int main(int argc, char** argv) {
     const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
     const auto machine = std::make_shared<const topo::Machine>(topo::load_machine("synthetic:Package:16 L3Cache:1 Core:64"));
-    const sim::PlatformModel platform(machine, sim::load_params("generic"), 1);
+    const sim::PlatformModel platform(machine, costs::load_params("generic"), 1);
     const algo::Layout layout = algo::make_layout(machine, {});
 
     fmt::print("tree allreduce, {} ranks on {} (generic params), strip=64 B, {} repetitions, interleaved with a chain "

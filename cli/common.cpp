@@ -124,7 +124,7 @@ algo::Layout live_layout(int threads, bool oversubscribe) {
     return options.layout(options.load(), oversubscribe);
 }
 
-void announce_generic_params(const sim::Params& params, const topo::Machine& machine, const std::string& command,
+void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,
                              bool quiet) {
     if (params.generic_fallback && !quiet)
         std::cerr << fmt::format("numacoll {}: '{}' has no params of its own: using the generic set (a recent "

@@ -11,7 +11,7 @@
 
 #include "algorithms/layout.hpp"
 #include "schedule/schedule.hpp"
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::cli {
@@ -65,7 +65,7 @@ algo::Layout live_layout(int threads, bool oversubscribe);
 // When `params` are the generic fallback, says so on stderr (naming the
 // command and the machine) unless quiet: predictions then describe a
 // typical server, not this machine.
-void announce_generic_params(const sim::Params& params, const topo::Machine& machine, const std::string& command,
+void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,
                              bool quiet);
 
 // Every algorithm of --algorithm at every size of --bytes.

@@ -11,7 +11,7 @@
 #include "schedule/symbolic_checker.hpp"
 #include "cli/commands.hpp"
 #include "sim/locality_stats.hpp"
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
 #include "common/error.hpp"
@@ -109,7 +109,7 @@ CommandRun add_dag_command(CLI::App& app) {
                                              schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
                                              schedule.rank_count(), schedule.nodes);
         if (options->stats) {
-            const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), schedule.nodes);
+            const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), schedule.nodes);
             std::cout << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
                       << sim::format_stats(sim::schedule_stats(schedule, platform));
             if (!options->check) return 0;

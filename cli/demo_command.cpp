@@ -16,7 +16,7 @@
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
 #include "cli/validation_output.hpp"
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 #include "common/error.hpp"
 
 namespace numacoll::cli {
@@ -80,7 +80,7 @@ CommandRun add_demo_command(CLI::App& app) {
         if (!report.holds) throw CheckError("the symbolic check fails: " + report.problems.front());
 
         // 2. The sweep: simulated, executed, modelled.
-        const sim::Params params = sim::params_for(*machine, options->params);
+        const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "demo", false);
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;

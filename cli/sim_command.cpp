@@ -56,7 +56,7 @@ CommandRun add_sim_command(CLI::App& app) {
         if (!options->trace.empty()) trace_file.emplace(options->trace);
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
-        const sim::Params params = sim::params_for(*machine, options->params);
+        const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "sim", options->quiet);
         const sim::PlatformModel platform(machine, params, layout.nodes);
         // Generate everything first, so that bad options fail before any simulation runs.

@@ -30,7 +30,7 @@ struct TopoOptions {
 std::string describe_route(const sim::PlatformModel& platform, const sim::Endpoint& from, const sim::Endpoint& to) {
     std::string out = fmt::format("{} -> {}:\n", sim::PlatformModel::host_name(from), sim::PlatformModel::host_name(to));
     for (const auto& part : platform.describe_route(from, to)) {
-        out += fmt::format("  {} ({} hop(s)), latency {:.3f} ns, alone {:.3f} ns per 64 B line\n", sim::to_string(part.level),
+        out += fmt::format("  {} ({} hop(s)), latency {:.3f} ns, alone {:.3f} ns per 64 B line\n", costs::to_string(part.level),
                            part.hops, part.latency_ns, platform.uncontended_ns(part, 64));
         for (const auto& use : part.links) {
             const auto& link = platform.link(use.link);
@@ -66,7 +66,7 @@ std::vector<std::pair<sim::Endpoint, sim::Endpoint>> example_routes(const sim::P
 }
 
 std::string describe_platform(const sim::PlatformModel& platform, const std::vector<std::string>& requested) {
-    const sim::Params& params = platform.params();
+    const costs::Params& params = platform.params();
     std::string out = fmt::format("platform for {} on {} node(s), params {}{}\n", platform.machine().name, platform.nodes(),
                                   params.origin, params.generic_fallback ? " (generic: the machine has none of its own)" : "");
     out += fmt::format("sockets (LLC domains): {}, NUMA nodes: {}, NIC: {}\n", platform.domain_count(), platform.numa_count(),
@@ -137,7 +137,7 @@ CommandRun add_topo_command(CLI::App& app) {
             std::cout << text;
             return 0;
         }
-        const sim::PlatformModel platform(machine, sim::params_for(*machine, options->params), options->nodes);
+        const sim::PlatformModel platform(machine, costs::params_for(*machine, options->params), options->nodes);
         std::cout << describe_platform(platform, options->routes);
         return 0;
     };

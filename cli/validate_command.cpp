@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/validation_output.hpp"
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 #include "common/error.hpp"
 
 namespace numacoll::cli {
@@ -57,7 +57,7 @@ CommandRun add_validate_command(CLI::App& app) {
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
         const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
-        const sim::Params params = sim::params_for(*machine, options->params);
+        const costs::Params params = costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
         announce_generic_params(params, *machine, "validate", options->quiet);
         const sim::PlatformModel platform(machine, params, 1);

@@ -57,7 +57,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                      p.collective, p.algorithm, format_bytes(p.bytes), p.measured.median_ns, p.simulated_ns,
                                      p.model_ns >= 0 ? fmt::format(", model {:.0f} ns", p.model_ns) : "");
         });
-    const sim::Params& params = platform.params();
+    const costs::Params& params = platform.params();
     const std::string provenance =
         fmt::format("numacoll {} ({}); machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version,
                     numacoll::git_revision, layout.machine->source, layout.size(), params.origin,

@@ -15,13 +15,12 @@ LocalityClass locality_between(const PlatformModel& platform, const sched::Sched
     const sched::RankInfo& reader = schedule.ranks[reader_rank];
     const sched::RankInfo& owner = schedule.ranks[owner_rank];
     if (reader.node != owner.node) return {1000, "network"};
-    const RouteSpec route = platform.route({EndpointKind::cache, owner.node, owner.core},
-                                           {EndpointKind::core, reader.node, reader.core});
-    switch (route.level) {
-        case Level::local_cache: return {0, "same core"};
-        case Level::same_cache: return {1, "same cache"};
-        case Level::same_socket: return {2, "same socket"};
-        default: return {2 + route.hops, fmt::format("other socket ({} hop{})", route.hops, route.hops == 1 ? "" : "s")};
+    const costs::LevelJoin join = platform.levels().between(owner.core, reader.core);
+    switch (join.level) {
+        case costs::Level::local_cache: return {0, "same core"};
+        case costs::Level::same_cache: return {1, "same cache"};
+        case costs::Level::same_socket: return {2, "same socket"};
+        default: return {2 + join.hops, fmt::format("other socket ({} hop{})", join.hops, join.hops == 1 ? "" : "s")};
     }
 }
 

@@ -7,7 +7,8 @@
 // host per NUMA node, and a host per NIC (a virtual one on NUMA node 0 when
 // hwloc reports none).
 //
-// Links carry the latencies, so that a route's latency is the level's a
+// Which level joins two cores, and the hops between sockets, come from
+// costs::CoreLevels. Links carry the latencies, so that a route's latency is the level's a
 // (no link is shared by every route: such a link would tie all flows into
 // one sharing problem and slow SimGrid down):
 //   same core        [c.local]                                  a_local
@@ -18,11 +19,9 @@
 //   memory <-> NIC   [memory controller, links..., PCIe]        a_nic + h * a_other_socket
 //   NIC <-> NIC      [wire of node A up, wire of node B down]   a_network (half per wire)
 // c.* are the reading (or writing) core's private stream links (bandwidth 1/b
-// of the level); the others are shared (1/B). A "socket" is an LLC domain
-// (the cores under one last-level cache; a package when there is no cache).
-// Inter-socket links join the domains that the NUMA distances put one hop
-// apart (the smallest remote distance is one hop, the next two hops, ...);
-// longer routes take the shortest path over them. They are split-duplex:
+// of the level); the others are shared (1/B). A "socket" is an LLC domain.
+// Inter-socket links join the domains one hop apart; longer routes take the
+// shortest path over them (costs/core_levels.hpp). They are split-duplex:
 // the same bandwidth in each direction, each direction shared on its own.
 #pragma once
 
@@ -32,7 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/params.hpp"
+#include "costs/core_levels.hpp"
+#include "costs/params.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::sim {
@@ -63,7 +63,7 @@ struct LinkUse {
 };
 
 struct RouteSpec {
-    Level level = Level::local_cache;
+    costs::Level level = costs::Level::local_cache;
     int hops = 0;
     double latency_ns = 0;
     std::vector<LinkUse> links;
@@ -71,10 +71,11 @@ struct RouteSpec {
 
 class PlatformModel {
 public:
-    PlatformModel(std::shared_ptr<const topo::Machine> machine, Params params, int nodes);
+    PlatformModel(std::shared_ptr<const topo::Machine> machine, costs::Params params, int nodes);
 
     const topo::Machine& machine() const { return *machine_; }
-    const Params& params() const { return params_; }
+    const costs::Params& params() const { return params_; }
+    const costs::CoreLevels& levels() const { return levels_; }
     int nodes() const { return nodes_; }
 
     // A route between two endpoints of one node (not NIC to NIC).
@@ -94,12 +95,12 @@ public:
     // Parses "n0.core3", "core3", "mem1", "nic0", "cache5" (node 0 by default).
     Endpoint parse_endpoint(const std::string& text) const;
 
-    int domain_of_core(int core) const { return core_domain_[core]; }
-    int domain_of_numa(int numa) const;
-    int domain_count() const { return static_cast<int>(domain_numa_.size()); }
-    int hops(int from_domain, int to_domain) const;
+    int domain_of_core(int core) const { return levels_.domain_of_core(core); }
+    int domain_of_numa(int numa) const { return levels_.domain_of_numa(numa); }
+    int domain_count() const { return levels_.domain_count(); }
+    int hops(int from_domain, int to_domain) const { return levels_.hops(from_domain, to_domain); }
     // Bytes that stay in a core's cache after it writes them: its LLC's size (0 without caches).
-    std::uint64_t cache_capacity_bytes(int core) const { return core_cache_bytes_[core]; }
+    std::uint64_t cache_capacity_bytes(int core) const { return levels_.llc_bytes_of_core(core); }
     int nic_count() const { return static_cast<int>(nic_numa_.size()); }
     bool virtual_nic() const { return virtual_nic_; }
     int primary_nic() const { return 0; }
@@ -114,14 +115,9 @@ private:
     std::string node_link(int node, const std::string& name) const;
 
     std::shared_ptr<const topo::Machine> machine_;
-    Params params_;
+    costs::Params params_;
     int nodes_;
-    std::vector<int> core_domain_;
-    std::vector<std::uint64_t> core_cache_bytes_;
-    std::vector<int> domain_numa_;                // a NUMA node local to each domain (-1 if none)
-    std::vector<std::vector<int>> hops_;          // domain x domain
-    std::vector<std::vector<int>> next_hop_;      // shortest-path next domain over adjacent pairs
-    std::vector<int> core_shared_cache_;          // object index of the smallest shared non-LLC cache, -1
+    costs::CoreLevels levels_;  // which level joins two cores; sockets and their hops
     std::vector<int> nic_numa_;
     bool virtual_nic_ = false;
     std::map<std::string, LinkSpec> links_;

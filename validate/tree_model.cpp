@@ -16,9 +16,9 @@ int ceil_log(int n, int x) {
 
 }  // namespace
 
-double tree_allreduce_model_ns(const sim::Params& params, const TreeShape& shape, std::uint64_t bytes) {
-    const auto& alpha = params.at(sim::Level::same_socket);
-    const auto& beta = params.at(sim::Level::other_socket);
+double tree_allreduce_model_ns(const costs::Params& params, const TreeShape& shape, std::uint64_t bytes) {
+    const auto& alpha = params.at(costs::Level::same_socket);
+    const auto& beta = params.at(costs::Level::other_socket);
     const double m = static_cast<double>(bytes);
     const double a_a = alpha.latency_ns.value, b_a = 1 / alpha.bandwidth_bytes_per_ns.value;
     const double big_b_a = 1 / alpha.aggregate_bandwidth_bytes_per_ns.value;

@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 
 namespace numacoll::validate {
 
@@ -30,6 +30,6 @@ struct TreeShape {
     bool two_stage = false;
 };
 
-double tree_allreduce_model_ns(const sim::Params& params, const TreeShape& shape, std::uint64_t bytes);
+double tree_allreduce_model_ns(const costs::Params& params, const TreeShape& shape, std::uint64_t bytes);
 
 }  // namespace numacoll::validate

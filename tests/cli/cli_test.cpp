@@ -346,7 +346,7 @@ TEST(Cli, SimSaysWhenItUsesGenericParams) {
 TEST(Cli, BadParamsAreOneLineAndExitTwo) {
     const auto malformed = write_scratch("malformed.json", "{\"format\": \"numacoll-params\", ");
     expect_usage_error("sim --params " + malformed.string(), "malformed.json");
-    std::string text = slurp(std::string(NUMACOLL_SOURCE_DIR) + "/sim/params/westmere.json");
+    std::string text = slurp(std::string(NUMACOLL_SOURCE_DIR) + "/costs/params/westmere.json");
     text.replace(text.find("\"dram\""), 6, "\"dramm\"");
     const auto missing = write_scratch("missing.json", text);
     expect_usage_error("sim --params " + missing.string(), "missing key 'levels.dram'");

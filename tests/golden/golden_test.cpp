@@ -76,7 +76,7 @@ sched::Schedule generate(const GoldenCase& golden) {
 
 std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedule) {
     const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-    const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), golden.nodes);
+    const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
     return fmt::format("{:.6f}", sim::simulate(schedule, platform).timeline.makespan_ns);
 }
 

@@ -36,7 +36,7 @@ void expect_near_relative(double actual, double expected) {
 
 TEST(EngineClosedForm, OneTransferTakesLatencyPlusBytesOverBandwidth) {
     auto params = test::uniform_params(1, 1, 1);
-    params.at(sim::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
+    params.at(costs::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
     const sim::PlatformModel platform(two_sockets(), params, 1);
     for (double bytes = 64; bytes <= 16 << 20; bytes *= 4) {
         auto result = sim::simulate_plans(platform, {{{transfer(cache(0), core(1), bytes)}}}, independent(1));
@@ -48,7 +48,7 @@ TEST(EngineClosedForm, ConcurrentTransfersShareTheLink) {
     // d readers of core 0's cache in its socket: a + m * max(b, B * d).
     const double a = 20, b = 1.0 / 4, big_b = 1.0 / 10;
     auto params = test::uniform_params(1, 1, 1);
-    params.at(sim::Level::same_socket) = {{a, "test"}, {1 / b, "test"}, {1 / big_b, "test"}};
+    params.at(costs::Level::same_socket) = {{a, "test"}, {1 / b, "test"}, {1 / big_b, "test"}};
     const sim::PlatformModel platform(two_sockets(), params, 1);
     for (int d : {1, 2, 4, 6})
         for (double bytes = 64; bytes <= 16 << 20; bytes *= 16) {
@@ -67,8 +67,8 @@ TEST(EngineClosedForm, DifferentLatenciesShareMaxMinFairly) {
     // local one ends at 310; the remote one then runs alone: 1000 B more at
     // 10 B/ns, ending at 410. (Proportional to 1/latency it would not.)
     auto params = test::uniform_params(1, 1000, 1000);
-    params.at(sim::Level::dram) = {{10, "test"}, {10, "test"}, {10, "test"}};
-    params.at(sim::Level::other_socket) = {{100, "test"}, {1000, "test"}, {1000, "test"}};
+    params.at(costs::Level::dram) = {{10, "test"}, {10, "test"}, {10, "test"}};
+    params.at(costs::Level::other_socket) = {{100, "test"}, {1000, "test"}, {1000, "test"}};
     const auto machine = test::load("synthetic:Package:2 Core:7 PU:1");  // no caches: data lives in DRAM
     const sim::PlatformModel platform(machine, params, 1);
     auto result = sim::simulate_plans(platform, {{{transfer(memory(0), core(1), 2000)}}, {{transfer(memory(0), core(7), 2000)}}},
@@ -79,8 +79,8 @@ TEST(EngineClosedForm, DifferentLatenciesShareMaxMinFairly) {
 
 TEST(EngineClosedForm, DependentStepsAddUp) {
     auto params = test::uniform_params(1, 1, 1);
-    params.at(sim::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
-    params.at(sim::Level::local_cache) = {{2, "test"}, {50, "test"}, {50, "test"}};
+    params.at(costs::Level::same_socket) = {{20, "test"}, {4, "test"}, {10, "test"}};
+    params.at(costs::Level::local_cache) = {{2, "test"}, {50, "test"}, {50, "test"}};
     params.reduce_bytes_per_ns = {25, "test"};
     const sim::PlatformModel platform(two_sockets(), params, 1);
     const double m = 4096;
@@ -132,9 +132,9 @@ TEST(EngineClosedForm, RanksOnOneCoreShareItsSpeed) {
 TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     // memory -> NIC -> switch -> NIC -> memory: latencies add, the slowest link rules.
     auto params = test::uniform_params(1, 1000, 1000);
-    params.at(sim::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
-    params.at(sim::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
-    params.at(sim::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
+    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
+    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
+    params.at(costs::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
     const double m = 1 << 20;
     auto result = sim::simulate_plans(

@@ -13,7 +13,7 @@ TEST(EveryAlgorithm, SimulatesOnWestmereAndMagnycours) {
     for (const char* topology : {"westmere", "magnycours"}) {
         const auto machine = test::load(topology);
         const algo::Layout layout = algo::make_layout(machine, {});
-        const sim::PlatformModel platform(machine, sim::params_for(*machine, ""), 1);
+        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), 1);
         for (const auto& info : algo::algorithm_registry()) {
             SCOPED_TRACE(std::string(topology) + " " + sched::to_string(info.collective) + " " + info.name);
             sched::CollectiveSpec spec;

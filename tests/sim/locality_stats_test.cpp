@@ -25,7 +25,7 @@ Analysed analyse(const std::string& topology, const std::string& algorithm, std:
     spec.bytes = bytes;
     spec.options = std::move(options);
     result.schedule = algo::generate_schedule(spec, algo::make_layout(result.machine, {}));
-    const sim::PlatformModel platform(result.machine, sim::params_for(*result.machine, ""), 1);
+    const sim::PlatformModel platform(result.machine, costs::params_for(*result.machine, ""), 1);
     result.stats = sim::schedule_stats(result.schedule, platform);
     return result;
 }

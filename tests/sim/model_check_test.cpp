@@ -24,7 +24,7 @@ double simulate_tree(const sim::PlatformModel& platform, std::uint64_t bytes, in
 }
 
 const sim::PlatformModel& westmere() {
-    static const sim::PlatformModel platform(test::load("westmere"), sim::load_params("westmere"), 1);
+    static const sim::PlatformModel platform(test::load("westmere"), costs::load_params("westmere"), 1);
     return platform;
 }
 
@@ -59,8 +59,8 @@ TEST(ModelCheck, StripMiningAvoidsTheDramCliff) {
 }
 
 TEST(ModelCheck, HalvedInterSocketBandwidthHurtsOnlyInterSocketTraffic) {
-    auto params = sim::load_params("westmere");
-    auto& inter = params.at(sim::Level::other_socket);
+    auto params = costs::load_params("westmere");
+    auto& inter = params.at(costs::Level::other_socket);
     inter.bandwidth_bytes_per_ns.value /= 2;
     inter.aggregate_bandwidth_bytes_per_ns.value /= 2;
     const sim::PlatformModel halved(test::load("westmere"), params, 1);
@@ -78,9 +78,9 @@ TEST(ModelCheck, HalvedInterSocketBandwidthHurtsOnlyInterSocketTraffic) {
 }
 
 TEST(ModelCheck, MoreNodesCostNetworkTime) {
-    const sim::PlatformModel two(test::load("westmere"), sim::load_params("westmere"), 2);
+    const sim::PlatformModel two(test::load("westmere"), costs::load_params("westmere"), 2);
     const double one_node = simulate_tree(westmere(), 1024);
     const double two_nodes = simulate_tree(two, 1024);
-    const sim::Params params = sim::load_params("westmere");
-    EXPECT_GT(two_nodes, one_node + params.at(sim::Level::network).latency_ns.value);
+    const costs::Params params = costs::load_params("westmere");
+    EXPECT_GT(two_nodes, one_node + params.at(costs::Level::network).latency_ns.value);
 }

@@ -16,11 +16,11 @@ std::vector<std::string> link_names(const sim::RouteSpec& route) {
     return names;
 }
 const sim::PlatformModel& westmere() {
-    static const sim::PlatformModel model(test::load("westmere"), sim::load_params("westmere"), 2);
+    static const sim::PlatformModel model(test::load("westmere"), costs::load_params("westmere"), 2);
     return model;
 }
 const sim::PlatformModel& magnycours() {
-    static const sim::PlatformModel model(test::load("magnycours"), sim::load_params("magnycours"), 1);
+    static const sim::PlatformModel model(test::load("magnycours"), costs::load_params("magnycours"), 1);
     return model;
 }
 }  // namespace
@@ -29,15 +29,15 @@ TEST(PlatformModel, WestmereRoutesFollowTheLevels) {
     const auto& p = westmere();
     EXPECT_EQ(p.domain_count(), 2);
     auto local = p.route({EndpointKind::cache, 0, 3}, {EndpointKind::core, 0, 3});
-    EXPECT_EQ(local.level, sim::Level::local_cache);
-    EXPECT_NEAR(local.latency_ns + 64 / p.params().at(sim::Level::local_cache).bandwidth_bytes_per_ns.value, 1.2, 1e-6);
+    EXPECT_EQ(local.level, costs::Level::local_cache);
+    EXPECT_NEAR(local.latency_ns + 64 / p.params().at(costs::Level::local_cache).bandwidth_bytes_per_ns.value, 1.2, 1e-6);
 
     auto same_socket = p.route({EndpointKind::cache, 0, 1}, {EndpointKind::core, 0, 0});
-    EXPECT_EQ(same_socket.level, sim::Level::same_socket);
+    EXPECT_EQ(same_socket.level, costs::Level::same_socket);
     EXPECT_EQ(link_names(same_socket), (std::vector<std::string>{"n0.c0.same_socket", "n0.llc0"}));
 
     auto remote = p.route({EndpointKind::cache, 0, 6}, {EndpointKind::core, 0, 0});
-    EXPECT_EQ(remote.level, sim::Level::other_socket);
+    EXPECT_EQ(remote.level, costs::Level::other_socket);
     EXPECT_EQ(remote.hops, 1);
     EXPECT_EQ(link_names(remote), (std::vector<std::string>{"n0.c0.other_socket", "n0.link0-1:down"}));
     // The same link, the other direction, with the same bandwidth.
@@ -50,7 +50,7 @@ TEST(PlatformModel, WestmereRoutesFollowTheLevels) {
 TEST(PlatformModel, WestmereMemoryAndNic) {
     const auto& p = westmere();
     auto local_dram = p.route({EndpointKind::memory, 0, 0}, {EndpointKind::core, 0, 2});
-    EXPECT_EQ(local_dram.level, sim::Level::dram);
+    EXPECT_EQ(local_dram.level, costs::Level::dram);
     EXPECT_EQ(local_dram.hops, 0);
     EXPECT_EQ(link_names(local_dram), (std::vector<std::string>{"n0.c2.dram", "n0.mc0"}));
     auto remote_dram = p.route({EndpointKind::memory, 0, 1}, {EndpointKind::core, 0, 2});
@@ -77,7 +77,7 @@ TEST(PlatformModel, MagnyCoursDiagonalsTakeTwoHops) {
     EXPECT_EQ(p.hops(0, 2), 1);
     EXPECT_EQ(p.hops(0, 6), 2);
     auto diagonal = p.route({EndpointKind::cache, 0, 24}, {EndpointKind::core, 0, 0});
-    EXPECT_EQ(diagonal.level, sim::Level::other_socket);
+    EXPECT_EQ(diagonal.level, costs::Level::other_socket);
     EXPECT_EQ(diagonal.hops, 2);
     EXPECT_EQ(diagonal.links.size(), 3u);  // stream, two inter-socket links
     auto neighbour = p.route({EndpointKind::cache, 0, 8}, {EndpointKind::core, 0, 0});
@@ -86,7 +86,7 @@ TEST(PlatformModel, MagnyCoursDiagonalsTakeTwoHops) {
 }
 
 TEST(PlatformModel, MachinesWithoutNicGetAVirtualOne) {
-    const sim::PlatformModel p(test::load("synthetic:Package:2 Core:2"), sim::load_params("generic"), 1);
+    const sim::PlatformModel p(test::load("synthetic:Package:2 Core:2"), costs::load_params("generic"), 1);
     EXPECT_TRUE(p.virtual_nic());
     EXPECT_EQ(p.cache_capacity_bytes(0), 0u);
     EXPECT_NO_THROW(p.route({EndpointKind::memory, 0, 0}, {EndpointKind::nic, 0, 0}));

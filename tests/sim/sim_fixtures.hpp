@@ -4,18 +4,18 @@
 #include <memory>
 #include <string>
 
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::test {
 
 // Every level: latency a, per-stream bandwidth, aggregate bandwidth.
-inline sim::Params uniform_params(double latency_ns, double stream, double aggregate) {
-    sim::Params params;
+inline costs::Params uniform_params(double latency_ns, double stream, double aggregate) {
+    costs::Params params;
     params.name = "test";
     params.origin = "test";
     params.reduce_bytes_per_ns = {100, "test"};
-    for (sim::Level level : sim::all_levels)
+    for (costs::Level level : costs::all_levels)
         params.at(level) = {{latency_ns, "test"}, {stream, "test"}, {aggregate, "test"}};
     return params;
 }

@@ -17,7 +17,7 @@ TEST(SimgridRoutes, MatchTheModel) {
     char* argv[] = {name, quiet, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     sim::SimgridPlatform::configure_engine();
-    const sim::PlatformModel model(test::load("westmere"), sim::load_params("westmere"), 2);
+    const sim::PlatformModel model(test::load("westmere"), costs::load_params("westmere"), 2);
     const Endpoint remote_cache{EndpointKind::cache, 0, 6}, reader{EndpointKind::core, 0, 0};
     const Endpoint memory_a{EndpointKind::memory, 0, 1}, memory_b{EndpointKind::memory, 1, 0};
     const sim::SimgridPlatform platform(model, {{remote_cache, reader}, {memory_a, memory_b}});

@@ -27,7 +27,7 @@ sched::Schedule tree(const std::shared_ptr<const topo::Machine>& machine, std::u
 
 TEST(TaskPlan, SmallVectorsStayInCaches) {
     const auto machine = test::load("westmere");
-    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const sim::PlatformModel platform(machine, costs::load_params("westmere"), 1);
     const auto schedule = tree(machine, 64, 2);
     const auto plans = sim::plan_tasks(schedule, platform);
     // Task 1: rank 0 reads rank 1's input from rank 1's cache (shared
@@ -51,7 +51,7 @@ TEST(TaskPlan, SmallVectorsStayInCaches) {
 
 TEST(TaskPlan, LargeVectorsLiveInDram) {
     const auto machine = test::load("westmere");
-    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const sim::PlatformModel platform(machine, costs::load_params("westmere"), 1);
     const auto schedule = tree(machine, 16u << 20, 12, {{"strip", "off"}});  // 16 MiB > 12 MiB L3
     const auto plans = sim::plan_tasks(schedule, platform);
     for (int id = 0; id < schedule.task_count(); ++id) {
@@ -70,7 +70,7 @@ TEST(TaskPlan, LargeVectorsLiveInDram) {
 
 TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
     const auto machine = test::load("westmere");
-    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 1);
+    const sim::PlatformModel platform(machine, costs::load_params("westmere"), 1);
     const auto schedule = tree(machine, 64, 12);
     const auto plans = sim::plan_tasks(schedule, platform);
     int remote_reads = 0;
@@ -86,7 +86,7 @@ TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
 
 TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
     const auto machine = test::load("westmere");
-    const sim::PlatformModel platform(machine, sim::load_params("westmere"), 2);
+    const sim::PlatformModel platform(machine, costs::load_params("westmere"), 2);
     algo::LayoutOptions layout;
     layout.nodes = 2;
     layout.ranks_per_node = 1;
@@ -111,7 +111,7 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
 TEST(TaskPlan, WorkIsSharedOnlyWhereRanksShareACore) {
     // Two cores of two hyper-threads; ranks on one core's two PUs share it.
     const auto machine = test::load("synthetic:Package:1 L3Cache:1 Core:2 PU:2");
-    const sim::PlatformModel platform(machine, sim::load_params("generic"), 1);
+    const sim::PlatformModel platform(machine, costs::load_params("generic"), 1);
     sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = 4096;

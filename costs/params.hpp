@@ -1,4 +1,4 @@
-// sim::Params: the cost of moving data at each level of a machine, in the
+// costs::Params: the cost of moving data at each level of a machine, in the
 // HPDC'13 model: one transfer of m bytes alone takes a + m·b; d transfers
 // through a shared resource take a + m·max(b, B·d).
 //
@@ -17,7 +17,7 @@
 
 #include "topologies/machine.hpp"
 
-namespace numacoll::sim {
+namespace numacoll::costs {
 
 enum class Level { local_cache, same_cache, same_socket, other_socket, dram, nic, network };
 inline constexpr std::array<Level, 7> all_levels = {Level::local_cache, Level::same_cache, Level::same_socket,
@@ -62,4 +62,4 @@ Params params_for(const topo::Machine& machine, const std::string& spec);
 
 std::vector<std::string> bundled_params_names();
 
-}  // namespace numacoll::sim
+}  // namespace numacoll::costs

@@ -1,4 +1,4 @@
-#include "sim/params.hpp"
+#include "costs/params.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -7,11 +7,17 @@
 #include <fstream>
 
 #include "common/error.hpp"
-#include "sim_fixtures.hpp"
+#include "topologies/machine.hpp"
 
 using namespace numacoll;
 
 namespace {
+
+namespace test {
+std::shared_ptr<const topo::Machine> load(const std::string& spec) {
+    return std::make_shared<const topo::Machine>(topo::load_machine(spec));
+}
+}  // namespace test
 
 // The files a test writes, removed when the test process ends.
 struct TempFiles {
@@ -40,78 +46,78 @@ std::string message_of(const std::function<void()>& action) {
 }
 
 std::string westmere_text() {
-    std::ifstream in(std::string(NUMACOLL_SOURCE_DIR) + "/sim/params/westmere.json");
+    std::ifstream in(std::string(NUMACOLL_SOURCE_DIR) + "/costs/params/westmere.json");
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 }  // namespace
 
 TEST(Params, WestmereReproducesThePaperLatencies) {
     // a + b per cache line = the paper's measured latencies (HPDC'13 section 3.4).
-    const auto params = sim::load_params("westmere");
-    auto line_ns = [&](sim::Level level) {
+    const auto params = costs::load_params("westmere");
+    auto line_ns = [&](costs::Level level) {
         return params.at(level).latency_ns.value + 64 / params.at(level).bandwidth_bytes_per_ns.value;
     };
-    EXPECT_NEAR(line_ns(sim::Level::local_cache), 1.2, 1e-6);
-    EXPECT_NEAR(line_ns(sim::Level::same_socket), 28.5, 1e-6);
-    EXPECT_NEAR(line_ns(sim::Level::other_socket), 105.2, 1e-6);
-    EXPECT_NEAR(params.at(sim::Level::other_socket).aggregate_bandwidth_bytes_per_ns.value, 12.8, 1e-9);  // QPI 6.4 GT/s
+    EXPECT_NEAR(line_ns(costs::Level::local_cache), 1.2, 1e-6);
+    EXPECT_NEAR(line_ns(costs::Level::same_socket), 28.5, 1e-6);
+    EXPECT_NEAR(line_ns(costs::Level::other_socket), 105.2, 1e-6);
+    EXPECT_NEAR(params.at(costs::Level::other_socket).aggregate_bandwidth_bytes_per_ns.value, 12.8, 1e-9);  // QPI 6.4 GT/s
     EXPECT_EQ(params.origin, "bundled:westmere");
 }
 
 TEST(Params, EveryBundledSetIsCompleteAndSourced) {
-    for (const auto& name : sim::bundled_params_names()) {
-        const auto params = sim::load_params(name);
-        for (sim::Level level : sim::all_levels) {
+    for (const auto& name : costs::bundled_params_names()) {
+        const auto params = costs::load_params(name);
+        for (costs::Level level : costs::all_levels) {
             const auto& values = params.at(level);
             EXPECT_GT(values.bandwidth_bytes_per_ns.value, 0) << name;
             EXPECT_LE(values.bandwidth_bytes_per_ns.value, values.aggregate_bandwidth_bytes_per_ns.value) << name;
             EXPECT_FALSE(values.latency_ns.source.empty()) << name;
         }
     }
-    EXPECT_EQ(sim::bundled_params_names().size(), 3u);
+    EXPECT_EQ(costs::bundled_params_names().size(), 3u);
 }
 
 TEST(Params, MachinesGetTheirOwnOrTheGenericSet) {
-    EXPECT_EQ(sim::params_for(*test::load("westmere"), "").name, "westmere");
-    EXPECT_FALSE(sim::params_for(*test::load("magnycours"), "").generic_fallback);
-    const auto synthetic = sim::params_for(*test::load("synthetic:Package:2 Core:4"), "");
+    EXPECT_EQ(costs::params_for(*test::load("westmere"), "").name, "westmere");
+    EXPECT_FALSE(costs::params_for(*test::load("magnycours"), "").generic_fallback);
+    const auto synthetic = costs::params_for(*test::load("synthetic:Package:2 Core:4"), "");
     EXPECT_TRUE(synthetic.generic_fallback);
     EXPECT_EQ(synthetic.name, "generic");
-    EXPECT_EQ(sim::params_for(*test::load("synthetic:Package:2 Core:4"), "westmere").name, "westmere");
+    EXPECT_EQ(costs::params_for(*test::load("synthetic:Package:2 Core:4"), "westmere").name, "westmere");
 }
 
 TEST(Params, UserFilesLoad) {
     const auto path = write_temp("mine.json", westmere_text());
-    const auto params = sim::load_params(path);
+    const auto params = costs::load_params(path);
     EXPECT_EQ(params.origin, path);
-    EXPECT_NEAR(params.at(sim::Level::dram).aggregate_bandwidth_bytes_per_ns.value, 32.0, 1e-9);
+    EXPECT_NEAR(params.at(costs::Level::dram).aggregate_bandwidth_bytes_per_ns.value, 32.0, 1e-9);
 }
 
 TEST(Params, BadFilesNameTheProblem) {
     const std::string good = westmere_text();
-    EXPECT_NE(message_of([] { sim::load_params("/nonexistent/params.json"); }).find("/nonexistent/params.json"), std::string::npos);
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("broken.json", "{\"format\": ")); }).find("not valid JSON"),
+    EXPECT_NE(message_of([] { costs::load_params("/nonexistent/params.json"); }).find("/nonexistent/params.json"), std::string::npos);
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("broken.json", "{\"format\": ")); }).find("not valid JSON"),
               std::string::npos);
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("other.json", "{\"hello\": 1}")); }).find("not a numacoll params file"),
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("other.json", "{\"hello\": 1}")); }).find("not a numacoll params file"),
               std::string::npos);
 
     // Drop the DRAM level's latency: the error names the key.
     auto json = nlohmann::json::parse(good);
     json["levels"]["dram"].erase("latency_ns");
     const std::string without = json.dump(1);
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("nodram.json", without)); }).find("missing key 'levels.dram.latency_ns'"),
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("nodram.json", without)); }).find("missing key 'levels.dram.latency_ns'"),
               std::string::npos)
-        << message_of([&] { sim::load_params(write_temp("nodram.json", without)); });
+        << message_of([&] { costs::load_params(write_temp("nodram.json", without)); });
     auto no_network = good;
     no_network.replace(no_network.find("\"network\""), 9, "\"netwerk\"");
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("nonet.json", no_network)); }).find("missing key 'levels.network'"),
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("nonet.json", no_network)); }).find("missing key 'levels.network'"),
               std::string::npos);
-    EXPECT_THROW(sim::load_params("nosuchparams"), UsageError);
+    EXPECT_THROW(costs::load_params("nosuchparams"), UsageError);
     // A value of the wrong type is an input error too, not a crash.
     auto typed = nlohmann::json::parse(good);
     typed["format"] = 3;
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("typed.json", typed.dump())); }).find("params"), std::string::npos);
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("typed.json", typed.dump())); }).find("params"), std::string::npos);
     typed = nlohmann::json::parse(good);
     typed["levels"]["dram"]["latency_ns"]["source"] = 12;
-    EXPECT_NE(message_of([&] { sim::load_params(write_temp("source.json", typed.dump())); }).find("source"), std::string::npos);
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("source.json", typed.dump())); }).find("source"), std::string::npos);
 }
