@@ -1,8 +1,10 @@
 // The schedule IR's names as the generators write them: a generator builds a
-// sched::Schedule out of Ranges, Tasks and a CollectiveSpec, and says so
-// without a prefix on every line. The types live in schedule/, and only there.
+// sched::Schedule out of Ranges and a CollectiveSpec, reading its options with
+// an OptionReader, and says so without a prefix on every line. The types
+// live in schedule/, and only there.
 #pragma once
 
+#include "schedule/options.hpp"
 #include "schedule/schedule.hpp"
 
 namespace numacoll::algo {
@@ -13,6 +15,8 @@ using sched::Collective;
 using sched::CollectiveSpec;
 using sched::element_bytes;
 using sched::is_reduction;
+using sched::OptionInfo;
+using sched::OptionReader;
 using sched::Range;
 using sched::Schedule;
 using sched::TaskKind;

@@ -51,7 +51,8 @@ struct Layout {
 
     int size() const { return static_cast<int>(ranks.size()); }
     int node_of(int rank) const { return ranks[rank].node; }
-    int node_root(int node) const { return node * ranks_per_node; }
+    int global_rank(int node, int local_rank) const { return node * ranks_per_node + local_rank; }
+    int node_root(int node) const { return global_rank(node, 0); }
     bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
 };
 

@@ -16,8 +16,8 @@
 
 #include <string>
 
+#include "algorithms/ir.hpp"
 #include "algorithms/layout.hpp"
-#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 

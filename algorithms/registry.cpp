@@ -2,18 +2,22 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/allgather/leader.hpp"
+#include "algorithms/allgather/recursive_doubling.hpp"
+#include "algorithms/allgather/ring.hpp"
 #include "algorithms/allreduce/dissemination.hpp"
 #include "algorithms/allreduce/tiled.hpp"
 #include "algorithms/allreduce/tree.hpp"
+#include "algorithms/barrier/dissemination.hpp"
 #include "algorithms/barrier/tree.hpp"
 #include "algorithms/bcast/flat.hpp"
 #include "algorithms/bcast/tree.hpp"
-#include "algorithms/gather/gather.hpp"
+#include "algorithms/gather/binomial.hpp"
+#include "algorithms/gather/leader.hpp"
+#include "algorithms/gather/linear.hpp"
 #include "algorithms/reduce/flat.hpp"
-#include "algorithms/scatter/tree.hpp"
 #include "algorithms/reduce/tree.hpp"
-#include "common/byte_size.hpp"
+#include "algorithms/scatter/tree.hpp"
 #include "numacoll/version.hpp"
 #include "common/error.hpp"
 
@@ -35,8 +39,12 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
         all.push_back(barrier_tree_info());
         all.push_back(barrier_dissemination_info());
         all.push_back(scatter_tree_info());
-        for (auto& info : gather_infos()) all.push_back(std::move(info));
-        for (auto& info : allgather_infos()) all.push_back(std::move(info));
+        all.push_back(gather_linear_info());
+        all.push_back(gather_binomial_info());
+        all.push_back(gather_leader_info());
+        all.push_back(allgather_ring_info());
+        all.push_back(allgather_recursive_doubling_info());
+        all.push_back(allgather_leader_info());
         return all;
     }();
     return registry;
@@ -74,44 +82,11 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
     if (spec.root < 0 || spec.root >= layout.size())
         throw UsageError(fmt::format("root {} does not exist: ranks are 0..{}", spec.root, layout.size() - 1));
 
-    Schedule schedule = info.generate(spec, layout);
+    const OptionReader options(spec, info.name, info.options);
+    Schedule schedule = info.generate(spec, layout, options);
     schedule.provenance["numacoll"] = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
     schedule.provenance["topology"] = layout.machine->source.empty() ? layout.machine->name : layout.machine->source;
     return schedule;
-}
-
-std::string OptionReader::text(const std::string& name) const {
-    if (auto it = spec_.options.find(name); it != spec_.options.end()) return it->second;
-    for (const auto& option : info_.options)
-        if (option.name == name) return option.default_value;
-    return "";
-}
-
-int OptionReader::integer(const std::string& name, int min_value) const {
-    const std::string value = text(name);
-    try {
-        std::size_t used = 0;
-        int parsed = std::stoi(value, &used);
-        if (used == value.size() && parsed >= min_value) return parsed;
-    } catch (const std::exception&) {
-    }
-    throw UsageError(fmt::format("option {} of algorithm '{}' must be an integer >= {} (got '{}')", name,
-                                 info_.name, min_value, value));
-}
-
-std::uint64_t OptionReader::bytes(const std::string& name) const {
-    return parse_byte_size(text(name), fmt::format("option {} of algorithm '{}'", name, info_.name));
-}
-
-std::string OptionReader::choice(const std::string& name, const std::vector<std::string>& allowed) const {
-    const std::string value = text(name);
-    std::string list;
-    for (const auto& candidate : allowed) {
-        if (candidate == value) return value;
-        list += (list.empty() ? "" : ", ") + candidate;
-    }
-    throw UsageError(
-        fmt::format("option {} of algorithm '{}' must be one of {} (got '{}')", name, info_.name, list, value));
 }
 
 }  // namespace numacoll::algo

@@ -14,19 +14,14 @@
 
 namespace numacoll::algo {
 
-struct OptionInfo {
-    std::string name;
-    std::string default_value;
-    std::string help;
-};
-
 struct AlgorithmInfo {
     Collective collective;
     std::string name;
     std::string summary;  // one line: what it does and when to use it
     std::string source;   // paper and section it comes from
     std::vector<OptionInfo> options;
-    std::function<Schedule(const CollectiveSpec&, const Layout&)> generate;
+    // `options` reads the spec's options, defaults filled in and names checked.
+    std::function<Schedule(const CollectiveSpec&, const Layout&, const OptionReader& options)> generate;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_registry();
@@ -35,22 +30,8 @@ const std::vector<AlgorithmInfo>& algorithm_registry();
 const AlgorithmInfo& find_algorithm(Collective collective, const std::string& name);
 
 // Looks the algorithm up, checks the spec (sizes, root, option names and
-// values), fills every option's default into spec.options, generates, and
-// records provenance (numacoll version, topology, layout).
+// values), fills every option's default into spec.options, generates with
+// those options parsed, and records provenance (numacoll version, topology, layout).
 Schedule generate_schedule(CollectiveSpec spec, const Layout& layout);
-
-// Reads an algorithm's options with their defaults; UsageError on bad values.
-class OptionReader {
-public:
-    OptionReader(const CollectiveSpec& spec, const AlgorithmInfo& info) : spec_(spec), info_(info) {}
-    std::string text(const std::string& name) const;
-    int integer(const std::string& name, int min_value) const;
-    std::uint64_t bytes(const std::string& name) const;
-    std::string choice(const std::string& name, const std::vector<std::string>& allowed) const;
-
-private:
-    const CollectiveSpec& spec_;
-    const AlgorithmInfo& info_;
-};
 
 }  // namespace numacoll::algo

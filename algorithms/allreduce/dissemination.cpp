@@ -5,24 +5,14 @@
 #include <map>
 
 #include "algorithms/hierarchy.hpp"
-#include "algorithms/internode.hpp"
-#include "algorithms/strips.hpp"
+#include "algorithms/patterns/chunk_state.hpp"
+#include "algorithms/patterns/power_of_two.hpp"
+#include "algorithms/patterns/strips.hpp"
+#include "algorithms/patterns/temp_pool.hpp"
 
 namespace numacoll::algo {
 
 namespace {
-
-int floor_pow2(int n) {
-    int p = 1;
-    while (p * 2 <= n) p *= 2;
-    return p;
-}
-
-int log2_of(int pow2) {
-    int steps = 0;
-    while ((1 << steps) < pow2) ++steps;
-    return steps;
-}
 
 // One node's threads as sockets x lanes (local ranks).
 struct NodeGrid {
@@ -37,8 +27,8 @@ NodeGrid make_grid(const Layout& layout) {
     grid.sockets = socket_groups(build_node_hierarchy(layout));
     int smallest = layout.ranks_per_node;
     for (const auto& socket : grid.sockets) smallest = std::min(smallest, static_cast<int>(socket.size()));
-    grid.lanes = floor_pow2(smallest);
-    grid.active_sockets = floor_pow2(static_cast<int>(grid.sockets.size()));
+    grid.lanes = largest_power_of_two(smallest);
+    grid.active_sockets = largest_power_of_two(static_cast<int>(grid.sockets.size()));
     grid.host.assign(layout.ranks_per_node, -1);
     for (int k = 0; k < static_cast<int>(grid.sockets.size()); ++k)
         for (int lane = 0; lane < static_cast<int>(grid.sockets[k].size()); ++lane)
@@ -49,14 +39,13 @@ NodeGrid make_grid(const Layout& layout) {
 class DisseminationAllreduce {
 public:
     DisseminationAllreduce(const CollectiveSpec& spec, const Layout& layout, std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)) {
+        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)), node_excess_(fold_upper(layout.nodes)),
+          temps_(builder_), landings_(builder_) {
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(builder_.add_input(rank, spec.bytes));
             outputs_.push_back(builder_.add_output(rank, spec.bytes));
         }
-        temps_.resize(layout.size());
-        landings_.resize(layout.size());
-        active_nodes_ = floor_pow2(layout.nodes);
+        active_nodes_ = node_excess_.power;
         ready_ = ReadySignals(inputs_);
         combines_per_chunk_ = count_combines();
     }
@@ -66,10 +55,9 @@ public:
     }
 
 private:
-    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
-    int leader(int node) const { return global(node, grid_.sockets[0][0]); }
+    int leader(int node) const { return layout_.global_rank(node, grid_.sockets[0][0]); }
     bool active(int local) const { return grid_.host[local] == local; }
-    int rounds(int count) const { return log2_of(count); }
+    int rounds(int count) const { return log2_of_power_of_two(count); }
 
     // How many combines each thread performs per chunk (the same in every
     // chunk): the last one writes its output. Excess threads, and every
@@ -83,16 +71,13 @@ private:
         for (int node = 0; node < active_nodes_; ++node) {
             const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
             for (int local = 0; local < layout_.ranks_per_node; ++local)
-                if (active(local)) combines[global(node, local)] = serves_excess[local] + folded_node + shared_rounds;
+                if (active(local)) combines[layout_.global_rank(node, local)] = serves_excess[local] + folded_node + shared_rounds;
         }
         return combines;
     }
 
-    Range temp(int rank, std::size_t slot, std::vector<std::vector<int>>& pool, const char* name) {
-        while (pool[rank].size() <= slot)
-            pool[rank].push_back(
-                builder_.add_temp(rank, builder_.spec().bytes, fmt::format("{}{}.{}", name, rank, pool[rank].size())));
-        return {pool[rank][slot], state_.offset, state_.bytes};
+    Range temp(int rank, std::size_t slot, TempPool& pool, const char* name) {
+        return pool.range(rank, slot, name, state_.offset, state_.bytes);
     }
 
     // dst folds `reads` (its own partial first) into a new temp, or into its
@@ -126,12 +111,12 @@ private:
         for (int local = 0; local < layout_.ranks_per_node; ++local)
             if (!active(local)) served[grid_.host[local]].push_back(local);
         for (const auto& [host_local, excess] : served) {
-            const int host = global(node, host_local);
+            const int host = layout_.global_rank(node, host_local);
             const std::string label = state_.tag + ":dis:fold";
             std::vector<int> deps = state_.ready[host];
             std::vector<Range> reads{state_.partial[host]};
             for (int local : excess) {
-                const int e = global(node, local);
+                const int e = layout_.global_rank(node, local);
                 deps.push_back(ready_.signal(builder_, e, host, state_.partial[e], state_.ready[e], label));
                 reads.push_back(state_.partial[e]);
             }
@@ -145,7 +130,7 @@ private:
             for (int k = 0; k < grid_.active_sockets; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane) {
                     const int from = (lane - (1 << i) + grid_.lanes) % grid_.lanes;
-                    pairs.emplace_back(global(node, grid_.sockets[k][lane]), global(node, grid_.sockets[k][from]));
+                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]), layout_.global_rank(node, grid_.sockets[k][from]));
                 }
             round(pairs, fmt::format("{}:dis:socket:r{}", state_.tag, i));
         }
@@ -154,8 +139,8 @@ private:
             const int s = grid_.active_sockets;
             for (int k = 0; k < s; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane)
-                    pairs.emplace_back(global(node, grid_.sockets[k][lane]),
-                                       global(node, grid_.sockets[(k - (1 << i) + s) % s][lane]));
+                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]),
+                                       layout_.global_rank(node, grid_.sockets[(k - (1 << i) + s) % s][lane]));
             round(pairs, fmt::format("{}:dis:sockets:r{}", state_.tag, i));
         }
     }
@@ -170,7 +155,7 @@ private:
         const int message = builder_.net(sender, receiver, data ? partial[sender] : Range{}, landing, ready[sender], label);
         for (int local = 0; local < layout_.ranks_per_node; ++local) {
             if (!active(local)) continue;
-            const int rank = global(to_node, local);
+            const int rank = layout_.global_rank(to_node, local);
             std::vector<int> deps = ready[rank];
             deps.push_back(rank == receiver ? message : builder_.flag(receiver, rank, {message}, label + ":arrived"));
             combine(rank, {partial[rank], landing}, deps, label + "-combine");
@@ -178,9 +163,9 @@ private:
     }
 
     void internode() {
-        const int count = layout_.nodes, active = active_nodes_;
-        for (int e = active; e < count; ++e)
-            take_from_node(e, e - active, 0, state_.tag + ":dis:node-fold", state_.partial, state_.ready);
+        const int active = active_nodes_;
+        for (const auto& [excess, host] : node_excess_.folds)
+            take_from_node(excess, host, 0, state_.tag + ":dis:node-fold", state_.partial, state_.ready);
         for (int j = 0; j < rounds(active); ++j) {
             const std::vector<Range> partial = state_.partial;
             const std::vector<std::vector<int>> ready = state_.ready;
@@ -189,8 +174,8 @@ private:
                                fmt::format("{}:dis:nodes:r{}", state_.tag, j), partial, ready);
         }
         // Excess nodes get the result into their leader's output; the others copy it.
-        for (int e = active; e < count; ++e) {
-            const int sender = leader(e - active), receiver = leader(e);
+        for (const auto& [e, host] : node_excess_.folds) {
+            const int sender = leader(host), receiver = leader(e);
             const bool data = state_.bytes > 0;
             const Range out{outputs_[receiver], state_.offset, state_.bytes};
             const int message = builder_.net(sender, receiver, data ? state_.partial[sender] : Range{},
@@ -198,7 +183,7 @@ private:
             if (data) state_.partial[receiver] = out;
             state_.ready[receiver] = {message};
             for (int local = 0; local < layout_.ranks_per_node; ++local)
-                if (global(e, local) != receiver) fetch(receiver, global(e, local), state_.tag + ":dis:node-copy");
+                if (layout_.global_rank(e, local) != receiver) fetch(receiver, layout_.global_rank(e, local), state_.tag + ":dis:node-copy");
         }
     }
 
@@ -217,13 +202,13 @@ private:
         internode();
         for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
             for (int local = 0; local < layout_.ranks_per_node; ++local) {
-                const int rank = global(node, local);
+                const int rank = layout_.global_rank(node, local);
                 if (active(local)) place_partial(builder_, state_, rank, {outputs_[rank], offset, bytes});
             }
         for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
             for (int local = 0; local < layout_.ranks_per_node; ++local)
                 if (!active(local))
-                    fetch(global(node, grid_.host[local]), global(node, local), tag + ":dis:unfold");
+                    fetch(layout_.global_rank(node, grid_.host[local]), layout_.global_rank(node, local), tag + ":dis:unfold");
         settle(builder_, state_);
     }
 
@@ -231,9 +216,10 @@ private:
     const Layout& layout_;
     std::uint64_t strip_;
     NodeGrid grid_;
+    ExcessFold node_excess_;  // nodes beyond a power of two fold into the first ones
     int active_nodes_ = 1;
     std::vector<int> inputs_, outputs_;
-    std::vector<std::vector<int>> temps_, landings_;
+    TempPool temps_, landings_;
     ReadySignals ready_{{}};
     ChunkState state_;
     std::vector<int> combines_per_chunk_;  // per rank, from count_combines()
@@ -243,28 +229,6 @@ private:
 
 }  // namespace
 
-Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout) {
-    ScheduleBuilder builder(layout, spec);
-    const int p = layout.size();
-    std::vector<std::vector<int>> received(p);
-    for (int distance = 1, round = 0; distance < p; distance *= 2, ++round) {
-        std::vector<std::vector<int>> next = received;
-        for (int rank = 0; rank < p; ++rank) {
-            const int to = (rank + distance) % p;
-            const std::string label = fmt::format("c0:dis:r{}", round);
-            const int signal = layout.same_node(rank, to) ? builder.flag(rank, to, received[rank], label)
-                                                          : builder.net(rank, to, {}, {}, received[rank], label);
-            next[to].push_back(signal);
-        }
-        received = std::move(next);
-    }
-    ChunkState state;
-    state.tag = "c0";
-    state.ready = received;
-    settle(builder, state);
-    return builder.finish();
-}
-
 AlgorithmInfo allreduce_dissemination_info() {
     AlgorithmInfo info;
     info.collective = Collective::allreduce;
@@ -273,9 +237,8 @@ AlgorithmInfo allreduce_dissemination_info() {
                    "(the paper finds it slowest)";
     info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)";
     info.options = {strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "dissemination"));
-        return DisseminationAllreduce(spec, layout, strip_bytes(reader, *layout.machine)).generate();
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine)).generate();
     };
     return info;
 }

@@ -24,8 +24,4 @@ namespace numacoll::algo {
 
 AlgorithmInfo allreduce_dissemination_info();
 
-// The same pattern for a barrier (no data, no buffers): rank-order
-// dissemination, round i signalling rank (j + 2^i) mod p.
-Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout);
-
 }  // namespace numacoll::algo

@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "algorithms/allreduce/tree.hpp"
-#include "algorithms/internode_allreduce.hpp"
-#include "algorithms/strips.hpp"
-#include "algorithms/tree_phases.hpp"
+#include "algorithms/patterns/internode_allreduce.hpp"
+#include "algorithms/patterns/node_trees.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -31,12 +31,11 @@ public:
                    InternodeAlgorithm internode,
                    std::uint64_t strip)
         : builder_(layout, spec), layout_(layout), variant_(variant), style_(style), strip_(strip),
-          internode_(internode) {
+          internode_(internode), scratch_(builder_) {
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(builder_.add_input(rank, spec.bytes));
             outputs_.push_back(builder_.add_output(rank, spec.bytes));
         }
-        scratch_.resize(layout.size());
         ready_ = ReadySignals(inputs_);
         trees_.emplace(builder_, layout, 2, style, inputs_, 0);
         if (variant == TiledVariant::hierarchical) {
@@ -50,7 +49,6 @@ public:
     Schedule generate() { return build_in_chunks(builder_, strip_, std::bind_front(&TiledAllreduce::run_chunk, this)); }
 
 private:
-    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
     int count(int socket) const { return static_cast<int>(sockets_[socket].size()); }
 
     // Rank `src` tells `dst` its input is ready, once for all chunks: the
@@ -68,9 +66,9 @@ private:
         for (int t = 0; t < q; ++t)
             if (tile_of(outputs_[0], state.offset, state.bytes, t, q).bytes > 0)
                 for (int k = 0; k < q; ++k)
-                    if (k != t) announce(global(node, members[k]), global(node, members[t]), state);
+                    if (k != t) announce(layout_.global_rank(node, members[k]), layout_.global_rank(node, members[t]), state);
         for (int t = 0; t < q; ++t) {
-            const int owner = global(node, members[t]);
+            const int owner = layout_.global_rank(node, members[t]);
             const Range out = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
             if (out.bytes == 0) continue;
             std::vector<int> deps = state.ready[owner];
@@ -78,7 +76,7 @@ private:
             for (int k = 0; k < q; ++k) {
                 // cyclic: start with the own input and go round; otherwise socket order.
                 const int index = variant_ == TiledVariant::cyclic ? (t + k) % q : k;
-                const int src = global(node, members[index]);
+                const int src = layout_.global_rank(node, members[index]);
                 if (src != owner) deps.push_back(announce(src, owner, state));
                 reads.push_back({inputs_[src], out.offset, out.bytes});
             }
@@ -96,10 +94,10 @@ private:
                 const int child = parent + stride;
                 const std::string label = fmt::format("{}:tiled:sockets:r{}", state.tag, round);
                 for (int t = 0; t < count(parent); ++t) {
-                    const int owner = global(node, sockets_[parent][t]);
+                    const int owner = layout_.global_rank(node, sockets_[parent][t]);
                     const Range mine = tile_of(outputs_[owner], state.offset, state.bytes, t, count(parent));
                     for (int u = 0; u < count(child); ++u) {
-                        const int other = global(node, sockets_[child][u]);
+                        const int other = layout_.global_rank(node, sockets_[child][u]);
                         const Range theirs = tile_of(outputs_[other], state.offset, state.bytes, u, count(child));
                         const std::uint64_t begin = std::max(mine.offset, theirs.offset);
                         const std::uint64_t end = std::min(mine.end(), theirs.end());
@@ -127,7 +125,7 @@ private:
         std::vector<std::vector<int>> after = state.ready;
         auto copy_all = [&](int reader, const std::string& label) {
             for (int t = 0; t < q; ++t) {
-                const int owner = global(node, sockets_[0][t]);
+                const int owner = layout_.global_rank(node, sockets_[0][t]);
                 const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
                 if (owner == reader || tile.bytes == 0) continue;
                 fetch_range(owner, reader, tile, label, state, after[reader]);
@@ -136,16 +134,16 @@ private:
         for (int socket = 0; socket < static_cast<int>(sockets_.size()); ++socket) {
             const bool staged = style_ == BroadcastStyle::two_stage && socket > 0;
             for (int index = 0; index < count(socket); ++index) {
-                const int reader = global(node, sockets_[socket][index]);
+                const int reader = layout_.global_rank(node, sockets_[socket][index]);
                 if (!staged || index == 0) copy_all(reader, state.tag + (staged ? ":tiled:bcast2:masters" : ":tiled:bcast1"));
             }
         }
         state.ready = after;
         if (style_ != BroadcastStyle::two_stage) return;
         for (int socket = 1; socket < static_cast<int>(sockets_.size()); ++socket) {
-            const int master = global(node, sockets_[socket][0]);
+            const int master = layout_.global_rank(node, sockets_[socket][0]);
             for (int index = 1; index < count(socket); ++index) {
-                const int reader = global(node, sockets_[socket][index]);
+                const int reader = layout_.global_rank(node, sockets_[socket][index]);
                 fetch_range(master, reader, {outputs_[master], state.offset, state.bytes}, state.tag + ":tiled:bcast2:local",
                             state, state.ready[reader]);
             }
@@ -154,9 +152,9 @@ private:
 
     // Several nodes: the node leader gathers socket 0's tiles first.
     void gather_on_leader(int node, ChunkState& state) {
-        const int leader = global(node, sockets_[0][0]);
+        const int leader = layout_.global_rank(node, sockets_[0][0]);
         for (int t = 1; t < count(0); ++t) {
-            const int owner = global(node, sockets_[0][t]);
+            const int owner = layout_.global_rank(node, sockets_[0][t]);
             const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, count(0));
             if (tile.bytes == 0) continue;
             std::vector<int> done;
@@ -178,7 +176,7 @@ private:
             std::vector<int> leaders;
             for (int node = 0; node < layout_.nodes; ++node) {
                 gather_on_leader(node, state);
-                leaders.push_back(global(node, sockets_[0][0]));
+                leaders.push_back(layout_.global_rank(node, sockets_[0][0]));
             }
             internode_allreduce(internode_, builder_, leaders, state, outputs_, scratch_);
             const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
@@ -194,7 +192,7 @@ private:
     std::uint64_t strip_;
     InternodeAlgorithm internode_;
     std::vector<int> inputs_, outputs_;
-    std::vector<std::vector<int>> scratch_;
+    TempPool scratch_;
     std::optional<NodeTrees> trees_;
     std::vector<std::vector<int>> sockets_;  // local ranks; one group of all for naive/cyclic
     ReadySignals ready_{{}};
@@ -208,11 +206,10 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
     info.source = source;
     info.options = {{"bcast", "1stage", "1stage: every thread copies the tiles; 2stage: one master per socket first"},
                     strip_option(), internode_option()};
-    info.generate = [name, variant](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, name));
-        const BroadcastStyle style = parse_broadcast_style(reader.choice("bcast", {"1stage", "2stage"}));
-        const std::uint64_t strip = strip_bytes(reader, *layout.machine);
-        const InternodeAlgorithm internode = parse_internode_algorithm(reader.text("internode"));
+    info.generate = [variant](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        const BroadcastStyle style = parse_broadcast_style(options.choice("bcast", {"1stage", "2stage"}));
+        const std::uint64_t strip = strip_bytes(options, *layout.machine);
+        const InternodeAlgorithm internode = parse_internode_algorithm(options.text("internode"));
         if (spec.bytes == 0) return tree_allreduce_schedule(spec, layout, 2, style, strip, internode);
         return TiledAllreduce(spec, layout, variant, style, internode, strip).generate();
     };

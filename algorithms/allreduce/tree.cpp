@@ -4,9 +4,7 @@
 
 #include <optional>
 
-#include "algorithms/internode_allreduce.hpp"
-#include "algorithms/strips.hpp"
-#include "algorithms/tree_phases.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -18,14 +16,13 @@ class TreeAllreduce {
 public:
     TreeAllreduce(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
                   std::uint64_t strip, InternodeAlgorithm internode)
-        : builder_(layout, spec), layout_(layout), strip_(strip), internode_(internode) {
+        : builder_(layout, spec), layout_(layout), strip_(strip), internode_(internode), scratch_(builder_) {
         // A barrier is this pattern on no data, and owns no buffers.
         const bool buffers = spec.collective != Collective::barrier;
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(buffers ? builder_.add_input(rank, spec.bytes) : -1);
             outputs_.push_back(buffers ? builder_.add_output(rank, spec.bytes) : -1);
         }
-        scratch_.resize(layout.size());
         trees_.emplace(builder_, layout, arity, style, inputs_, 0);
     }
 
@@ -51,7 +48,7 @@ private:
     InternodeAlgorithm internode_;
     std::vector<int> inputs_;
     std::vector<int> outputs_;
-    std::vector<std::vector<int>> scratch_;
+    TempPool scratch_;
     std::optional<NodeTrees> trees_;
 };
 
@@ -75,11 +72,10 @@ AlgorithmInfo allreduce_tree_info() {
         strip_option(),
         internode_option(),
     };
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
-        return tree_allreduce_schedule(spec, layout, reader.integer("arity", 2),
-                                       parse_broadcast_style(reader.text("bcast")), strip_bytes(reader, *layout.machine),
-                                       parse_internode_algorithm(reader.text("internode")));
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
+                                       parse_broadcast_style(options.text("bcast")), strip_bytes(options, *layout.machine),
+                                       parse_internode_algorithm(options.text("internode")));
     };
     return info;
 }

@@ -9,14 +9,14 @@
 // 3. Broadcast inside each node: 1-stage (every thread reads the node root's
 //    vector), 2-stage (one master per top-level group reads it first, then
 //    the others read the master's copy) or n-ary (the reduction tree run
-//    backwards). The phases live in tree_phases.hpp.
-// Strip mining (strips.hpp): the vector is cut into chunks that stay in a
-// core's cache, each running the whole pattern (they pipeline).
+//    backwards). The phases live in patterns/node_trees.hpp.
+// Strip mining (patterns/strips.hpp): the vector is cut into chunks that stay
+// in a core's cache, each running the whole pattern (they pipeline).
 #pragma once
 
-#include "algorithms/internode_allreduce.hpp"
+#include "algorithms/patterns/internode_allreduce.hpp"
+#include "algorithms/patterns/node_trees.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/tree_phases.hpp"
 
 namespace numacoll::algo {
 

@@ -1,8 +1,7 @@
-// barrier "tree" and "dissemination": HPDC'13's allreduce algorithms run on
-// no data, so that only their flags remain (section 5: "synchronization
-// operations, such as HMPI_Barrier" use the same trees). The tree gathers
-// arrivals up the hierarchy and releases down a 1-stage, 2-stage or n-ary
-// broadcast; dissemination signals in ceil(log2 p) rounds.
+// barrier "tree": HPDC'13's allreduce tree run on no data, so that only its
+// flags remain (section 5: "synchronization operations, such as
+// HMPI_Barrier" use the same trees). Arrivals go up the hierarchy's n-ary
+// tree and the release comes down a 1-stage, 2-stage or n-ary broadcast.
 #pragma once
 
 #include "algorithms/registry.hpp"
@@ -10,6 +9,5 @@
 namespace numacoll::algo {
 
 AlgorithmInfo barrier_tree_info();
-AlgorithmInfo barrier_dissemination_info();
 
 }  // namespace numacoll::algo

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "algorithms/flat_trees.hpp"
 #include "algorithms/leaders.hpp"
 #include "algorithms/levels.hpp"
-#include "algorithms/strips.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -46,7 +46,7 @@ public:
 private:
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
         ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-        const RangeOf home = [&](int rank) {
+        const HomeOf home = [&](int rank) {
             return Range{rank == root_ ? inputs_[rank] : outputs_[rank], offset, bytes};
         };
         switch (plan_.arrangement) {
@@ -57,7 +57,7 @@ private:
         settle(builder_, state);
     }
 
-    void run(const std::vector<int>& group, ChunkState& state, const RangeOf& home) {
+    void run(const std::vector<int>& group, ChunkState& state, const HomeOf& home) {
         run_flat_bcast(plan_.algorithm, plan_.fanout, *p2p_, group, state, home);
     }
 
@@ -79,15 +79,15 @@ private:
         return order;
     }
 
-    void flat(ChunkState& state, const RangeOf& home) { run(flat_order(), state, home); }
+    void flat(ChunkState& state, const HomeOf& home) { run(flat_order(), state, home); }
 
-    void hierarchical(int group, ChunkState& state, const RangeOf& home) {
+    void hierarchical(int group, ChunkState& state, const HomeOf& home) {
         if (levels_->group(group).children.empty()) return;
         run(levels_->roots_group(group), state, home);
         for (int child : levels_->group(group).children) hierarchical(child, state, home);
     }
 
-    void leader_based(ChunkState& state, const RangeOf& home) {
+    void leader_based(ChunkState& state, const HomeOf& home) {
         std::vector<int> leaders;
         const int root_node = layout_.node_of(root_);
         for (int k = 0; k < layout_.nodes; ++k)
@@ -127,16 +127,15 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
                                 "leader, NUIOA paper section 4)"});
         info.source += "; NUIOA ordering: Moreaud, Goglin, Namyst, section 4";
     }
-    const std::string name = info.name;
-    info.generate = [name, flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, name));
+    info.generate = [flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout,
+                                                  const OptionReader& options) {
         BcastPlan plan;
         plan.arrangement = hierarchical ? Arrangement::hierarchical : Arrangement::flat;
         plan.algorithm = flat.algorithm;
-        plan.segment = segment_bytes(reader, false);
-        if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = reader.integer("fanout", 1);
+        plan.segment = segment_bytes(options, false);
+        if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = options.integer("fanout", 1);
         if (chained && !hierarchical) {
-            const std::string order = reader.choice("leader", {"rank-order", "default", "nic"});
+            const std::string order = options.choice("leader", {"rank-order", "default", "nic"});
             if (order != "rank-order") plan.chain_entry = parse_leader_rule(order);
         }
         return FlatBcast(spec, layout, plan).generate();
@@ -156,15 +155,14 @@ AlgorithmInfo leader_info() {
     info.options = {leader_option(),
                     {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
                     {"intra", "binomial", "broadcast inside each node: " + intra_names}};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "leader"));
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         BcastPlan plan;
         plan.arrangement = Arrangement::leader;
-        plan.leader = read_leader_rule(reader);
-        plan.segment = segment_bytes(reader, false);
+        plan.leader = read_leader_rule(options);
+        plan.segment = segment_bytes(options, false);
         std::vector<std::string> names;
         for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
-        plan.algorithm = flat_by_name(reader.choice("intra", names));
+        plan.algorithm = flat_by_name(options.choice("intra", names));
         plan.fanout = 4;  // intra=chain: the chain algorithm's default fanout
         return FlatBcast(spec, layout, plan).generate();
     };

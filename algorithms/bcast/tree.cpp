@@ -2,8 +2,9 @@
 
 #include <optional>
 
-#include "algorithms/strips.hpp"
-#include "algorithms/tree_phases.hpp"
+#include "algorithms/patterns/internode.hpp"
+#include "algorithms/patterns/node_trees.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -55,10 +56,9 @@ AlgorithmInfo bcast_tree_info() {
                    "1stage on two sockets, 2stage on four";
     info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)";
     info.options = {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
-        return TreeBcast(spec, layout, reader.integer("arity", 2), parse_broadcast_style(reader.text("bcast")),
-                         strip_bytes(reader, *layout.machine))
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        return TreeBcast(spec, layout, options.integer("arity", 2), parse_broadcast_style(options.text("bcast")),
+                         strip_bytes(options, *layout.machine))
             .generate();
     };
     return info;

@@ -4,10 +4,10 @@
 
 #include <optional>
 
-#include "algorithms/flat_trees.hpp"
 #include "algorithms/levels.hpp"
-#include "algorithms/reduce/homes.hpp"
-#include "algorithms/strips.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
+#include "algorithms/patterns/reduce_homes.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -30,7 +30,7 @@ public:
 private:
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
         ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
-        const RangeOf home = [&](int rank) { return homes_->at(rank, offset, bytes); };
+        const HomeOf home = [&](int rank) { return homes_->at(rank, offset, bytes); };
         if (levels_) {
             hierarchical(levels_->top(), state, home);
         } else {
@@ -42,7 +42,7 @@ private:
         settle(builder_, state);
     }
 
-    void hierarchical(int group, ChunkState& state, const RangeOf& home) {
+    void hierarchical(int group, ChunkState& state, const HomeOf& home) {
         if (levels_->group(group).children.empty()) return;
         for (int child : levels_->group(group).children) hierarchical(child, state, home);
         run_flat_reduce(algorithm_, fanout_, *p2p_, levels_->roots_group(group), state, home);
@@ -62,11 +62,9 @@ private:
 
 AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
     AlgorithmInfo info = flat_algorithm_info(Collective::reduce, flat, hierarchical);
-    const std::string name = info.name;
-    info.generate = [name, flat, hierarchical](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, name));
-        const int fanout = flat.algorithm == FlatAlgorithm::chain ? reader.integer("fanout", 1) : 1;
-        return FlatReduce(spec, layout, flat.algorithm, fanout, segment_bytes(reader, true), hierarchical).generate();
+    info.generate = [flat, hierarchical](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        const int fanout = flat.algorithm == FlatAlgorithm::chain ? options.integer("fanout", 1) : 1;
+        return FlatReduce(spec, layout, flat.algorithm, fanout, segment_bytes(options, true), hierarchical).generate();
     };
     return info;
 }

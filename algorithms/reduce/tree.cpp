@@ -4,9 +4,10 @@
 
 #include <optional>
 
-#include "algorithms/reduce/homes.hpp"
-#include "algorithms/strips.hpp"
-#include "algorithms/tree_phases.hpp"
+#include "algorithms/patterns/internode.hpp"
+#include "algorithms/patterns/node_trees.hpp"
+#include "algorithms/patterns/reduce_homes.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 namespace numacoll::algo {
 
@@ -15,10 +16,9 @@ namespace {
 class TreeReduce {
 public:
     TreeReduce(const CollectiveSpec& spec, const Layout& layout, int arity, std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), strip_(strip), root_(spec.root) {
+        : builder_(layout, spec), layout_(layout), strip_(strip), root_(spec.root), scratch_(builder_) {
         for (int rank = 0; rank < layout.size(); ++rank) inputs_.push_back(builder_.add_input(rank, spec.bytes));
         homes_.emplace(builder_, root_, builder_.add_output(root_, spec.bytes));
-        scratch_.resize(layout.size());
         trees_.emplace(builder_, layout, arity, BroadcastStyle::one_stage, inputs_, layout.ranks[root_].local_rank);
     }
 
@@ -45,7 +45,7 @@ private:
     int root_;
     std::vector<int> inputs_;
     std::optional<ReduceHomes> homes_;
-    std::vector<std::vector<int>> scratch_;
+    TempPool scratch_;
     std::optional<NodeTrees> trees_;
 };
 
@@ -58,9 +58,8 @@ AlgorithmInfo reduce_tree_info() {
     info.summary = "n-ary reduction tree over the cache/socket hierarchy to the root; small and medium vectors";
     info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)";
     info.options = {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
-        return TreeReduce(spec, layout, reader.integer("arity", 2), strip_bytes(reader, *layout.machine)).generate();
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        return TreeReduce(spec, layout, options.integer("arity", 2), strip_bytes(options, *layout.machine)).generate();
     };
     return info;
 }

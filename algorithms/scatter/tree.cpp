@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "algorithms/block_readiness.hpp"
 #include "algorithms/hierarchy.hpp"
 #include "algorithms/leaders.hpp"
-#include "algorithms/point_to_point.hpp"
+#include "algorithms/patterns/block_readiness.hpp"
+#include "algorithms/patterns/point_to_point.hpp"
 
 namespace numacoll::algo {
 
@@ -109,11 +109,10 @@ AlgorithmInfo scatter_tree_info() {
     info.name = "tree";
     info.summary = "root to one master per node (one message each), then 1-stage or 2-stage (socket masters) "
                    "inside each node";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 hierarchy, applied to scatter as the issue tracker asks";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/socket hierarchy, applied to scatter";
     info.options = {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage"}};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout) {
-        const OptionReader reader(spec, find_algorithm(spec.collective, "tree"));
-        return TreeScatter(spec, layout, reader.choice("stages", {"1stage", "2stage"}) == "2stage").generate();
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+        return TreeScatter(spec, layout, options.choice("stages", {"1stage", "2stage"}) == "2stage").generate();
     };
     return info;
 }

@@ -11,7 +11,7 @@
 
 #include <filesystem>
 
-#include "algorithms/flat_trees.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/registry.hpp"
 #include "schedule/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"

@@ -1,7 +1,7 @@
 // The shapes of the flat algorithms, as Open MPI's coll/tuned builds them.
 #include <gtest/gtest.h>
 
-#include "algorithms/flat_trees.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
 
 using namespace numacoll;
 

@@ -8,7 +8,7 @@
 
 #include <set>
 
-#include "algorithms/flat_trees.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/hierarchy.hpp"
 #include "algorithms/levels.hpp"
 #include "schedule_fixtures.hpp"

@@ -1,12 +1,16 @@
-// Internode patterns: what node roots run among themselves over the network.
+// The state of one chunk of a collective's vector while a generator writes
+// its tasks, shared by every strip-mined or segmented pattern.
 //
-// ChunkState tracks, per rank, where its partial result of the current chunk
-// lives and which tasks must finish before that partial may be read (beyond
-// the thread's own program order). Intra-node phases use it too.
+// ChunkState tracks, per rank, where its partial result of the current
+// chunk lives and which tasks must finish before that partial may be read
+// (beyond the thread's own program order). A HomeOf says where a rank keeps
+// the chunk: a range of its output, or of a temp for a reduce's inner ranks.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "algorithms/builder.hpp"
@@ -20,6 +24,9 @@ struct ChunkState {
     std::vector<Range> partial;              // per rank; buffer -1 while it has none
     std::vector<std::vector<int>> ready;     // per rank
 };
+
+// The range a rank owns for the current chunk: where it keeps its share.
+using HomeOf = std::function<Range(int rank)>;
 
 // A chunk's state before any task: every rank's partial is its input's
 // range of the chunk (none for a rank without input, or an empty chunk).
@@ -56,24 +63,5 @@ void place_partial(ScheduleBuilder& builder, ChunkState& state, int rank, const 
 // (a barrier's release, a result delivered over the network) gets a task
 // that waits for them, so that it cannot leave before they arrive.
 void settle(ScheduleBuilder& builder, ChunkState& state);
-
-// Recursive-doubling allreduce among `roots` (one per node, global ranks).
-// Non-powers of two fold the excess roots first and send them the result at
-// the end (as MPICH does). Results land in each root's output buffer.
-// `scratch[rank]` holds temp buffers the function allocates on first use and
-// reuses across chunks (ranges differ per chunk, so they never conflict).
-void internode_recursive_doubling(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
-                                  const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch);
-
-// Binomial-tree reduce among `leaders` (one per node, leaders[0] receives
-// the result): a leader folds what it receives into home(leader), a range
-// of its output or of a temp buffer. `scratch` as above.
-void internode_binomial_reduce(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
-                               const std::function<Range(int)>& home, std::vector<std::vector<int>>& scratch);
-
-// Binomial-tree broadcast from leaders[0] to the other leaders: each
-// receives the chunk into home(leader).
-void internode_binomial_bcast(ScheduleBuilder& builder, const std::vector<int>& leaders, ChunkState& state,
-                              const std::function<Range(int)>& home);
 
 }  // namespace numacoll::algo

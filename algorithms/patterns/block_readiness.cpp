@@ -1,4 +1,4 @@
-#include "algorithms/block_readiness.hpp"
+#include "algorithms/patterns/block_readiness.hpp"
 
 #include <algorithm>
 

@@ -15,8 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/internode.hpp"
-#include "algorithms/registry.hpp"
+#include "algorithms/ir.hpp"
+#include "algorithms/patterns/chunk_state.hpp"
+#include "algorithms/patterns/temp_pool.hpp"
 
 namespace numacoll::algo {
 
@@ -26,6 +27,6 @@ InternodeAlgorithm parse_internode_algorithm(const std::string& text);
 OptionInfo internode_option();
 
 void internode_allreduce(InternodeAlgorithm algorithm, ScheduleBuilder& builder, const std::vector<int>& roots,
-                         ChunkState& state, const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch);
+                         ChunkState& state, const std::vector<int>& outputs, TempPool& scratch);
 
 }  // namespace numacoll::algo

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/point_to_point.hpp"
+#include "algorithms/patterns/point_to_point.hpp"
 #include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
@@ -33,20 +33,17 @@ struct FlatTree {
 
 FlatTree make_flat_tree(FlatShape shape, std::vector<int> ranks, int fanout);
 
-// Where a rank keeps the chunk: its output, or a temp for a reduce's inner ranks.
-using RangeOf = std::function<Range(int rank)>;
-
 // The chunk flows from the root down the tree; every rank receives it into home(rank).
-void flat_tree_bcast(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const RangeOf& home);
+void flat_tree_bcast(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const HomeOf& home);
 
 // Every rank folds its children's partials into home(rank), leaves first; the
 // root ends up with the reduction of the group.
-void flat_tree_reduce(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const RangeOf& home);
+void flat_tree_reduce(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const HomeOf& home);
 
 // Split-binary broadcast: each half of the chunk goes down one subtree of
 // the root's binary tree, then ranks of the two subtrees swap halves in
 // pairs; a rank left without a partner gets its missing half from the root.
-void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkState& state, const RangeOf& home);
+void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkState& state, const HomeOf& home);
 
 // In-order binary reduction: a binary tree over the group in ascending rank
 // order where every rank folds left subtree, itself, right subtree in that
@@ -55,7 +52,7 @@ void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkS
 // sit in that home too: the top's result depends on it, so it has been read
 // before it is overwritten.)
 void in_order_binary_reduce(PointToPoint& p2p, std::vector<int> ranks, int root, ChunkState& state,
-                            const RangeOf& home);
+                            const HomeOf& home);
 
 // The flat algorithms by name, for bcast and reduce.
 enum class FlatAlgorithm { linear, chain, pipeline, split_binary, binary, binomial, in_order_binary };
@@ -79,8 +76,8 @@ std::uint64_t segment_bytes(const OptionReader& reader, bool reduction);
 // `home(rank)` is where a rank keeps the chunk; for reductions the root's
 // home holds the result and others' homes are temps.
 void run_flat_bcast(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
-                    ChunkState& state, const RangeOf& home);
+                    ChunkState& state, const HomeOf& home);
 void run_flat_reduce(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
-                     ChunkState& state, const RangeOf& home);
+                     ChunkState& state, const HomeOf& home);
 
 }  // namespace numacoll::algo

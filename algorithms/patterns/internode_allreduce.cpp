@@ -1,7 +1,9 @@
-#include "algorithms/internode_allreduce.hpp"
+#include "algorithms/patterns/internode_allreduce.hpp"
 
 #include <fmt/format.h>
 
+#include "algorithms/patterns/internode.hpp"
+#include "algorithms/patterns/power_of_two.hpp"
 #include "common/error.hpp"
 
 namespace numacoll::algo {
@@ -27,7 +29,7 @@ namespace {
 class Pieces {
 public:
     Pieces(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state, const std::vector<int>& outputs,
-           std::vector<std::vector<int>>& scratch, int count)
+           TempPool& scratch, int count)
         : builder_(builder), roots_(roots), state_(state), outputs_(outputs), scratch_(scratch), count_(count) {
         const std::uint64_t elements = state.bytes / element_bytes;
         for (int piece = 0, start = 0; piece < count; ++piece) {
@@ -64,7 +66,9 @@ public:
                 const int p = piece % count_;
                 const bool data = sizes_[p] > 0;
                 const Range landing =
-                    !data ? Range{} : fold ? Range{landing_buffer(roots_[send.to], slot), offsets_[p], sizes_[p]} : out(send.to, p);
+                    !data ? Range{}
+                    : fold ? scratch_.range(roots_[send.to], static_cast<std::size_t>(slot), "pieces", offsets_[p], sizes_[p])
+                           : out(send.to, p);
                 const int message = builder_.net(roots_[send.from], roots_[send.to], data ? range(send.from, p) : Range{},
                                                  landing, ready_[send.from][p],
                                                  fmt::format("{}:{}-p{}", state_.tag, label, p));
@@ -101,18 +105,12 @@ public:
 private:
     Range range(int index, int piece) const { return {partial_[index][piece], offsets_[piece], sizes_[piece]}; }
     Range out(int index, int piece) const { return {outputs_[roots_[index]], offsets_[piece], sizes_[piece]}; }
-    int landing_buffer(int root, int slot) {
-        while (static_cast<int>(scratch_[root].size()) <= slot)
-            scratch_[root].push_back(builder_.add_temp(root, builder_.spec().bytes,
-                                                       fmt::format("pieces{}.{}", root, scratch_[root].size())));
-        return scratch_[root][slot];
-    }
 
     ScheduleBuilder& builder_;
     const std::vector<int>& roots_;
     ChunkState& state_;
     const std::vector<int>& outputs_;
-    std::vector<std::vector<int>>& scratch_;
+    TempPool& scratch_;
     int count_;
     std::vector<std::uint64_t> offsets_, sizes_;
     std::vector<std::vector<std::vector<int>>> ready_;  // [root index][piece]
@@ -120,7 +118,7 @@ private:
 };
 
 void ring(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state, const std::vector<int>& outputs,
-          std::vector<std::vector<int>>& scratch) {
+          TempPool& scratch) {
     const int k = static_cast<int>(roots.size());
     Pieces pieces(builder, roots, state, outputs, scratch, k);
     for (int step = 0; step + 1 < k; ++step) {
@@ -138,20 +136,15 @@ void ring(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& s
 }
 
 void rabenseifner(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state,
-                  const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
-    const int k = static_cast<int>(roots.size());
-    int pof2 = 1;
-    while (pof2 * 2 <= k) pof2 *= 2;
-    const int excess = k - pof2;
-    // Index i < 2*excess: even ones fold into the next odd one and sit out.
-    std::vector<int> active;
-    for (int i = 0; i < k; ++i)
-        if (!(i < 2 * excess && i % 2 == 0)) active.push_back(i);
+                  const std::vector<int>& outputs, TempPool& scratch) {
+    const ExcessFold excess = fold_adjacent(static_cast<int>(roots.size()));
+    const int pof2 = excess.power;
+    const std::vector<int>& active = excess.active;
     Pieces pieces(builder, roots, state, outputs, scratch, pof2);
     std::vector<Pieces::Send> folds, unfolds;
-    for (int i = 0; i < 2 * excess; i += 2) {
-        folds.push_back({i, i + 1, 0, pof2});
-        unfolds.push_back({i + 1, i, 0, pof2});
+    for (const auto& [from, to] : excess.folds) {
+        folds.push_back({from, to, 0, pof2});
+        unfolds.push_back({to, from, 0, pof2});
     }
     pieces.round(folds, true, 0, "rab-fold");
     // Recursive halving: keep the half of the current run that holds your own piece.
@@ -188,13 +181,13 @@ void rabenseifner(ScheduleBuilder& builder, const std::vector<int>& roots, Chunk
 }  // namespace
 
 void internode_allreduce(InternodeAlgorithm algorithm, ScheduleBuilder& builder, const std::vector<int>& roots,
-                         ChunkState& state, const std::vector<int>& outputs, std::vector<std::vector<int>>& scratch) {
+                         ChunkState& state, const std::vector<int>& outputs, TempPool& scratch) {
     if (roots.size() <= 1) return;
     switch (algorithm) {
         case InternodeAlgorithm::recursive_doubling:
             return internode_recursive_doubling(builder, roots, state, outputs, scratch);
         case InternodeAlgorithm::binomial: {
-            const auto output = [&](int rank) { return Range{outputs[rank], state.offset, state.bytes}; };
+            const HomeOf output = [&](int rank) { return Range{outputs[rank], state.offset, state.bytes}; };
             internode_binomial_reduce(builder, roots, state, output, scratch);
             return internode_binomial_bcast(builder, roots, state, output);
         }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "algorithms/builder.hpp"
-#include "algorithms/registry.hpp"
+#include "topologies/machine.hpp"
 
 namespace numacoll::algo {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "algorithms/internode.hpp"
+#include "algorithms/patterns/chunk_state.hpp"
 
 namespace numacoll::algo {
 

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/internode.hpp"
+#include "algorithms/patterns/chunk_state.hpp"
+#include "algorithms/patterns/temp_pool.hpp"
 
 namespace numacoll::algo {
 
@@ -44,7 +45,7 @@ private:
 
     ScheduleBuilder& builder_;
     ReadySignals signals_;
-    std::vector<std::vector<int>> landing_buffers_;  // per rank, reused across chunks
+    TempPool landings_;  // where data from another node lands before a fold
     std::map<std::pair<int, std::string>, std::size_t> landings_used_;  // (rank, chunk tag) -> count
 };
 

@@ -1,4 +1,4 @@
-#include "algorithms/reduce/homes.hpp"
+#include "algorithms/patterns/reduce_homes.hpp"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "algorithms/point_to_point.hpp"
+#include "algorithms/patterns/point_to_point.hpp"
 
 #include <fmt/format.h>
 
 namespace numacoll::algo {
 
 PointToPoint::PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs)
-    : builder_(builder), signals_(std::move(inputs)), landing_buffers_(builder.layout().size()) {}
+    : builder_(builder), signals_(std::move(inputs)), landings_(builder) {}
 
 int PointToPoint::move(int src, const Range& from, const std::vector<int>& from_ready, int dst, const Range& to,
                        const std::string& label) {
@@ -29,10 +29,7 @@ void PointToPoint::deliver(ChunkState& state, int src, int dst, const Range& out
 
 Range PointToPoint::landing(int rank, const ChunkState& state) {
     const std::size_t slot = landings_used_[{rank, state.tag}]++;
-    auto& buffers = landing_buffers_[rank];
-    while (buffers.size() <= slot)
-        buffers.push_back(builder_.add_temp(rank, builder_.spec().bytes, fmt::format("recv{}.{}", rank, buffers.size())));
-    return {buffers[slot], state.offset, state.bytes};
+    return landings_.range(rank, slot, "recv", state.offset, state.bytes);
 }
 
 void PointToPoint::fold(ChunkState& state, int src, int dst, const Range& out, bool src_first,

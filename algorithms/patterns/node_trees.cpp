@@ -1,4 +1,4 @@
-#include "algorithms/tree_phases.hpp"
+#include "algorithms/patterns/node_trees.hpp"
 
 #include <fmt/format.h>
 
@@ -36,7 +36,7 @@ int NodeTrees::leader(const HierarchyGroup& group) const {
     return holds ? preferred_local_ : group.leader();
 }
 
-int NodeTrees::node_leader(int node) const { return global(node, leader(hierarchy_.groups[hierarchy_.root])); }
+int NodeTrees::node_leader(int node) const { return layout_.global_rank(node, leader(hierarchy_.groups[hierarchy_.root])); }
 
 // The children's leaders, the group's own leader first: it is the tree's root.
 std::vector<int> NodeTrees::child_leaders(const HierarchyGroup& group) const {
@@ -56,10 +56,10 @@ int NodeTrees::reduce(int node, ChunkState& state, const HomeOf& home) {
 
 int NodeTrees::reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home) {
     const HierarchyGroup& group = hierarchy_.groups[group_index];
-    if (group.children.empty()) return global(node, group.leader());
+    if (group.children.empty()) return layout_.global_rank(node, group.leader());
     for (int child : group.children) reduce_group(node, child, state, home);
     std::vector<int> leaders;
-    for (int local : child_leaders(group)) leaders.push_back(global(node, local));
+    for (int local : child_leaders(group)) leaders.push_back(layout_.global_rank(node, local));
 
     const int count = static_cast<int>(leaders.size());
     int round = 0;
@@ -102,21 +102,21 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
     }
     if (style_ == BroadcastStyle::one_stage || top.children.empty()) {
         for (int local = 0; local < layout_.ranks_per_node; ++local)
-            if (global(node, local) != root) fetch(root, global(node, local), state.tag + ":bcast1", state, home);
+            if (layout_.global_rank(node, local) != root) fetch(root, layout_.global_rank(node, local), state.tag + ":bcast1", state, home);
         return;
     }
     // Stage 1: one master per top-level group (a socket) reads the root's copy.
     for (int child : top.children) {
-        const int master = global(node, leader(hierarchy_.groups[child]));
+        const int master = layout_.global_rank(node, leader(hierarchy_.groups[child]));
         if (master != root) fetch(root, master, state.tag + ":bcast2:masters", state, home);
     }
     // Stage 2: the others read their master's copy.
     for (int child : top.children) {
         const HierarchyGroup& group = hierarchy_.groups[child];
-        const int master = global(node, leader(group));
+        const int master = layout_.global_rank(node, leader(group));
         for (int local : group.ranks)
-            if (global(node, local) != master)
-                fetch(master, global(node, local), state.tag + ":bcast2:local", state, home);
+            if (layout_.global_rank(node, local) != master)
+                fetch(master, layout_.global_rank(node, local), state.tag + ":bcast2:local", state, home);
     }
 }
 
@@ -125,7 +125,7 @@ void NodeTrees::broadcast_group(int node, int group_index, ChunkState& state, co
     const HierarchyGroup& group = hierarchy_.groups[group_index];
     if (group.children.empty()) return;
     std::vector<int> leaders;
-    for (int local : child_leaders(group)) leaders.push_back(global(node, local));
+    for (int local : child_leaders(group)) leaders.push_back(layout_.global_rank(node, local));
     const int count = static_cast<int>(leaders.size());
     std::vector<int> strides;
     for (int stride = 1; stride < count; stride *= arity_) strides.push_back(stride);

@@ -1,10 +1,9 @@
-#include "algorithms/flat_trees.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "algorithms/strips.hpp"
 #include "common/error.hpp"
 
 namespace numacoll::algo {
@@ -51,14 +50,14 @@ FlatTree make_flat_tree(FlatShape shape, std::vector<int> ranks, int fanout) {
     return tree;
 }
 
-void flat_tree_bcast(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const RangeOf& home) {
+void flat_tree_bcast(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const HomeOf& home) {
     for (std::size_t pos = 0; pos < tree.ranks.size(); ++pos)
         for (int child : tree.children[pos])
             p2p.deliver(state, tree.ranks[pos], tree.ranks[child], home(tree.ranks[child]),
                         fmt::format("bcast{}-{}", tree.ranks[pos], tree.ranks[child]));
 }
 
-void flat_tree_reduce(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const RangeOf& home) {
+void flat_tree_reduce(PointToPoint& p2p, const FlatTree& tree, ChunkState& state, const HomeOf& home) {
     // Deepest positions first: a rank folds into its parent once its own children are in.
     for (int pos = static_cast<int>(tree.ranks.size()) - 1; pos >= 1; --pos) {
         const int parent = tree.ranks[tree.parent[pos]];
@@ -67,7 +66,7 @@ void flat_tree_reduce(PointToPoint& p2p, const FlatTree& tree, ChunkState& state
     }
 }
 
-void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkState& state, const RangeOf& home) {
+void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkState& state, const HomeOf& home) {
     const FlatTree tree = make_flat_tree(FlatShape::binary, ranks, 2);
     const int count = static_cast<int>(ranks.size());
     // Which subtree of the root (0: left, 1: right) each position is in, in group order.
@@ -124,7 +123,7 @@ namespace {
 
 // Reduces positions [lo, hi) of `ranks` in order into their middle rank; returns it.
 int in_order_subtree(PointToPoint& p2p, const std::vector<int>& ranks, int lo, int hi, ChunkState& state,
-                     const RangeOf& home) {
+                     const HomeOf& home) {
     const int mid = lo + (hi - lo) / 2;
     const int me = ranks[mid];
     if (mid > lo) {
@@ -141,7 +140,7 @@ int in_order_subtree(PointToPoint& p2p, const std::vector<int>& ranks, int lo, i
 }  // namespace
 
 void in_order_binary_reduce(PointToPoint& p2p, std::vector<int> ranks, int root, ChunkState& state,
-                            const RangeOf& home) {
+                            const HomeOf& home) {
     std::sort(ranks.begin(), ranks.end());
     const int top = in_order_subtree(p2p, ranks, 0, static_cast<int>(ranks.size()), state, home);
     if (top != root) p2p.deliver(state, top, root, home(root), fmt::format("inorder-result{}-{}", top, root));
@@ -228,13 +227,13 @@ int fanout_of(FlatAlgorithm algorithm, int fanout) { return algorithm == FlatAlg
 }  // namespace
 
 void run_flat_bcast(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
-                    ChunkState& state, const RangeOf& home) {
+                    ChunkState& state, const HomeOf& home) {
     if (algorithm == FlatAlgorithm::split_binary) return split_binary_bcast(p2p, group, state, home);
     flat_tree_bcast(p2p, make_flat_tree(shape_of(algorithm), group, fanout_of(algorithm, fanout)), state, home);
 }
 
 void run_flat_reduce(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
-                     ChunkState& state, const RangeOf& home) {
+                     ChunkState& state, const HomeOf& home) {
     if (algorithm == FlatAlgorithm::in_order_binary) return in_order_binary_reduce(p2p, group, group.front(), state, home);
     flat_tree_reduce(p2p, make_flat_tree(shape_of(algorithm), group, fanout_of(algorithm, fanout)), state, home);
 }

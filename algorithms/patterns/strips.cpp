@@ -1,4 +1,4 @@
-#include "algorithms/strips.hpp"
+#include "algorithms/patterns/strips.hpp"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 // (one master per top-level group first, then the others read their
 // master's copy) or an n-ary tree (the reduction tree run backwards).
 //
-// Both work on one chunk at a time through a ChunkState (internode.hpp):
+// Both work on one chunk at a time through a ChunkState (chunk_state.hpp):
 // state.partial[r] is where rank r's data of the chunk lives, and
 // state.ready[r] the tasks that must end before it may be read.
 #pragma once
@@ -19,8 +19,7 @@
 #include <vector>
 
 #include "algorithms/hierarchy.hpp"
-#include "algorithms/internode.hpp"
-#include "algorithms/registry.hpp"
+#include "algorithms/patterns/chunk_state.hpp"
 
 namespace numacoll::algo {
 
@@ -28,10 +27,6 @@ enum class BroadcastStyle { one_stage, two_stage, nary };
 
 BroadcastStyle parse_broadcast_style(const std::string& text);  // 1stage, 2stage, nary
 OptionInfo broadcast_option();
-
-// Where a rank's result of the current chunk goes: a range of one of its
-// buffers (its output, or a temp for a reduce's inner nodes).
-using HomeOf = std::function<Range(int rank)>;
 
 class NodeTrees {
 public:
@@ -50,7 +45,6 @@ public:
     void broadcast(int node, ChunkState& state, const HomeOf& home);
 
 private:
-    int global(int node, int local) const { return node * layout_.ranks_per_node + local; }
     int leader(const HierarchyGroup& group) const;
     std::vector<int> child_leaders(const HierarchyGroup& group) const;  // local ranks
     int reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home);

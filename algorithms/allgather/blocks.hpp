@@ -1,0 +1,48 @@
+// What every allgather algorithm writes: an input block of m bytes and an
+// output of p blocks per rank (rank q's at block q), which tasks make each
+// block of each output ready (BlockReadiness), moves through PointToPoint,
+// and each rank's last task, which waits for the blocks others delivered.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/builder.hpp"
+#include "algorithms/patterns/block_readiness.hpp"
+#include "algorithms/patterns/point_to_point.hpp"
+
+namespace numacoll::algo {
+
+class AllgatherBlocks {
+public:
+    AllgatherBlocks(const CollectiveSpec& spec, const Layout& layout);
+
+    PointToPoint& p2p() { return *p2p_; }
+    BlockReadiness& ready() { return ready_; }
+    int ranks() const { return ranks_; }
+
+    Range input(int rank) const { return block_ == 0 ? Range{} : Range{inputs_[rank], 0, block_}; }
+    // Blocks [first, first + count) of `rank`'s output.
+    Range blocks(int rank, int first, int count) const {
+        return block_ == 0 ? Range{} : blocks_range(outputs_[rank], first, count, block_);
+    }
+    // `rank` copies its own input into its block of its output.
+    void own_block(int rank);
+    // Blocks [first, first + count) of src's output go to the same blocks of dst's.
+    void pass(int src, int dst, int first, int count, const std::string& label);
+
+    // Every rank waits for the blocks others delivered; the schedule.
+    Schedule finish();
+
+private:
+    ScheduleBuilder builder_;
+    int ranks_;
+    std::uint64_t block_;
+    BlockReadiness ready_;
+    std::vector<int> inputs_;
+    std::vector<int> outputs_;
+    std::optional<PointToPoint> p2p_;
+};
+
+}  // namespace numacoll::algo

@@ -1,0 +1,52 @@
+#include "algorithms/allgather/recursive_doubling.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "algorithms/allgather/blocks.hpp"
+#include "algorithms/patterns/power_of_two.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+Schedule recursive_doubling_allgather(const CollectiveSpec& spec, const Layout& layout) {
+    AllgatherBlocks allgather(spec, layout);
+    const int ranks = allgather.ranks();
+    const ExcessFold excess = fold_upper(ranks);
+    const int pof2 = excess.power;
+    for (int rank : excess.active) allgather.own_block(rank);
+    for (const auto& [rank, host] : excess.folds) {
+        const int task = allgather.p2p().move(rank, allgather.input(rank), {}, host, allgather.blocks(host, rank, 1),
+                                              fmt::format("rd-fold{}", rank));
+        allgather.ready().set(host, rank, 1, task);
+    }
+    for (int mask = 1, step = 0; mask < pof2; mask <<= 1, ++step)
+        for (int rank = 0; rank < pof2; ++rank) {
+            // A rank holds the run of blocks of its aligned group, plus their excess partners' blocks.
+            const int base = rank & ~(mask - 1);
+            const std::string label = fmt::format("rd-step{}", step);
+            allgather.pass(rank, rank ^ mask, base, mask, label);
+            if (base + pof2 < ranks)
+                allgather.pass(rank, rank ^ mask, base + pof2, std::min(mask, ranks - base - pof2), label);
+        }
+    for (const auto& [rank, host] : excess.folds) allgather.pass(host, rank, 0, ranks, fmt::format("rd-unfold{}", rank));
+    return allgather.finish();
+}
+
+}  // namespace
+
+AlgorithmInfo allgather_recursive_doubling_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::allgather;
+    info.name = "recursive-doubling";
+    info.summary = "log2 p exchanges of doubling runs of blocks; small blocks";
+    info.source = "MPICH recursive-doubling allgather (Thakur, Rabenseifner, Gropp)";
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
+        return recursive_doubling_allgather(spec, layout);
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo

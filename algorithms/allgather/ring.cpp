@@ -1,0 +1,37 @@
+#include "algorithms/allgather/ring.hpp"
+
+#include <fmt/format.h>
+
+#include "algorithms/allgather/blocks.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+Schedule ring_allgather(const CollectiveSpec& spec, const Layout& layout) {
+    AllgatherBlocks allgather(spec, layout);
+    const int ranks = allgather.ranks();
+    for (int rank = 0; rank < ranks; ++rank) allgather.own_block(rank);
+    for (int step = 0; step + 1 < ranks; ++step)
+        for (int rank = 0; rank < ranks; ++rank) {
+            const int block = (rank - step + ranks) % ranks;
+            allgather.pass(rank, (rank + 1) % ranks, block, 1, fmt::format("ring{}", step));
+        }
+    return allgather.finish();
+}
+
+}  // namespace
+
+AlgorithmInfo allgather_ring_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::allgather;
+    info.name = "ring";
+    info.summary = "p-1 neighbour steps, each block crosses each link once; large blocks";
+    info.source = "MPICH/Open MPI ring allgather, as compared in the NUIOA paper, section 3.3.3";
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
+        return ring_allgather(spec, layout);
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo

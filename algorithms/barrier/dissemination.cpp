@@ -1,0 +1,47 @@
+#include "algorithms/barrier/dissemination.hpp"
+
+#include <fmt/format.h>
+
+#include "algorithms/patterns/chunk_state.hpp"
+
+namespace numacoll::algo {
+
+namespace {
+
+Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout) {
+    ScheduleBuilder builder(layout, spec);
+    const int p = layout.size();
+    std::vector<std::vector<int>> received(p);
+    for (int distance = 1, round = 0; distance < p; distance *= 2, ++round) {
+        std::vector<std::vector<int>> next = received;
+        for (int rank = 0; rank < p; ++rank) {
+            const int to = (rank + distance) % p;
+            const std::string label = fmt::format("c0:dis:r{}", round);
+            const int signal = layout.same_node(rank, to) ? builder.flag(rank, to, received[rank], label)
+                                                          : builder.net(rank, to, {}, {}, received[rank], label);
+            next[to].push_back(signal);
+        }
+        received = std::move(next);
+    }
+    ChunkState state;
+    state.tag = "c0";
+    state.ready = received;
+    settle(builder, state);
+    return builder.finish();
+}
+
+}  // namespace
+
+AlgorithmInfo barrier_dissemination_info() {
+    AlgorithmInfo info;
+    info.collective = Collective::barrier;
+    info.name = "dissemination";
+    info.summary = "ceil(log2 p) rounds of signals, no tree; fewest steps, for any rank count";
+    info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 5 (Hensgen et al.'s dissemination barrier)";
+    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
+        return dissemination_barrier_schedule(spec, layout);
+    };
+    return info;
+}
+
+}  // namespace numacoll::algo
