@@ -77,8 +77,17 @@ int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, con
 
 int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::string& label) {
     sched::Task task;
+    task.kind = TaskKind::wait;
+    task.thread = thread;
+    task.label = label;
+    return add_ordered(std::move(task), deps, true);
+}
+
+int ScheduleBuilder::compute(int thread, double flops, const std::vector<int>& deps, const std::string& label) {
+    sched::Task task;
     task.kind = TaskKind::compute;
     task.thread = thread;
+    task.flops = flops;
     task.label = label;
     return add_ordered(std::move(task), deps, true);
 }

@@ -1,7 +1,7 @@
 // algo::ScheduleBuilder: what generators use to write a Schedule.
 //
-// It keeps each thread's program order for them: a copy, reduce or compute
-// task depends on the previous such task of its thread, and a flag or net
+// It keeps each thread's program order for them: a copy, reduce, compute or
+// wait task depends on the previous such task of its thread, and a flag or net
 // task is issued after it (without blocking the thread's later tasks). Every
 // other dependency is explicit, so a generator states only the communication
 // pattern: who waits for whom.
@@ -39,14 +39,16 @@ public:
             const std::string& label);
 
     // A point where `thread` waits for deps (signals from other threads)
-    // and does nothing else: a compute task of 0 flops. A thread leaves the
-    // collective after its last task, so it must wait for every signal that
-    // still matters to it, such as a barrier's release.
+    // and does nothing else: a wait task. A thread leaves the collective
+    // after its last task, so it must wait for every signal that still
+    // matters to it, such as a barrier's release.
     int wait(int thread, const std::vector<int>& deps, const std::string& label);
+    // Real work on `thread`'s core: `flops` (> 0) floating-point operations.
+    int compute(int thread, double flops, const std::vector<int>& deps, const std::string& label);
 
     int thread_of(int task) const { return schedule_.task(task).thread; }
 
-    // The last copy/reduce/compute task of a thread, -1 if none yet.
+    // The last copy/reduce/compute/wait task of a thread, -1 if none yet.
     int last_of(int thread) const { return last_[thread]; }
 
     Schedule finish();

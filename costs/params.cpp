@@ -100,7 +100,10 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
     if (!line.is_number() || line.get<double>() <= 0)
         throw InputError(fmt::format("params '{}': 'cache_line_bytes' must be a positive number", label));
     params.cache_line_bytes = line.get<double>();
-    params.reduce_bytes_per_ns = reader.figure(reader.child(root, "core", ""), "reduce_bytes_per_ns", "core.");
+    const json& core = reader.child(root, "core", "");
+    params.reduce_bytes_per_ns = reader.figure(core, "reduce_bytes_per_ns", "core.");
+    if (core.contains("compute_flops_per_ns"))
+        params.compute_flops_per_ns = reader.figure(core, "compute_flops_per_ns", "core.");
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "topologies/machine.hpp"
@@ -43,6 +44,9 @@ struct Params {
     bool generic_fallback = false;  // true when chosen because the machine had none
     double cache_line_bytes = 64;
     Figure reduce_bytes_per_ns;     // input bytes a core folds per ns (vectorised sum)
+    // Floating-point operations a core performs per ns (compute tasks);
+    // absent from files that predate compute tasks.
+    std::optional<Figure> compute_flops_per_ns;
     std::array<LevelParams, all_levels.size()> levels;
 
     LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }

@@ -1,6 +1,6 @@
-// The arithmetic of copy and reduce tasks on doubles. Loops are plain and
-// contiguous so that the compiler vectorises them, and fold every source
-// block by block so that the vector crosses memory once.
+// The arithmetic of reduce and compute tasks on doubles. Reduction loops are
+// plain and contiguous so that the compiler vectorises them, and fold every
+// source block by block so that the vector crosses memory once.
 #pragma once
 
 #include <cstddef>
@@ -14,5 +14,11 @@ namespace numacoll::exec {
 // that order (the result does not depend on the blocking). The destination
 // may be one of the sources (in-place folding).
 void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, sched::ReduceOp op);
+
+// A compute task's work: at least `flops` floating-point operations (a
+// multiply and an add per step, on independent chains that keep the
+// core's pipelines busy), in registers. Returns the chains' sum, so that
+// the work cannot be optimised away.
+double compute_flops(double flops);
 
 }  // namespace numacoll::exec

@@ -97,14 +97,11 @@ private:
     void check_supported() const {
         validate_schedule(schedule_);  // a file from --from may be anything: refuse what would crash
         if (schedule_.nodes != 1)
-            throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {} (MPI comes later)",
-                                         schedule_.nodes));
+            throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {}", schedule_.nodes));
         for (int id = 0; id < schedule_.task_count(); ++id) {
             const sched::Task& task = schedule_.task(id);
             if (task.kind == sched::TaskKind::net)
                 throw UsageError(fmt::format("the thread executor cannot run net tasks (task {})", id));
-            if (task.kind == sched::TaskKind::compute && task.flops != 0)
-                throw UsageError(fmt::format("the thread executor runs only waiting points (0 flops), not compute task {}", id));
         }
     }
 
@@ -169,8 +166,11 @@ private:
             case sched::TaskKind::flag:
                 flags_[flag_slot_[id]].publish(iteration);
                 break;
-            case sched::TaskKind::compute:  // a waiting point: its dependencies were the point
-            case sched::TaskKind::net:      // refused in check_supported()
+            case sched::TaskKind::compute:
+                compute_sink_ += compute_flops(task.flops);
+                break;
+            case sched::TaskKind::wait:  // its dependencies were the point
+            case sched::TaskKind::net:   // refused in check_supported()
                 break;
         }
     }
@@ -193,8 +193,7 @@ private:
     void verify(std::uint32_t last_iteration) {
         const sched::CollectiveSpec& spec = schedule_.spec;
         const int ranks = schedule_.rank_count();
-        const bool all_to_all = spec.collective == sched::Collective::allreduce || spec.collective == sched::Collective::allgather;
-        if (spec.collective == sched::Collective::barrier || (all_to_all && spec.bytes == 0)) {
+        if (sched::synchronisation_only(spec)) {
             verify_synchronisation();
             return;
         }
@@ -263,7 +262,11 @@ private:
     std::vector<Clock::time_point> arrivals_, departures_;  // [iteration][rank]: start and end of each iteration
     std::vector<std::pair<Clock::time_point, Clock::time_point>> task_times_;
     std::vector<Clock::time_point> starts_;
+    // Where compute tasks leave their result, so that their work is done.
+    static thread_local double compute_sink_;
 };
+
+thread_local double Executor::compute_sink_ = 0;
 
 }  // namespace
 

@@ -60,7 +60,7 @@ struct ExecResult {
 
 // `machine` is the live machine the schedule was generated for. Throws
 // CheckError for an invalid schedule, UsageError for one it cannot run
-// (several nodes, net tasks, compute tasks with flops), VerificationError
+// (several nodes, net tasks), VerificationError
 // for a wrong result.
 ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
 

@@ -26,7 +26,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-KIND_COLOURS = {"reduce": "tab:orange", "copy": "tab:blue", "flag": "tab:gray", "net": "tab:green", "compute": "tab:olive"}
+KIND_COLOURS = {"reduce": "tab:orange", "copy": "tab:blue", "flag": "tab:gray", "net": "tab:green", "compute": "tab:purple", "wait": "tab:olive"}
 
 
 def human_bytes(value, _position=None):

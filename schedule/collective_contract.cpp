@@ -41,6 +41,11 @@ std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int r
     return gathers ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
 }
 
+bool synchronisation_only(const CollectiveSpec& spec) {
+    const bool all_to_all = spec.collective == Collective::allreduce || spec.collective == Collective::allgather;
+    return spec.collective == Collective::barrier || (all_to_all && spec.bytes == 0);
+}
+
 std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks) {
     std::vector<RequiredBlock> blocks;
     if (spec.bytes == 0) return blocks;

@@ -10,6 +10,10 @@
 // - reduce: every rank has an input of m; only the root has an output.
 // - bcast: the root has an input of m, every other rank an output of m.
 // - barrier: no data (m = 0), only synchronisation.
+// A barrier, and an allreduce or allgather of nothing, owe no data but must
+// still hold every rank back until all have arrived: they are checked for
+// synchronisation instead (synchronisation_only). A rooted collective of
+// nothing owes nothing.
 // - scatter: the root has an input of m x ranks; rank r's output (m) is the
 //   root's block r.
 // - gather: every rank has an input of m; the root's output (m x ranks)
@@ -39,6 +43,10 @@ std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int ra
 std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank);  // 0: no output
 bool has_input(const CollectiveSpec& spec, int rank);
 bool has_output(const CollectiveSpec& spec, int rank);
+
+// True when the collective moves no data but must synchronise every rank:
+// a barrier, or an allreduce or allgather of 0 bytes.
+bool synchronisation_only(const CollectiveSpec& spec);
 
 // Every block the collective requires, rank by rank.
 std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks);

@@ -53,6 +53,7 @@ const char* to_string(TaskKind kind) {
         case TaskKind::flag: return "flag";
         case TaskKind::net: return "net";
         case TaskKind::compute: return "compute";
+        case TaskKind::wait: return "wait";
     }
     return "?";
 }
@@ -80,7 +81,8 @@ ReduceOp parse_reduce_op(const std::string& text) {
 
 TaskKind parse_task_kind(const std::string& text) {
     return parse_enum(text,
-                      std::array{TaskKind::copy, TaskKind::reduce, TaskKind::flag, TaskKind::net, TaskKind::compute},
+                      std::array{TaskKind::copy, TaskKind::reduce, TaskKind::flag, TaskKind::net, TaskKind::compute,
+                                 TaskKind::wait},
                       "task kind");
 }
 

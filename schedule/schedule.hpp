@@ -13,6 +13,10 @@
 // - flag: thread `thread` signals thread `peer` (no data). net: thread
 //   `thread` sends a range of a buffer on its node to a range of a buffer on
 //   `peer`'s node, which must be another node.
+// - compute: real work on the thread's core, `flops` floating-point
+//   operations (charged at the compute rate of the cost parameters); no data.
+//   wait: the thread only waits for its dependencies (a barrier's release,
+//   data that others delivered), and does nothing else.
 // - Edges are dependencies. An edge between two threads must leave a flag or
 //   net task whose peer is the target's thread: that is how threads learn
 //   that data is ready, and what the engines charge for synchronisation.
@@ -34,7 +38,7 @@ namespace numacoll::sched {
 
 enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather };
 enum class ReduceOp { sum, min, max, prod };
-enum class TaskKind { copy, reduce, flag, net, compute };
+enum class TaskKind { copy, reduce, flag, net, compute, wait };
 enum class BufferRole { input, output, temp };
 
 const char* to_string(Collective collective);
@@ -88,8 +92,8 @@ struct Task {
     int thread = 0;           // the rank that executes it
     int peer = -1;            // flag: the waiting rank; net: the receiving rank
     std::vector<Range> reads; // copy/net: one; reduce: one or more, all of write's length
-    Range write;              // buffer -1 for flag and compute
-    double flops = 0;         // compute only (reserved)
+    Range write;              // buffer -1 for flag, compute and wait
+    double flops = 0;         // compute only: the work, > 0
     Label label;              // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };

@@ -14,7 +14,17 @@ namespace numacoll::sched {
 namespace {
 
 constexpr const char* text_magic = "numacoll-schedule";
-constexpr int format_version = 1;
+constexpr int format_version = 2;
+// Version 1 had no wait kind: a task that only waited was a compute task of
+// no flops. Such files still load, their waiting points becoming wait tasks.
+constexpr int oldest_readable_version = 1;
+
+bool readable_version(int version) { return version >= oldest_readable_version && version <= format_version; }
+
+// A version-1 compute task of no flops was a waiting point.
+void upgrade_task(Task& task, int version) {
+    if (version == 1 && task.kind == TaskKind::compute && task.flops == 0) task.kind = TaskKind::wait;
+}
 
 // Values are written without spaces so that every line splits on blanks.
 std::string escape(const std::string& value) {
@@ -166,6 +176,7 @@ Schedule schedule_from_text(const std::string& text) {
     int number = 0;
     bool header_seen = false;
     bool spec_seen = false;
+    int version = format_version;
     while (std::getline(stream, raw)) {
         ++number;
         if (raw.empty() || raw[0] == '#') continue;
@@ -173,8 +184,13 @@ Schedule schedule_from_text(const std::string& text) {
         if (line.words.empty()) line.fail("expected a record name");
         const std::string& record = line.words[0];
         if (!header_seen) {
-            if (record != text_magic || line.words.size() != 2 || line.words[1] != std::to_string(format_version))
-                line.fail(fmt::format("not a numacoll schedule (expected '{} {}')", text_magic, format_version));
+            const bool known = record == text_magic && line.words.size() == 2 && line.words[1].size() == 1 &&
+                               readable_version(line.words[1][0] - '0');
+            if (!known)
+                line.fail(fmt::format("not a numacoll schedule of a version this numacoll reads (expected '{} {}', "
+                                      "or version {} to {})",
+                                      text_magic, format_version, oldest_readable_version, format_version));
+            version = line.to_integer(line.words[1], "version");
             header_seen = true;
             continue;
         }
@@ -216,6 +232,7 @@ Schedule schedule_from_text(const std::string& text) {
                     if (error != std::errc{} || end != text.data() + text.size()) line.fail("flops '" + text + "' is not a number");
                 }
                 if (line.fields.count("label")) task.label = line.field("label");
+                upgrade_task(task, version);
                 std::vector<int> deps;
                 for (const auto& item : line.list("deps")) deps.push_back(line.to_integer(item, "deps"));
                 add_task_from(schedule, std::move(task), deps, line.to_integer(line.words[1], "task id"),
@@ -283,8 +300,11 @@ Schedule schedule_from_json(const std::string& text) {
     Schedule schedule;
     std::string where = "top level";
     try {
-        if (root.value("format", "") != text_magic || root.value("version", 0) != format_version)
-            throw InputError(fmt::format("not a numacoll schedule (expected format '{}' version {})", text_magic, format_version));
+        const int version = root.value("version", 0);
+        if (root.value("format", "") != text_magic || !readable_version(version))
+            throw InputError(fmt::format("not a numacoll schedule of a version this numacoll reads (expected format "
+                                         "'{}', version {} to {})",
+                                         text_magic, oldest_readable_version, format_version));
         where = "spec";
         const json& spec = root.at("spec");
         schedule.spec.collective = parse_collective(spec.at("collective").get<std::string>());
@@ -318,6 +338,7 @@ Schedule schedule_from_json(const std::string& text) {
                 for (const json& range : item.at("reads")) task.reads.push_back(range_of(range));
             task.flops = item.value("flops", 0.0);
             task.label = item.value("label", "");
+            upgrade_task(task, version);
             add_task_from(schedule, std::move(task), item.at("deps").get<std::vector<int>>(), item.at("id").get<int>(),
                           [&](const std::string& what) { throw InputError(what); });
         }
@@ -337,7 +358,8 @@ std::string to_dot(const Schedule& schedule) {
             case TaskKind::copy: return "lightblue";
             case TaskKind::flag: return "lightgrey";
             case TaskKind::net: return "palegreen";
-            case TaskKind::compute: return "khaki";
+            case TaskKind::compute: return "plum";
+            case TaskKind::wait: return "khaki";
         }
         return "white";
     };

@@ -1,16 +1,20 @@
 // Schedules as files: diffable text (one task per line), JSON, and DOT.
 // Text and JSON read back into an identical Schedule.
 //
-// Text format (version 1), one record per line, fields `key=value`:
-//   numacoll-schedule 1
+// Text format (version 2), one record per line, fields `key=value`:
+//   numacoll-schedule 2
 //   spec collective=allreduce algorithm=tree bytes=64 root=0 op=sum nodes=1
 //   option arity=2
 //   provenance topology=westmere
 //   rank 0 node=0 core=0 pu=0 numa=0 package=0
 //   buffer 0 name=in0 owner=0 bytes=64 role=input numa=0
 //   task 5 reduce thread=0 write=1@0+64 read=0@0+64,3@0+64 deps=2,4 label=c0:reduce:L3:r0
-// Ranges are buffer@offset+bytes; peer= appears on flag and net tasks;
-// values never contain spaces (provenance values are %-escaped).
+// Ranges are buffer@offset+bytes; peer= appears on flag and net tasks,
+// flops= on compute tasks; values never contain spaces (provenance values
+// are %-escaped). JSON holds the same fields ("format", "version", "spec",
+// "nodes", "provenance", "ranks", "buffers", "tasks").
+// Version 1 files (text and JSON) still load: version 1 had no `wait` kind,
+// and wrote a task that only waits as `compute` with no flops.
 #pragma once
 
 #include <iosfwd>

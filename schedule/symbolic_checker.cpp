@@ -294,12 +294,7 @@ CheckReport check_schedule(const Schedule& schedule) {
     SymbolicMemory memory(schedule);
     run_tasks(schedule, memory, report.problems);
     if (report.problems.empty()) {
-        // A barrier, and an all-to-all collective of nothing, must still
-        // hold every rank back until all have arrived; a rooted collective
-        // of nothing owes nothing.
-        const Collective collective = schedule.spec.collective;
-        const bool all_to_all = collective == Collective::allreduce || collective == Collective::allgather;
-        if (collective == Collective::barrier || (all_to_all && schedule.spec.bytes == 0))
+        if (synchronisation_only(schedule.spec))
             check_synchronisation(schedule, report);
         else
             check_outputs(schedule, memory, report);

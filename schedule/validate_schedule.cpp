@@ -3,6 +3,8 @@
 #include <boost/graph/topological_sort.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "schedule/byte_intervals.hpp"
 #include "schedule/reachability.hpp"
 #include "common/error.hpp"
@@ -99,6 +101,14 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
             break;
         case TaskKind::compute:
             if (!task.reads.empty() || writes) problems.add("{} is a compute task and must not move data", name);
+            if (!(task.flops > 0) || !std::isfinite(task.flops))
+                problems.add("{} computes {} flops: real work is a positive amount (a task that only waits is a "
+                             "wait task)",
+                             name, task.flops);
+            break;
+        case TaskKind::wait:
+            if (!task.reads.empty() || writes) problems.add("{} is a wait task and must not move data", name);
+            if (task.flops != 0) problems.add("{} is a wait task and must not compute", name);
             break;
     }
 }

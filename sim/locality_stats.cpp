@@ -58,7 +58,8 @@ ScheduleStats schedule_stats(const sched::Schedule& schedule, const PlatformMode
                     stats.bytes_read[locality_between(platform, schedule, task.thread,
                                                       schedule.buffer(read.buffer).owner)] += read.bytes;
                 break;
-            case sched::TaskKind::compute: break;
+            case sched::TaskKind::compute:
+            case sched::TaskKind::wait: break;
         }
     }
 

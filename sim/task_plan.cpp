@@ -1,8 +1,11 @@
 #include "sim/task_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
+#include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
 
 namespace numacoll::sim {
@@ -110,6 +113,20 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
     steps = std::move(shared);
 }
 
+// Work steps are measured in bytes folded at the core's reduce rate; a flop
+// of a compute task is worth reduce_bytes_per_ns / compute_flops_per_ns of them.
+double compute_work_per_flop(const sched::Schedule& schedule, const costs::Params& params) {
+    bool computes = false;
+    for (int id = 0; id < schedule.task_count() && !computes; ++id)
+        computes = schedule.task(id).kind == sched::TaskKind::compute;
+    if (!computes) return 0;
+    if (!params.compute_flops_per_ns)
+        throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which the schedule's compute tasks "
+                                     "need (docs/params.md)",
+                                     params.origin));
+    return params.reduce_bytes_per_ns.value / params.compute_flops_per_ns->value;
+}
+
 }  // namespace
 
 TaskPlans::TaskPlans(const std::vector<TaskPlan>& plans) {
@@ -130,6 +147,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
     std::vector<bool> shares_core;  // per rank: hyper-threads of one core
     for (const sched::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
     const double line = platform.params().cache_line_bytes;
+    const double work_per_flop = compute_work_per_flop(schedule, platform.params());
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);
         const sched::RankInfo& rank = schedule.ranks[task.thread];
@@ -168,7 +186,10 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 break;
             }
             case sched::TaskKind::compute:
-                steps.push_back({Step::Kind::work, core, core, task.flops});
+                steps.push_back({Step::Kind::work, core, core, task.flops * work_per_flop});
+                break;
+            case sched::TaskKind::wait:
+                steps.push_back({Step::Kind::work, core, core, 0});
                 break;
         }
         if (shares_core[task.thread])

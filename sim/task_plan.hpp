@@ -31,8 +31,10 @@
 // - flag:   one cache line from the setter's cache to the waiter's core;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
 //           pure synchronisation message);
-// - compute: its flops on t's core, at reduce_bytes_per_ns (0 flops: a thread
-//   waiting for its dependencies, free).
+// - compute: its flops on t's core, at the core's compute_flops_per_ns (a
+//   work step: work is measured in bytes folded at reduce_bytes_per_ns, so
+//   flops count for reduce_bytes_per_ns / compute_flops_per_ns bytes each);
+// - wait:    a thread waiting for its dependencies: free (a work step of 0).
 #pragma once
 
 #include <span>

@@ -121,3 +121,22 @@ TEST(Params, BadFilesNameTheProblem) {
     typed["levels"]["dram"]["latency_ns"]["source"] = 12;
     EXPECT_NE(message_of([&] { costs::load_params(write_temp("source.json", typed.dump())); }).find("source"), std::string::npos);
 }
+
+TEST(Params, TheComputeRateIsSourcedAndOptionalInOlderFiles) {
+    for (const auto& name : costs::bundled_params_names()) {
+        const auto params = costs::load_params(name);
+        ASSERT_TRUE(params.compute_flops_per_ns.has_value()) << name;
+        EXPECT_GT(params.compute_flops_per_ns->value, 0) << name;
+        EXPECT_FALSE(params.compute_flops_per_ns->source.empty()) << name;
+    }
+    EXPECT_NEAR(costs::load_params("westmere").compute_flops_per_ns->value, 4 * 2.666667, 1e-5);  // 4 DP flops/cycle
+    // A file written before compute tasks existed still loads, without the rate.
+    auto json = nlohmann::json::parse(westmere_text());
+    json["core"].erase("compute_flops_per_ns");
+    const auto older = costs::load_params(write_temp("older.json", json.dump(1)));
+    EXPECT_FALSE(older.compute_flops_per_ns.has_value());
+    // A rate that is there must be a positive number with a source.
+    json["core"]["compute_flops_per_ns"] = {{"value", 0}, {"source", "none"}};
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("zero.json", json.dump(1))); }).find("compute_flops_per_ns"),
+              std::string::npos);
+}

@@ -4,6 +4,7 @@
 // of a cache line, and 16 MiB, every operator; every other algorithm on a
 // few thread counts; and corrupted results and barriers that do not wait
 // must be caught.
+#include "exec/kernels.hpp"
 #include "exec/threads_executor.hpp"
 
 #include <gtest/gtest.h>
@@ -235,4 +236,20 @@ TEST(IterationStats, MedianAndPercentiles) {
     EXPECT_DOUBLE_EQ(stats.p90_ns, 900);
     EXPECT_DOUBLE_EQ(stats.min_ns, 100);
     EXPECT_DOUBLE_EQ(stats.max_ns, 1000);
+}
+
+TEST(ThreadsExecutor, ComputeTasksDoTheirWork) {
+    // A barrier, then 20 Mflop on one rank: the iteration takes at least as
+    // long as that work, which a core does at a few Gflop/s at the most
+    // (64 flops per ns would be 16 doubles x 2 flops x 2 GHz).
+    auto schedule = any(sched::Collective::barrier, "tree", 2, 0);
+    const int last = schedule.task_count() - 1;
+    sched::Task work;
+    work.kind = sched::TaskKind::compute;
+    work.thread = schedule.task(last).thread;
+    work.flops = 20e6;
+    schedule.add_task(work, {last});
+    const auto result = exec::run_on_threads(schedule, *live(), quick());
+    EXPECT_GT(result.stats.min_ns, 20e6 / 64);
+    EXPECT_GT(exec::compute_flops(1e6), 0);  // the kernel leaves a result that depends on its work
 }

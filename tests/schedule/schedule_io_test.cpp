@@ -85,3 +85,45 @@ TEST(ScheduleIo, NumbersMustBeInRange) {
     no_spec.erase(spec_at, text.find('\n', spec_at) - spec_at + 1);
     EXPECT_THROW(sched::schedule_from_text(no_spec), InputError);
 }
+
+TEST(ScheduleIo, VersionOneFilesLoadTheirWaitingPointsAsWaitTasks) {
+    // A barrier's last tasks only wait: version 1 wrote them as compute tasks of no flops.
+    auto schedule = test::schedule("westmere", sched::Collective::barrier, "tree", 0, 4, 1, 0);
+    int waits = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) waits += schedule.task(id).kind == sched::TaskKind::wait;
+    ASSERT_GT(waits, 0);
+    std::string text = sched::to_text(schedule);
+    ASSERT_EQ(text.rfind("numacoll-schedule 2\n", 0), 0u);
+    std::string version_one = "numacoll-schedule 1\n" + text.substr(text.find('\n') + 1);
+    for (std::size_t at; (at = version_one.find(" wait thread=")) != std::string::npos;)
+        version_one.replace(at, 13, " compute thread=");
+    EXPECT_TRUE(sched::schedule_from_text(version_one) == schedule);
+    // JSON likewise.
+    std::string json = sched::to_json(schedule);
+    json.replace(json.find("\"version\": 2"), 12, "\"version\": 1");
+    for (std::size_t at; (at = json.find("\"kind\": \"wait\"")) != std::string::npos;) json.replace(at, 14, "\"kind\": \"compute\"");
+    EXPECT_TRUE(sched::schedule_from_json(json) == schedule);
+    // A version this numacoll does not know is refused with what it reads.
+    std::string future = "numacoll-schedule 3\n" + text.substr(text.find('\n') + 1);
+    try {
+        sched::schedule_from_text(future);
+        FAIL() << "version 3 was accepted";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("version 1 to 2"), std::string::npos) << error.what();
+    }
+}
+
+TEST(ScheduleIo, ComputeTasksKeepTheirFlops) {
+    auto schedule = test::schedule("westmere", sched::Collective::barrier, "tree", 0, 2, 1, 0);
+    const int last = schedule.task_count() - 1;
+    sched::Task work;
+    work.kind = sched::TaskKind::compute;
+    work.thread = 0;
+    work.flops = 2.5e6;
+    work.label = "work";
+    schedule.add_task(work, {last});
+    const std::string text = sched::to_text(schedule);
+    EXPECT_NE(text.find("compute thread=0 flops=2500000"), std::string::npos) << text;
+    EXPECT_TRUE(sched::schedule_from_text(text) == schedule);
+    EXPECT_TRUE(sched::schedule_from_json(sched::to_json(schedule)) == schedule);
+}

@@ -117,8 +117,33 @@ TEST(ValidateSchedule, WritingAnotherRanksOutputNeedsThatRankToWait) {
     EXPECT_TRUE(mentions(problems, "rank 1 is never told")) << (problems.empty() ? "" : problems.front());
     // With a task of rank 1 waiting for the flag, it is fine.
     sched::Task wait;
-    wait.kind = sched::TaskKind::compute;
+    wait.kind = sched::TaskKind::wait;
     wait.thread = 1;
     schedule.add_task(wait, {told});
     EXPECT_FALSE(mentions(sched::find_schedule_problems(schedule), "never told"));
+}
+
+TEST(ValidateSchedule, ComputeIsRealWorkAndWaitIsNone) {
+    auto schedule = two_ranks();
+    sched::Task idle;
+    idle.kind = sched::TaskKind::compute;
+    idle.thread = 0;
+    schedule.add_task(idle, {});
+    EXPECT_TRUE(mentions(sched::find_schedule_problems(schedule), "a task that only waits is a wait task"));
+
+    auto busy = two_ranks();
+    sched::Task waits_and_works;
+    waits_and_works.kind = sched::TaskKind::wait;
+    waits_and_works.thread = 0;
+    waits_and_works.flops = 100;
+    busy.add_task(waits_and_works, {});
+    EXPECT_TRUE(mentions(sched::find_schedule_problems(busy), "is a wait task and must not compute"));
+
+    auto fine = two_ranks();
+    sched::Task work;
+    work.kind = sched::TaskKind::compute;
+    work.thread = 1;
+    work.flops = 1e6;
+    fine.add_task(work, {});
+    EXPECT_FALSE(mentions(sched::find_schedule_problems(fine), "compute"));
 }

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "algorithms/registry.hpp"
+#include "common/error.hpp"
+#include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace numacoll;
@@ -130,4 +132,40 @@ TEST(TaskPlan, WorkIsSharedOnlyWhereRanksShareACore) {
     siblings.placement = algo::Placement::list;
     siblings.pu_list = {0, 1};
     EXPECT_EQ(kinds_of_work(siblings), std::set<sim::Step::Kind>{sim::Step::Kind::shared_work});
+}
+
+TEST(TaskPlan, ComputeCostsItsFlopsAtTheComputeRateAndWaitingIsFree) {
+    const auto machine = test::load("westmere");
+    const costs::Params params = costs::load_params("westmere");
+    const sim::PlatformModel platform(machine, params, 1);
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::barrier;
+    spec.algorithm = "tree";
+    algo::LayoutOptions layout;
+    layout.ranks_per_node = 2;
+    sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    const double alone_ns = sim::simulate(schedule, platform).timeline.makespan_ns;
+    const int last = schedule.task_count() - 1;
+    sched::Task work;
+    work.kind = sched::TaskKind::compute;
+    work.thread = schedule.task(last).thread;
+    work.flops = 1e6;
+    const int id = schedule.add_task(work, {last});
+
+    const auto plans = sim::plan_tasks(schedule, platform);
+    ASSERT_EQ(plans[id].steps.size(), 1u);
+    EXPECT_EQ(plans[id].steps[0].kind, sim::Step::Kind::work);
+    for (int task = 0; task < id; ++task) {
+        if (schedule.task(task).kind == sched::TaskKind::wait) {
+            EXPECT_EQ(plans[task].steps[0].amount, 0.0);
+        }
+    }
+    // The compute task adds its flops at 10.67 flops/ns to the end of the barrier.
+    const double with_work_ns = sim::simulate(schedule, platform).timeline.makespan_ns;
+    EXPECT_NEAR(with_work_ns - alone_ns, 1e6 / params.compute_flops_per_ns->value, 1e-6);
+
+    costs::Params without_rate = params;
+    without_rate.compute_flops_per_ns.reset();
+    const sim::PlatformModel old_platform(machine, without_rate, 1);
+    EXPECT_THROW(sim::plan_tasks(schedule, old_platform), UsageError);
 }
