@@ -103,19 +103,6 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     }
 }
 
-std::string csv_escape(const std::string& value) {
-    if (value.find_first_of(",\"\n") == std::string::npos) return value;
-    std::string out = "\"";
-    for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-std::string options_text(const sched::CollectiveSpec& spec) {
-    std::string out;
-    for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
-    return out;
-}
-
 algo::Layout live_layout(int threads, bool oversubscribe) {
     if (threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", threads));
     MachineOptions options;

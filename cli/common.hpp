@@ -26,6 +26,8 @@ struct MachineOptions {
 
     void add_to(CLI::App& command, const std::string& default_topology, bool with_layout);
     std::shared_ptr<const topo::Machine> load() const;
+    // compact, scatter or list (--pus given).
+    std::string placement_name() const { return pus.empty() ? placement : "list"; }
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false) const;
 };
 
@@ -53,10 +55,6 @@ std::string option_syntax(const std::string& name);
 
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);
-// A CSV field, quoted when it holds a comma, a quote or a newline.
-std::string csv_escape(const std::string& value);
-// An algorithm's options as one field: "arity=2;bcast=1stage".
-std::string options_text(const sched::CollectiveSpec& spec);
 
 // This machine, with `threads` ranks (0: one per core); UsageError for a
 // negative count or more threads than PUs without `oversubscribe`.

@@ -7,12 +7,11 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "schedule/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "common/output_file.hpp"
 #include "exec/threads_executor.hpp"
-#include "numacoll/version.hpp"
+#include "results/result_row.hpp"
+#include "results/trace_writer.hpp"
 #include "common/error.hpp"
 
 namespace numacoll::cli {
@@ -65,11 +64,13 @@ CommandRun add_run_command(CLI::App& app) {
             throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
                                          options->machine.topology));
         if (options->machine.nodes != 1)
-            throw UsageError("run executes on one node for now (threads; the MPI executor comes later)");
+            throw UsageError(fmt::format("run executes on this machine, one node: --nodes must be 1 (got {})",
+                                         options->machine.nodes));
         if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
-        OutputFile output(options->output);
-        std::optional<OutputFile> trace_file;
-        if (!options->trace.empty()) trace_file.emplace(options->trace);
+        // Outputs open first: a path that cannot be written fails before any work.
+        results::ResultWriter output(options->output);
+        std::optional<results::TraceWriter> trace;
+        if (!options->trace.empty()) trace.emplace(options->trace);
         const auto machine = options->machine.load();
         MachineOptions layout_options = options->machine;
         if (options->threads > 0) layout_options.ranks_per_node = options->threads;
@@ -93,36 +94,28 @@ CommandRun add_run_command(CLI::App& app) {
         exec_options.pin_threads = !options->no_pin;
         exec_options.trace = !options->trace.empty();
 
-        const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
-        std::string csv = "collective,algorithm,bytes,ranks,nodes,engine,time_ns,p10_ns,p90_ns,min_ns,max_ns,iterations,"
-                          "tasks,options,topology,pinned,numa_bound,numacoll\n";
-        std::string trace = sched::trace_csv_header("collective,algorithm,bytes,");
+        const results::Provenance provenance = results::current_provenance();
         int done = 0;
         for (const auto& schedule : schedules) {
             const exec::ExecResult result = exec::run_on_threads(schedule, *machine, exec_options);
+            results::ResultRow row =
+                results::measured_row(schedule, result.stats, result.threads_pinned, result.memory_bound);
+            // A schedule from a file was laid out by whoever made it.
+            row.placement = options->from.empty() ? options->machine.placement_name() : "";
+            row.topology = machine->source;
+            row.provenance = provenance;
+            output.write(row);  // each point as it finishes
+            if (trace) trace->write(schedule, result.timeline);
+            ++done;
             const auto& spec = schedule.spec;
             const auto& s = result.stats;
-            csv += fmt::format("{},{},{},{},{},threads,{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{},{},{},{},{},{}\n",
-                               sched::to_string(spec.collective), spec.algorithm, spec.bytes, schedule.rank_count(),
-                               schedule.nodes, s.median_ns, s.p10_ns, s.p90_ns, s.min_ns, s.max_ns, s.iterations,
-                               schedule.task_count(), csv_escape(options_text(spec)), csv_escape(machine->source),
-                               result.threads_pinned ? "yes" : "no", result.memory_bound ? "yes" : "no",
-                               csv_escape(revision));
-            if (exec_options.trace)
-                trace += sched::trace_csv_rows(schedule, result.timeline,
-                                              fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
-            ++done;
             if (!options->quiet)
                 std::cerr << fmt::format("[{}/{}] {} {} {} on {} threads: median {:.0f} ns (p10 {:.0f}, p90 {:.0f}), verified\n",
                                          done, schedules.size(), sched::to_string(spec.collective), spec.algorithm,
                                          format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
         }
-        output.write(csv);
-        output.commit();
-        if (trace_file) {
-            trace_file->write(trace);
-            trace_file->commit();
-        }
+        if (trace) trace->finish();
+        output.finish();
         return 0;
     };
 }

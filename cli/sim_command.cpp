@@ -7,11 +7,10 @@
 
 #include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "schedule/timeline.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "common/output_file.hpp"
-#include "numacoll/version.hpp"
+#include "results/result_row.hpp"
+#include "results/trace_writer.hpp"
 #include "sim/engine.hpp"
 #include "common/error.hpp"
 
@@ -51,9 +50,10 @@ CommandRun add_sim_command(CLI::App& app) {
         "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
 
     return [options] {
-        OutputFile output(options->output);
-        std::optional<OutputFile> trace_file;
-        if (!options->trace.empty()) trace_file.emplace(options->trace);
+        // Outputs open first: a path that cannot be written fails before any work.
+        results::ResultWriter output(options->output);
+        std::optional<results::TraceWriter> trace;
+        if (!options->trace.empty()) trace.emplace(options->trace);
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
         const costs::Params params = costs::params_for(*machine, options->params);
@@ -64,33 +64,26 @@ CommandRun add_sim_command(CLI::App& app) {
         for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
             schedules.push_back(algo::generate_schedule(spec, layout));
 
-        const std::string revision = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
-        std::string csv =
-            "collective,algorithm,bytes,ranks,nodes,engine,time_ns,tasks,options,topology,params,numacoll\n";
-        std::string trace = sched::trace_csv_header("collective,algorithm,bytes,");
+        const results::Provenance provenance = results::current_provenance();
         int done = 0;
         for (const auto& schedule : schedules) {
             const sim::Simulation result = sim::simulate(schedule, platform);
-            const auto& spec = schedule.spec;
-            csv += fmt::format("{},{},{},{},{},sim,{:.6f},{},{},{},{},{}\n", sched::to_string(spec.collective),
-                               spec.algorithm, spec.bytes, schedule.rank_count(), schedule.nodes,
-                               result.timeline.makespan_ns, schedule.task_count(), csv_escape(options_text(spec)),
-                               csv_escape(machine->source), csv_escape(params.origin), csv_escape(revision));
-            if (!options->trace.empty())
-                trace += sched::trace_csv_rows(schedule, result.timeline,
-                                              fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
+            results::ResultRow row = results::simulated_row(schedule, result.timeline.makespan_ns);
+            row.placement = options->machine.placement_name();
+            row.topology = machine->source;
+            row.params = params.origin;
+            row.provenance = provenance;
+            output.write(row);  // each point as it finishes
+            if (trace) trace->write(schedule, result.timeline);
             ++done;
+            const auto& spec = schedule.spec;
             if (!options->quiet)
                 std::cerr << fmt::format("[{}/{}] {} {} {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(),
                                          sched::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
                                          result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
         }
-        if (trace_file) {
-            trace_file->write(trace);
-            trace_file->commit();
-        }
-        output.write(csv);
-        output.commit();
+        if (trace) trace->finish();
+        output.finish();
         return 0;
     };
 }

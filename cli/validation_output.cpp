@@ -17,6 +17,9 @@
 #include "algorithms/registry.hpp"
 #include "cli/common.hpp"
 #include "common/output_file.hpp"
+#include "models/shape.hpp"
+#include "results/csv_writer.hpp"
+#include "results/trace_writer.hpp"
 #include "numacoll/version.hpp"
 #include "common/error.hpp"
 #include "validate/validation.hpp"
@@ -28,53 +31,53 @@ const std::vector<std::pair<std::string_view, std::string_view>>& files();
 
 namespace numacoll::cli {
 
-namespace {
-
-std::string trace_csv(const std::vector<validate::TracePair>& traces, bool simulated) {
-    std::string out = sched::trace_csv_header("collective,algorithm,bytes,");
-    for (const auto& pair : traces) {
-        const auto& spec = pair.schedule.spec;
-        out += sched::trace_csv_rows(pair.schedule, simulated ? pair.simulated : pair.measured,
-                                    fmt::format("{},{},{},", sched::to_string(spec.collective), spec.algorithm, spec.bytes));
-    }
-    return out;
-}
-
-}  // namespace
-
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet) {
     ensure_folder(folder);
     const std::filesystem::path dir(folder);
-    OutputFile csv_file((dir / "validation.csv").string());
-    OutputFile summary_file((dir / "summary.txt").string());
-
-    const auto run = validate::run_validation(
-        layout, platform, specs, exec_options, trace_bytes, [quiet](const validate::ValidationPoint& p, int done, int total) {
-            if (quiet) return;
-            std::cerr << fmt::format("[{}/{}] {} {} {}: measured {:.0f} ns, simulated {:.0f} ns{}\n", done, total,
-                                     p.collective, p.algorithm, format_bytes(p.bytes), p.measured.median_ns, p.simulated_ns,
-                                     p.model_ns >= 0 ? fmt::format(", model {:.0f} ns", p.model_ns) : "");
-        });
     const costs::Params& params = platform.params();
-    const std::string provenance =
+    const std::string description =
         fmt::format("numacoll {} ({}); machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version,
                     numacoll::git_revision, layout.machine->source, layout.size(), params.origin,
                     params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations);
+    // Rows go out as each point finishes: an interrupted run keeps them.
+    results::CsvWriter csv((dir / "validation.csv").string(), validate::validation_columns());
+    OutputFile summary_file((dir / "summary.txt").string());
+
+    validate::ValidationSetup setup;
+    setup.machine = layout.machine.get();
+    setup.platform = &platform;
+    setup.shape = models::node_shape(layout);
+    setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
+    setup.exec_options = exec_options;
+    setup.trace_bytes = trace_bytes;
+    setup.row_template.placement = algo::to_string(algo::Placement::compact);
+    setup.row_template.topology = layout.machine->source;
+    setup.row_template.provenance = results::current_provenance();
+    const auto run = validate::run_validation(setup, specs, [&](const validate::ValidationPoint& p, int done, int total) {
+        csv.row(validate::validation_fields(p, description));
+        if (quiet) return;
+        std::cerr << fmt::format("[{}/{}] {} {} {}: measured {:.0f} ns, simulated {:.0f} ns{}\n", done, total,
+                                 p.measured.collective, p.measured.algorithm, format_bytes(p.measured.bytes),
+                                 p.measured.time_ns, p.simulated.time_ns,
+                                 p.model_ns ? fmt::format(", model {:.0f} ns", *p.model_ns) : "");
+    });
     if (!run.pinned || !run.numa_bound)
         std::cerr << fmt::format("numacoll: threads {}pinned, memory {}bound to NUMA nodes (the system refused)\n",
                                  run.pinned ? "" : "NOT ", run.numa_bound ? "" : "NOT ");
-    csv_file.write(validate::validation_csv(run.points, provenance));
-    csv_file.commit();
-    const std::string summary = validate::summary_text(run.points, provenance);
+    csv.finish();
+    const std::string summary = validate::summary_text(run.points, description);
     summary_file.write(summary);
     summary_file.commit();
     for (const bool simulated : {true, false}) {
         const std::string path = (dir / (simulated ? "trace-simulated.csv" : "trace-measured.csv")).string();
         std::error_code ignored;
         std::filesystem::remove(path, ignored);  // no stale trace from an earlier run beside the new results
-        if (!run.traces.empty()) write_output_file(path, trace_csv(run.traces, simulated));
+        if (run.traces.empty()) continue;
+        results::TraceWriter trace(path);
+        for (const auto& pair : run.traces) trace.write(pair.schedule, simulated ? pair.simulated : pair.measured);
+        trace.finish();
     }
     return summary;
 }

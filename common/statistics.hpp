@@ -1,7 +1,7 @@
 // Order statistics of repeated measurements, one definition for every
-// figure numacoll reports (the executor's spread, validation summaries,
-// benchmarks): the median of an even count is the mean of the two middle
-// values; percentiles are nearest-rank.
+// figure numacoll reports (the executor's spread, result rows, validation
+// summaries, benchmarks): the median of an even count is the mean of the two
+// middle values; percentiles are nearest-rank.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +26,25 @@ inline double median_of_sorted(const std::vector<double>& sorted) {
 inline double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     return median_of_sorted(values);
+}
+
+// Repeated timings of one point: their median, spread and count.
+struct TimeStats {
+    double median_ns = 0, p10_ns = 0, p90_ns = 0, min_ns = 0, max_ns = 0;
+    int iterations = 0;
+};
+
+inline TimeStats summarize_times(std::vector<double> times_ns) {
+    TimeStats stats;
+    stats.iterations = static_cast<int>(times_ns.size());
+    if (times_ns.empty()) return stats;
+    std::sort(times_ns.begin(), times_ns.end());
+    stats.median_ns = median_of_sorted(times_ns);
+    stats.p10_ns = nearest_rank(times_ns, 0.10);
+    stats.p90_ns = nearest_rank(times_ns, 0.90);
+    stats.min_ns = times_ns.front();
+    stats.max_ns = times_ns.back();
+    return stats;
 }
 
 }  // namespace numacoll

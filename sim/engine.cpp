@@ -4,11 +4,13 @@
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
 #include <malloc.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -16,6 +18,7 @@
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace numacoll::sim {
 
@@ -284,6 +287,7 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
     int pipe_fds[2];
     if (::pipe(pipe_fds) != 0) throw Error(fmt::format("cannot start a simulation: pipe: {}", std::strerror(errno)));
     std::fflush(nullptr);
+    const pid_t parent = ::getpid();
     const pid_t child = ::fork();
     if (child < 0) {
         const int error = errno;
@@ -292,6 +296,10 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
         throw Error(fmt::format("cannot start a simulation: fork: {}", std::strerror(error)));
     }
     if (child == 0) {
+        // The child dies with its parent, and leaves the parent's files to the parent.
+        reset_interrupt_cleanup();
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(4);
         ::close(pipe_fds[0]);
         simulate_in_child(platform, plans, successors, pipe_fds[1]);
     }

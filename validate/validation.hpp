@@ -1,33 +1,37 @@
 // validate: the same schedules, simulated and executed, side by side with
-// the paper's closed-form model, per (collective, algorithm, size).
+// the closed-form model of their algorithm (models/), per (collective,
+// algorithm, size).
 //
 // Relative errors are (predicted - measured) / measured, against the measured
-// median. Nothing here knows how an engine works: it joins their results.
+// median. Nothing here knows how an engine works, nor which algorithm made a
+// schedule: it asks a generator it is given for each schedule, and the
+// models' registry for a closed form.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "algorithms/layout.hpp"
+#include "exec/threads_executor.hpp"
+#include "models/model.hpp"
+#include "results/result_row.hpp"
 #include "schedule/schedule.hpp"
 #include "schedule/timeline.hpp"
-#include "exec/threads_executor.hpp"
 #include "sim/platform_model.hpp"
 
 namespace numacoll::validate {
 
 struct ValidationPoint {
-    std::string collective;
-    std::string algorithm;
-    std::uint64_t bytes = 0;
-    int ranks = 0;
-    double simulated_ns = 0;
-    exec::IterationStats measured;
-    double model_ns = -1;  // -1: no closed form for this algorithm
-    double simulated_error() const { return (simulated_ns - measured.median_ns) / measured.median_ns; }
-    double model_error() const { return (model_ns - measured.median_ns) / measured.median_ns; }
+    results::ResultRow simulated;  // engine "sim"
+    results::ResultRow measured;   // engine "threads", with its spread
+    std::optional<double> model_ns;  // none: no closed form for this algorithm (or shape)
+    double simulated_error() const { return (simulated.time_ns - measured.time_ns) / measured.time_ns; }
+    std::optional<double> model_error() const {
+        if (!model_ns) return std::nullopt;
+        return (*model_ns - measured.time_ns) / measured.time_ns;
+    }
 };
 
 // One point's timelines, to draw both engines side by side.
@@ -44,17 +48,31 @@ struct ValidationRun {
     std::vector<TracePair> traces;  // for the points whose bytes equal trace_bytes
 };
 
-// Simulates and executes each spec on `layout` (one node of the live machine).
-// `progress` is told about each finished point.
-ValidationRun run_validation(const algo::Layout& layout, const sim::PlatformModel& platform,
-                             const std::vector<sched::CollectiveSpec>& specs, const exec::ExecOptions& exec_options,
-                             std::uint64_t trace_bytes,
-                             const std::function<void(const ValidationPoint&, int done, int total)>& progress);
+// What a validation runs on: the live machine, as the simulator models it
+// (`platform`) and as the models see its node (`shape`), and how to make
+// each point's schedule.
+struct ValidationSetup {
+    const topo::Machine* machine = nullptr;
+    const sim::PlatformModel* platform = nullptr;
+    models::NodeShape shape;
+    std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;
+    exec::ExecOptions exec_options;
+    std::uint64_t trace_bytes = 0;
+    results::ResultRow row_template;  // placement, topology, provenance: what every row shares
+};
 
-// validation.csv: one row per point, with what produced it.
-std::string validation_csv(const std::vector<ValidationPoint>& points, const std::string& provenance);
+// Simulates, executes and models each spec in turn; `on_point` is told
+// about each finished point (done of total), so that it can be written at once.
+ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sched::CollectiveSpec>& specs,
+                             const std::function<void(const ValidationPoint&, int done, int total)>& on_point);
+
+// validation.csv: one row per point. `description` says what produced the
+// run (machine, threads, params, iterations); the provenance fields follow it.
+std::vector<std::string> validation_columns();
+std::vector<std::string> validation_fields(const ValidationPoint& point, const std::string& description);
+
 // summary.txt: per algorithm, the median and worst absolute relative error
 // of the simulation and of the model, and at which size the worst one is.
-std::string summary_text(const std::vector<ValidationPoint>& points, const std::string& provenance);
+std::string summary_text(const std::vector<ValidationPoint>& points, const std::string& description);
 
 }  // namespace numacoll::validate

@@ -1,6 +1,11 @@
 // Runs the real `numacoll` binary: exit codes, one-line errors, outputs.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
 
 #include <array>
 #include <cstdio>
@@ -8,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -48,6 +54,40 @@ std::filesystem::path write_scratch(const std::string& name, const std::string& 
     auto path = scratch_dir() / name;
     std::ofstream(path) << text;
     return path;
+}
+
+// Starts the binary with `arguments`, reads its standard error until it has
+// printed `lines` progress lines, sends `signal`, and returns how it ended.
+int interrupt_after_progress(const std::vector<std::string>& arguments, int lines, int signal) {
+    int err_pipe[2];
+    if (::pipe(err_pipe) != 0) return -1;
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::dup2(err_pipe[1], STDERR_FILENO);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDOUT_FILENO);
+        ::close(err_pipe[0]);
+        std::vector<char*> argv{const_cast<char*>(NUMACOLL_BINARY)};
+        for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+        argv.push_back(nullptr);
+        ::execv(NUMACOLL_BINARY, argv.data());
+        ::_exit(127);
+    }
+    ::close(err_pipe[1]);
+    std::string err;
+    char buffer[512];
+    int seen = 0;
+    while (seen < lines) {
+        const ssize_t n = ::read(err_pipe[0], buffer, sizeof buffer);
+        if (n <= 0) break;
+        err.append(buffer, static_cast<std::size_t>(n));
+        seen = static_cast<int>(std::count(err.begin(), err.end(), '\n'));
+    }
+    ::kill(child, signal);
+    ::close(err_pipe[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return status;
 }
 
 // A usage error: exit code 2 and exactly one line on stderr that says `words`.
@@ -259,6 +299,41 @@ TEST(Cli, OutputsAreWrittenThroughLinksAndStandardStreams) {
         EXPECT_EQ(full.exit_code, 1);
         EXPECT_NE(full.err.find("cannot write '/dev/full'"), std::string::npos) << full.err;
         EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
+    }
+}
+
+TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
+    // Sweeps long enough (seconds) that the interrupt lands after the third point and before the last.
+    std::string sizes = "1MiB";
+    for (int k = 1; k < 22; ++k) sizes += ",1MiB";
+    for (const auto& [command, arguments] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"sim", {"sim", "--topology", "magnycours", "--nodes", "8", "--algorithm", "dissemination", "--bytes", sizes}},
+             {"run", {"run", "--threads", "2", "--oversubscribe", "--bytes", "8B:16MiB", "-n", "200"}}}) {
+        SCOPED_TRACE(command);
+        const auto csv = scratch_dir() / (command + "-interrupted.csv");
+        std::filesystem::remove(csv);
+        std::vector<std::string> full = arguments;
+        full.push_back("-o");
+        full.push_back(csv.string());
+        const int status = interrupt_after_progress(full, 3, SIGINT);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+        // The finished rows are there, whole, under the final name; no temporary is left.
+        const std::string text = slurp(csv);
+        std::istringstream lines(text);
+        std::string header, line;
+        std::getline(lines, header);
+        EXPECT_EQ(header.rfind("collective,algorithm,bytes,", 0), 0u) << text;
+        int rows = 0;
+        while (std::getline(lines, line)) {
+            ++rows;
+            EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ','));
+        }
+        EXPECT_GE(rows, 3);
+        EXPECT_LT(rows, 22);  // interrupted: not all 22 points
+        EXPECT_EQ(text.back(), '\n');
+        for (const auto& entry : std::filesystem::directory_iterator(scratch_dir()))
+            EXPECT_EQ(entry.path().filename().string().find(csv.filename().string() + ".tmp"), std::string::npos)
+                << entry.path();
     }
 }
 

@@ -226,18 +226,6 @@ TEST(ThreadsExecutor, RefusesWhatItCannotRun) {
     EXPECT_THROW(exec::run_on_threads(tree(2, 64), *live(), options), UsageError);
 }
 
-TEST(IterationStats, MedianAndPercentiles) {
-    std::vector<double> values;
-    for (int i = 10; i >= 1; --i) values.push_back(i * 100.0);
-    const auto stats = exec::summarize(values);
-    EXPECT_EQ(stats.iterations, 10);
-    EXPECT_DOUBLE_EQ(stats.median_ns, 550);
-    EXPECT_DOUBLE_EQ(stats.p10_ns, 100);
-    EXPECT_DOUBLE_EQ(stats.p90_ns, 900);
-    EXPECT_DOUBLE_EQ(stats.min_ns, 100);
-    EXPECT_DOUBLE_EQ(stats.max_ns, 1000);
-}
-
 TEST(ThreadsExecutor, ComputeTasksDoTheirWork) {
     // A barrier, then 20 Mflop on one rank: the iteration takes at least as
     // long as that work, which a core does at a few Gflop/s at the most

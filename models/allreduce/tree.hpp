@@ -13,23 +13,20 @@
 //   T_bcast = a_b + B_b q m (one stage) or a_a + B_a (q - 1) m + a_b + b_b m
 //             (two stages); on one socket, a_a + B_a (q - 1) m (0 for one thread);
 //   T = T_intra + T_inter + T_bcast.
+// Options: arity (n) and bcast (2stage: two stages; 1stage and nary: one).
 // The paper's model leaves out strip mining, the reduction arithmetic and the
-// flags; it is a guide to compare with, not a prediction of every effect.
+// flags, and covers one node: for several it gives no prediction.
 #pragma once
 
 #include <cstdint>
 
-#include "costs/params.hpp"
+#include "models/model.hpp"
 
-namespace numacoll::validate {
+namespace numacoll::models {
 
-struct TreeShape {
-    int threads_per_socket = 1;  // q (the largest socket's)
-    int sockets = 1;             // s
-    int arity = 2;               // n
-    bool two_stage = false;
-};
+double tree_allreduce_ns(const costs::Params& params, const NodeShape& shape, int arity, bool two_stage,
+                         std::uint64_t bytes);
 
-double tree_allreduce_model_ns(const costs::Params& params, const TreeShape& shape, std::uint64_t bytes);
+ModelInfo allreduce_tree_model();
 
-}  // namespace numacoll::validate
+}  // namespace numacoll::models

@@ -1,0 +1,93 @@
+#include "exec/program_runner.hpp"
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "exec/input_pattern.hpp"
+#include "exec/kernels.hpp"
+
+namespace numacoll::exec {
+
+namespace {
+
+// Where compute tasks leave their result, so that their work is done.
+thread_local double compute_sink = 0;
+
+}  // namespace
+
+ProgramRunner::ProgramRunner(const sched::Schedule& schedule, const std::vector<ThreadProgram>& programs,
+                             const Buffers& buffers, Transport& transport)
+    : schedule_(schedule), programs_(programs), buffers_(buffers), transport_(transport),
+      task_times_(schedule.task_count()) {
+    for (const ThreadProgram& program : programs) {
+        inputs_.push_back(schedule.input_of(program.rank));
+        std::vector<bool> announces;
+        for (int id : program.tasks) {
+            const sched::TaskKind kind = schedule.task(id).kind;
+            announces.push_back(kind == sched::TaskKind::flag || kind == sched::TaskKind::net);
+        }
+        announces_.push_back(std::move(announces));
+    }
+}
+
+void ProgramRunner::prepare(int thread, std::uint32_t iteration) {
+    const int input = inputs_[thread];
+    if (input < 0) return;
+    fill_input(buffers_.bytes(input), schedule_.buffer(input).bytes, programs_[thread].rank, iteration,
+               schedule_.spec.op);
+}
+
+void ProgramRunner::run(int thread, std::uint32_t iteration, bool record) {
+    const ThreadProgram& program = programs_[thread];
+    for (std::size_t k = 0; k < program.tasks.size(); ++k) {
+        for (int dep : program.waits[k]) transport_.wait(dep, iteration);
+        const int id = program.tasks[k];
+        const Clock::time_point begin = record ? Clock::now() : Clock::time_point{};
+        execute(id, iteration);
+        if (record) task_times_[id] = {begin, Clock::now()};
+        if (announces_[thread][k]) transport_.wake(id);
+    }
+}
+
+void ProgramRunner::execute(int id, std::uint32_t iteration) {
+    const sched::Task& task = schedule_.task(id);
+    switch (task.kind) {
+        case sched::TaskKind::copy:
+            std::memcpy(buffers_.at(task.write), buffers_.at(task.reads[0]), task.write.bytes);
+            break;
+        case sched::TaskKind::reduce: {
+            boost::container::small_vector<const double*, 8> sources;  // no heap in the timed loop
+            for (const sched::Range& read : task.reads) sources.push_back(buffers_.doubles(read));
+            reduce_into(buffers_.doubles(task.write), {sources.data(), sources.size()}, task.write.bytes / sizeof(double),
+                        schedule_.spec.op);
+            break;
+        }
+        case sched::TaskKind::flag:
+            transport_.signal(id, iteration);
+            break;
+        case sched::TaskKind::net:
+            transport_.transfer(id, iteration, buffers_);
+            break;
+        case sched::TaskKind::compute:
+            compute_sink += compute_flops(task.flops);
+            break;
+        case sched::TaskKind::wait:  // its dependencies were the point
+            break;
+    }
+}
+
+sched::Timeline ProgramRunner::timeline(const std::vector<Clock::time_point>& arrivals) const {
+    sched::Timeline result;
+    const Clock::time_point epoch = *std::min_element(arrivals.begin(), arrivals.end());
+    for (int id = 0; id < schedule_.task_count(); ++id) {
+        const auto& [begin, end] = task_times_[id];
+        const bool here = begin != Clock::time_point{};
+        result.tasks.push_back(here ? sched::TaskTime{nanoseconds(epoch, begin), nanoseconds(epoch, end)} : sched::TaskTime{});
+        result.makespan_ns = std::max(result.makespan_ns, result.tasks.back().end_ns);
+    }
+    return result;
+}
+
+}  // namespace numacoll::exec

@@ -1,0 +1,49 @@
+#include "models/registry.hpp"
+
+#include "models/allreduce/tree.hpp"
+
+namespace numacoll::models {
+
+const std::vector<ModelInfo>& model_registry() {
+    static const std::vector<ModelInfo> registry = {allreduce_tree_model()};
+    return registry;
+}
+
+const ModelInfo* find_model(sched::Collective collective, const std::string& algorithm) {
+    for (const auto& model : model_registry())
+        if (model.collective == collective && model.name == algorithm) return &model;
+    return nullptr;
+}
+
+const std::vector<WithoutModel>& algorithms_without_model() {
+    using C = sched::Collective;
+    static const std::vector<WithoutModel> list = [] {
+        const std::string measured = "no closed form is written here; its sources measure it";
+        std::vector<WithoutModel> all = {
+            {C::allreduce, "dissemination", "HPDC'13 equations (6) and (7) describe it; not implemented here"},
+            {C::allreduce, "tiled", "HPDC'13 equation (11) describes it; not implemented here"},
+            {C::allreduce, "tiled-naive", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
+            {C::allreduce, "tiled-cyclic", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
+            {C::reduce, "tree", "HPDC'13 equation (3) describes its reduction phase; not implemented here"},
+            {C::bcast, "tree", "HPDC'13 equation (4) describes its broadcast phase; not implemented here"},
+            {C::bcast, "leader", measured},
+            {C::barrier, "tree", "HPDC'13 equations (3) and (4) at m = 0; not implemented here"},
+            {C::barrier, "dissemination", "HPDC'13 equation (6) at m = 0; not implemented here"},
+            {C::scatter, "tree", measured},
+            {C::gather, "linear", measured},
+            {C::gather, "binomial", measured},
+            {C::gather, "leader", measured},
+            {C::allgather, "ring", measured},
+            {C::allgather, "recursive-doubling", measured},
+            {C::allgather, "leader", measured},
+        };
+        for (const char* flat : {"linear", "chain", "pipeline", "binary", "binomial", "in-order-binary"})
+            for (const std::string prefix : {"", "hier-"}) all.push_back({C::reduce, prefix + flat, measured});
+        for (const char* flat : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial"})
+            for (const std::string prefix : {"", "hier-"}) all.push_back({C::bcast, prefix + flat, measured});
+        return all;
+    }();
+    return list;
+}
+
+}  // namespace numacoll::models

@@ -1,0 +1,65 @@
+// Result files are written as each row finishes, quoted where needed, and
+// put in place whole.
+#include "results/csv_writer.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.hpp"
+
+using namespace numacoll;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("numacoll-csv-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The one temporary beside `path`, or an empty path.
+fs::path temporary_of(const fs::path& path) {
+    for (const auto& entry : fs::directory_iterator(path.parent_path()))
+        if (entry.path().filename().string().rfind(path.filename().string() + ".tmp", 0) == 0) return entry.path();
+    return {};
+}
+
+}  // namespace
+
+TEST(CsvWriter, RowsAreOnDiskAsSoonAsTheyAreWritten) {
+    const fs::path path = scratch("rows.csv");
+    results::CsvWriter csv(path.string(), {"a", "b"});
+    csv.row({"1", "x,y"});
+    const fs::path temporary = temporary_of(path);
+    ASSERT_FALSE(temporary.empty());
+    EXPECT_EQ(slurp(temporary), "a,b\n1,\"x,y\"\n");  // already there, before the end
+    EXPECT_FALSE(fs::exists(path));
+    csv.row({"2", "say \"hi\""});
+    csv.finish();
+    EXPECT_EQ(slurp(path), "a,b\n1,\"x,y\"\n2,\"say \"\"hi\"\"\"\n");
+    EXPECT_TRUE(temporary_of(path).empty());
+    EXPECT_EQ(csv.rows_written(), 2);
+}
+
+TEST(CsvWriter, ARowOfTheWrongWidthIsRefused) {
+    results::CsvWriter csv(scratch("width.csv").string(), {"a", "b"});
+    EXPECT_THROW(csv.row({"only one"}), Error);
+}
+
+TEST(CsvWriter, FieldsAreQuotedOnlyWhenTheyMustBe) {
+    EXPECT_EQ(results::csv_field("plain"), "plain");
+    EXPECT_EQ(results::csv_field("a;b=c"), "a;b=c");
+    EXPECT_EQ(results::csv_field("two\nlines"), "\"two\nlines\"");
+}
