@@ -4,6 +4,19 @@
 
 namespace numacoll::algo {
 
+namespace {
+
+// A task of `kind` on `thread`; the caller adds what it moves.
+sched::Task task_of(TaskKind kind, int thread, const std::string& label) {
+    sched::Task task;
+    task.kind = kind;
+    task.thread = thread;
+    task.label = label;
+    return task;
+}
+
+}  // namespace
+
 ScheduleBuilder::ScheduleBuilder(const Layout& layout, const CollectiveSpec& spec)
     : layout_(layout), last_(layout.size(), -1) {
     schedule_.spec = spec;
@@ -34,61 +47,42 @@ int ScheduleBuilder::add_ordered(sched::Task task, std::vector<int> deps, bool b
 }
 
 int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<int>& deps, const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::copy;
-    task.thread = thread;
+    sched::Task task = task_of(TaskKind::copy, thread, label);
     task.reads = {from};
     task.write = to;
-    task.label = label;
     return add_ordered(std::move(task), deps, true);
 }
 
 int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
                             const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::reduce;
-    task.thread = thread;
+    sched::Task task = task_of(TaskKind::reduce, thread, label);
     task.reads = from;
     task.write = to;
-    task.label = label;
     return add_ordered(std::move(task), deps, true);
 }
 
 int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::flag;
-    task.thread = from;
+    sched::Task task = task_of(TaskKind::flag, from, label);
     task.peer = to;
-    task.label = label;
     return add_ordered(std::move(task), deps, false);
 }
 
 int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
                          const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::net;
-    task.thread = from;
+    sched::Task task = task_of(TaskKind::net, from, label);
     task.peer = to;
     if (from_range.buffer >= 0) task.reads = {from_range};
     task.write = to_range;
-    task.label = label;
     return add_ordered(std::move(task), deps, false);
 }
 
 int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::wait;
-    task.thread = thread;
-    task.label = label;
-    return add_ordered(std::move(task), deps, true);
+    return add_ordered(task_of(TaskKind::wait, thread, label), deps, true);
 }
 
 int ScheduleBuilder::compute(int thread, double flops, const std::vector<int>& deps, const std::string& label) {
-    sched::Task task;
-    task.kind = TaskKind::compute;
-    task.thread = thread;
+    sched::Task task = task_of(TaskKind::compute, thread, label);
     task.flops = flops;
-    task.label = label;
     return add_ordered(std::move(task), deps, true);
 }
 

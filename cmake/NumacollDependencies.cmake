@@ -10,15 +10,22 @@ find_package(CLI11 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
 
-# numacoll_embed(<output.cpp> <namespace> <comment> <input files...>):
-# generates a source holding the inputs' text (see cmake/embed_files.cmake),
-# so that bundled data travels inside the binary.
-function(numacoll_embed output namespace comment)
+# numacoll_embed(<target> <namespace> <comment> <input files...>): compiles
+# the inputs' text (paths relative to the current source folder) into
+# <target>, inside `namespace` (see cmake/embed_files.cmake), so that bundled
+# data travels inside the binary.
+function(numacoll_embed target namespace comment)
+  set(inputs "")
+  foreach(input IN LISTS ARGN)
+    list(APPEND inputs ${CMAKE_CURRENT_SOURCE_DIR}/${input})
+  endforeach()
+  set(output ${CMAKE_CURRENT_BINARY_DIR}/embedded_${target}.cpp)
   add_custom_command(
     OUTPUT ${output}
-    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DINPUTS=${ARGN}" -DNAMESPACE=${namespace}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DINPUTS=${inputs}" -DNAMESPACE=${namespace}
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
-    DEPENDS ${ARGN} ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
+    DEPENDS ${inputs} ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
     COMMENT "${comment}"
     VERBATIM)  # quotes the ';' of the INPUTS list for the shell
+  target_sources(${target} PRIVATE ${output})
 endfunction()

@@ -11,83 +11,51 @@ namespace numacoll::sched {
 
 namespace {
 
+// Each enum's names, in the order of its values: one table serves both directions.
+constexpr std::array collective_names = {"allreduce", "reduce", "bcast", "barrier", "scatter", "gather", "allgather"};
+constexpr std::array op_names = {"sum", "min", "max", "prod"};
+constexpr std::array kind_names = {"copy", "reduce", "flag", "net", "compute", "wait"};
+constexpr std::array role_names = {"input", "output", "temp"};
+
 template <typename Enum, std::size_t N>
-Enum parse_enum(const std::string& text, const std::array<Enum, N>& values, const char* what) {
+const char* name_of(Enum value, const std::array<const char*, N>& names) {
+    const auto index = static_cast<std::size_t>(value);
+    return index < N ? names[index] : "?";
+}
+
+template <typename Enum, std::size_t N>
+Enum parse_name(const std::string& text, const std::array<const char*, N>& names, const char* what) {
     std::string expected;
-    for (Enum value : values) {
-        if (text == to_string(value)) return value;
-        expected += (expected.empty() ? "" : ", ") + std::string(to_string(value));
+    for (std::size_t index = 0; index < N; ++index) {
+        if (text == names[index]) return static_cast<Enum>(index);
+        expected += (expected.empty() ? "" : ", ") + std::string(names[index]);
     }
     throw UsageError(fmt::format("unknown {} '{}': expected one of {}", what, text, expected));
 }
 
+// The tasks at one end of a range of edges, in id order.
+template <typename EdgeRange, typename EndOf>
+std::vector<int> sorted_ends(EdgeRange edges, EndOf end_of) {
+    std::vector<int> result;
+    for (auto it = edges.first; it != edges.second; ++it) result.push_back(static_cast<int>(end_of(*it)));
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
 }  // namespace
 
-const char* to_string(Collective collective) {
-    switch (collective) {
-        case Collective::allreduce: return "allreduce";
-        case Collective::reduce: return "reduce";
-        case Collective::bcast: return "bcast";
-        case Collective::barrier: return "barrier";
-        case Collective::scatter: return "scatter";
-        case Collective::gather: return "gather";
-        case Collective::allgather: return "allgather";
-    }
-    return "?";
-}
-
-const char* to_string(ReduceOp op) {
-    switch (op) {
-        case ReduceOp::sum: return "sum";
-        case ReduceOp::min: return "min";
-        case ReduceOp::max: return "max";
-        case ReduceOp::prod: return "prod";
-    }
-    return "?";
-}
-
-const char* to_string(TaskKind kind) {
-    switch (kind) {
-        case TaskKind::copy: return "copy";
-        case TaskKind::reduce: return "reduce";
-        case TaskKind::flag: return "flag";
-        case TaskKind::net: return "net";
-        case TaskKind::compute: return "compute";
-        case TaskKind::wait: return "wait";
-    }
-    return "?";
-}
-
-const char* to_string(BufferRole role) {
-    switch (role) {
-        case BufferRole::input: return "input";
-        case BufferRole::output: return "output";
-        case BufferRole::temp: return "temp";
-    }
-    return "?";
-}
+const char* to_string(Collective collective) { return name_of(collective, collective_names); }
+const char* to_string(ReduceOp op) { return name_of(op, op_names); }
+const char* to_string(TaskKind kind) { return name_of(kind, kind_names); }
+const char* to_string(BufferRole role) { return name_of(role, role_names); }
 
 Collective parse_collective(const std::string& text) {
-    return parse_enum(text,
-                      std::array{Collective::allreduce, Collective::reduce, Collective::bcast, Collective::barrier,
-                                 Collective::scatter, Collective::gather, Collective::allgather},
-                      "collective");
+    return parse_name<Collective>(text, collective_names, "collective");
 }
-
-ReduceOp parse_reduce_op(const std::string& text) {
-    return parse_enum(text, std::array{ReduceOp::sum, ReduceOp::min, ReduceOp::max, ReduceOp::prod},
-                      "reduction operator");
-}
-
-TaskKind parse_task_kind(const std::string& text) {
-    return parse_enum(text,
-                      std::array{TaskKind::copy, TaskKind::reduce, TaskKind::flag, TaskKind::net, TaskKind::compute,
-                                 TaskKind::wait},
-                      "task kind");
-}
-
+ReduceOp parse_reduce_op(const std::string& text) { return parse_name<ReduceOp>(text, op_names, "reduction operator"); }
+TaskKind parse_task_kind(const std::string& text) { return parse_name<TaskKind>(text, kind_names, "task kind"); }
 BufferRole parse_buffer_role(const std::string& text) {
-    return parse_enum(text, std::array{BufferRole::input, BufferRole::output, BufferRole::temp}, "buffer role");
+    return parse_name<BufferRole>(text, role_names, "buffer role");
 }
 
 bool is_reduction(Collective collective) {
@@ -115,30 +83,16 @@ void Schedule::add_edge(int from, int to) {
 }
 
 std::vector<int> Schedule::predecessors(int id) const {
-    std::vector<int> result;
-    for (auto [it, end] = boost::in_edges(id, *tasks_); it != end; ++it)
-        result.push_back(static_cast<int>(boost::source(*it, *tasks_)));
-    std::sort(result.begin(), result.end());
-    return result;
+    return sorted_ends(boost::in_edges(id, *tasks_), [&](auto edge) { return boost::source(edge, *tasks_); });
 }
 
 std::vector<int> Schedule::successors(int id) const {
-    std::vector<int> result;
-    for (auto [it, end] = boost::out_edges(id, *tasks_); it != end; ++it)
-        result.push_back(static_cast<int>(boost::target(*it, *tasks_)));
-    std::sort(result.begin(), result.end());
-    return result;
+    return sorted_ends(boost::out_edges(id, *tasks_), [&](auto edge) { return boost::target(edge, *tasks_); });
 }
 
-int Schedule::input_of(int rank) const {
+int Schedule::buffer_of(int rank, BufferRole role) const {
     for (std::size_t i = 0; i < buffers_.size(); ++i)
-        if (buffers_[i].owner == rank && buffers_[i].role == BufferRole::input) return static_cast<int>(i);
-    return -1;
-}
-
-int Schedule::output_of(int rank) const {
-    for (std::size_t i = 0; i < buffers_.size(); ++i)
-        if (buffers_[i].owner == rank && buffers_[i].role == BufferRole::output) return static_cast<int>(i);
+        if (buffers_[i].owner == rank && buffers_[i].role == role) return static_cast<int>(i);
     return -1;
 }
 

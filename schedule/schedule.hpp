@@ -36,6 +36,7 @@
 
 namespace numacoll::sched {
 
+// The names of these values live in a table in schedule.cpp, in this order.
 enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather };
 enum class ReduceOp { sum, min, max, prod };
 enum class TaskKind { copy, reduce, flag, net, compute, wait };
@@ -137,8 +138,10 @@ public:
     int edge_count() const { return static_cast<int>(boost::num_edges(*tasks_)); }
 
     // Buffer id of a rank's input / output, -1 if it has none.
-    int input_of(int rank) const;
-    int output_of(int rank) const;
+    int input_of(int rank) const { return buffer_of(rank, BufferRole::input); }
+    int output_of(int rank) const { return buffer_of(rank, BufferRole::output); }
+    // Its first buffer of that role, -1 if none.
+    int buffer_of(int rank, BufferRole role) const;
 
 private:
     // Boost's adjacency_list has no move constructor, and its swap() copies

@@ -34,19 +34,17 @@ Schedule leader_allgather(const CollectiveSpec& spec, const Layout& layout, Lead
     return allgather.finish();
 }
 
+Schedule generate_allgather_leader(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return leader_allgather(spec, layout, read_leader_rule(options));
+}
+
 }  // namespace
 
 AlgorithmInfo allgather_leader_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::allgather;
-    info.name = "leader";
-    info.summary = "node leaders gather, exchange among themselves, then spread inside their node";
-    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.3.3";
-    info.options = {leader_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return leader_allgather(spec, layout, read_leader_rule(options));
-    };
-    return info;
+    return {Collective::allgather, "leader",
+            "node leaders gather, exchange among themselves, then spread inside their node",
+            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.3.3",
+            {leader_option()}, generate_allgather_leader};
 }
 
 }  // namespace numacoll::algo

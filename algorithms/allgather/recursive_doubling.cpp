@@ -11,7 +11,7 @@ namespace numacoll::algo {
 
 namespace {
 
-Schedule recursive_doubling_allgather(const CollectiveSpec& spec, const Layout& layout) {
+Schedule recursive_doubling_allgather(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
     AllgatherBlocks allgather(spec, layout);
     const int ranks = allgather.ranks();
     const ExcessFold excess = fold_upper(ranks);
@@ -38,15 +38,8 @@ Schedule recursive_doubling_allgather(const CollectiveSpec& spec, const Layout& 
 }  // namespace
 
 AlgorithmInfo allgather_recursive_doubling_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::allgather;
-    info.name = "recursive-doubling";
-    info.summary = "log2 p exchanges of doubling runs of blocks; small blocks";
-    info.source = "MPICH recursive-doubling allgather (Thakur, Rabenseifner, Gropp)";
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-        return recursive_doubling_allgather(spec, layout);
-    };
-    return info;
+    return {Collective::allgather, "recursive-doubling", "log2 p exchanges of doubling runs of blocks; small blocks",
+            "MPICH recursive-doubling allgather (Thakur, Rabenseifner, Gropp)", {}, recursive_doubling_allgather};
 }
 
 }  // namespace numacoll::algo

@@ -8,7 +8,7 @@ namespace numacoll::algo {
 
 namespace {
 
-Schedule ring_allgather(const CollectiveSpec& spec, const Layout& layout) {
+Schedule ring_allgather(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
     AllgatherBlocks allgather(spec, layout);
     const int ranks = allgather.ranks();
     for (int rank = 0; rank < ranks; ++rank) allgather.own_block(rank);
@@ -23,15 +23,8 @@ Schedule ring_allgather(const CollectiveSpec& spec, const Layout& layout) {
 }  // namespace
 
 AlgorithmInfo allgather_ring_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::allgather;
-    info.name = "ring";
-    info.summary = "p-1 neighbour steps, each block crosses each link once; large blocks";
-    info.source = "MPICH/Open MPI ring allgather, as compared in the NUIOA paper, section 3.3.3";
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-        return ring_allgather(spec, layout);
-    };
-    return info;
+    return {Collective::allgather, "ring", "p-1 neighbour steps, each block crosses each link once; large blocks",
+            "MPICH/Open MPI ring allgather, as compared in the NUIOA paper, section 3.3.3", {}, ring_allgather};
 }
 
 }  // namespace numacoll::algo

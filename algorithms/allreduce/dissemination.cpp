@@ -39,8 +39,8 @@ NodeGrid make_grid(const Layout& layout) {
 class DisseminationAllreduce {
 public:
     DisseminationAllreduce(const CollectiveSpec& spec, const Layout& layout, std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)), node_excess_(fold_upper(layout.nodes)),
-          temps_(builder_), landings_(builder_) {
+        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)),
+          node_excess_(fold_upper(layout.nodes)), temps_(builder_), landings_(builder_) {
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(builder_.add_input(rank, spec.bytes));
             outputs_.push_back(builder_.add_output(rank, spec.bytes));
@@ -71,7 +71,8 @@ private:
         for (int node = 0; node < active_nodes_; ++node) {
             const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
             for (int local = 0; local < layout_.ranks_per_node; ++local)
-                if (active(local)) combines[layout_.global_rank(node, local)] = serves_excess[local] + folded_node + shared_rounds;
+                if (active(local))
+                    combines[layout_.global_rank(node, local)] = serves_excess[local] + folded_node + shared_rounds;
         }
         return combines;
     }
@@ -130,7 +131,8 @@ private:
             for (int k = 0; k < grid_.active_sockets; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane) {
                     const int from = (lane - (1 << i) + grid_.lanes) % grid_.lanes;
-                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]), layout_.global_rank(node, grid_.sockets[k][from]));
+                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]),
+                                       layout_.global_rank(node, grid_.sockets[k][from]));
                 }
             round(pairs, fmt::format("{}:dis:socket:r{}", state_.tag, i));
         }
@@ -152,7 +154,8 @@ private:
         const int sender = leader(from_node), receiver = leader(to_node);
         const bool data = state_.bytes > 0;
         const Range landing = data ? temp(receiver, slot, landings_, "disnet") : Range{};
-        const int message = builder_.net(sender, receiver, data ? partial[sender] : Range{}, landing, ready[sender], label);
+        const int message =
+            builder_.net(sender, receiver, data ? partial[sender] : Range{}, landing, ready[sender], label);
         for (int local = 0; local < layout_.ranks_per_node; ++local) {
             if (!active(local)) continue;
             const int rank = layout_.global_rank(to_node, local);
@@ -183,7 +186,8 @@ private:
             if (data) state_.partial[receiver] = out;
             state_.ready[receiver] = {message};
             for (int local = 0; local < layout_.ranks_per_node; ++local)
-                if (layout_.global_rank(e, local) != receiver) fetch(receiver, layout_.global_rank(e, local), state_.tag + ":dis:node-copy");
+                if (layout_.global_rank(e, local) != receiver)
+                    fetch(receiver, layout_.global_rank(e, local), state_.tag + ":dis:node-copy");
         }
     }
 
@@ -208,7 +212,8 @@ private:
         for (int node = 0; node < std::min(layout_.nodes, active_nodes_); ++node)
             for (int local = 0; local < layout_.ranks_per_node; ++local)
                 if (!active(local))
-                    fetch(layout_.global_rank(node, grid_.host[local]), layout_.global_rank(node, local), tag + ":dis:unfold");
+                    fetch(layout_.global_rank(node, grid_.host[local]), layout_.global_rank(node, local),
+                          tag + ":dis:unfold");
         settle(builder_, state_);
     }
 
@@ -227,20 +232,19 @@ private:
     std::vector<int> done_;       // per rank: temps used in this chunk
 };
 
+Schedule generate_allreduce_dissemination(const CollectiveSpec& spec, const Layout& layout,
+                                          const OptionReader& options) {
+    return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine)).generate();
+}
+
 }  // namespace
 
 AlgorithmInfo allreduce_dissemination_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::allreduce;
-    info.name = "dissemination";
-    info.summary = "ceil(log2 p) combining rounds, sockets last, no broadcast; fewest steps but the most traffic "
-                   "(the paper finds it slowest)";
-    info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)";
-    info.options = {strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine)).generate();
-    };
-    return info;
+    return {Collective::allreduce, "dissemination",
+            "ceil(log2 p) combining rounds, sockets last, no broadcast; fewest steps but the most traffic "
+            "(the paper finds it slowest)",
+            "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)", {strip_option()},
+            generate_allreduce_dissemination};
 }
 
 }  // namespace numacoll::algo

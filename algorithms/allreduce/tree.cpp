@@ -52,6 +52,12 @@ private:
     std::optional<NodeTrees> trees_;
 };
 
+Schedule generate_allreduce_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
+                                   parse_broadcast_style(options.text("bcast")), strip_bytes(options, *layout.machine),
+                                   parse_internode_algorithm(options.text("internode")));
+}
+
 }  // namespace
 
 Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layout, int arity, BroadcastStyle style,
@@ -60,24 +66,13 @@ Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layou
 }
 
 AlgorithmInfo allreduce_tree_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::allreduce;
-    info.name = "tree";
-    info.summary = "n-ary reduction tree over the cache/socket hierarchy, then a broadcast; "
-                   "best for small and medium vectors (below ~16 KiB on the paper's machines)";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2";
-    info.options = {
-        {"arity", "2", "fan-in n of the reduction tree (>= 2)"},
-        broadcast_option(),
-        strip_option(),
-        internode_option(),
-    };
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
-                                       parse_broadcast_style(options.text("bcast")), strip_bytes(options, *layout.machine),
-                                       parse_internode_algorithm(options.text("internode")));
-    };
-    return info;
+    return {Collective::allreduce, "tree",
+            "n-ary reduction tree over the cache/socket hierarchy, then a broadcast; "
+            "best for small and medium vectors (below ~16 KiB on the paper's machines)",
+            "Li, Hoefler, Snir, HPDC'13, section 2.2",
+            {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, broadcast_option(), strip_option(),
+             internode_option()},
+            generate_allreduce_tree};
 }
 
 }  // namespace numacoll::algo

@@ -8,7 +8,7 @@ namespace numacoll::algo {
 
 namespace {
 
-Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout) {
+Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
     ScheduleBuilder builder(layout, spec);
     const int p = layout.size();
     std::vector<std::vector<int>> received(p);
@@ -33,15 +33,10 @@ Schedule dissemination_barrier_schedule(const CollectiveSpec& spec, const Layout
 }  // namespace
 
 AlgorithmInfo barrier_dissemination_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::barrier;
-    info.name = "dissemination";
-    info.summary = "ceil(log2 p) rounds of signals, no tree; fewest steps, for any rank count";
-    info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 5 (Hensgen et al.'s dissemination barrier)";
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-        return dissemination_barrier_schedule(spec, layout);
-    };
-    return info;
+    return {Collective::barrier, "dissemination",
+            "ceil(log2 p) rounds of signals, no tree; fewest steps, for any rank count",
+            "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 5 (Hensgen et al.'s dissemination barrier)",
+            {}, dissemination_barrier_schedule};
 }
 
 }  // namespace numacoll::algo

@@ -4,18 +4,20 @@
 
 namespace numacoll::algo {
 
+namespace {
+
+Schedule generate_barrier_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
+                                   parse_broadcast_style(options.text("bcast")), 0);
+}
+
+}  // namespace
+
 AlgorithmInfo barrier_tree_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::barrier;
-    info.name = "tree";
-    info.summary = "arrivals up an n-ary tree over the hierarchy, release by a 1-stage, 2-stage or n-ary broadcast";
-    info.source = "Li, Hoefler, Snir, HPDC'13, sections 2.2 and 5 (a zero-byte reduce-broadcast)";
-    info.options = {{"arity", "2", "fan-in n of the arrival tree (>= 2)"}, broadcast_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
-                                       parse_broadcast_style(options.text("bcast")), 0);
-    };
-    return info;
+    return {Collective::barrier, "tree",
+            "arrivals up an n-ary tree over the hierarchy, release by a 1-stage, 2-stage or n-ary broadcast",
+            "Li, Hoefler, Snir, HPDC'13, sections 2.2 and 5 (a zero-byte reduce-broadcast)",
+            {{"arity", "2", "fan-in n of the arrival tree (>= 2)"}, broadcast_option()}, generate_barrier_tree};
 }
 
 }  // namespace numacoll::algo

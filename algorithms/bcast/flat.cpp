@@ -143,30 +143,29 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
     return info;
 }
 
+Schedule generate_leader(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    BcastPlan plan;
+    plan.arrangement = Arrangement::leader;
+    plan.leader = read_leader_rule(options);
+    plan.segment = segment_bytes(options, false);
+    std::vector<std::string> names;
+    for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
+    plan.algorithm = flat_by_name(options.choice("intra", names));
+    plan.fanout = 4;  // intra=chain: the chain algorithm's default fanout
+    return FlatBcast(spec, layout, plan).generate();
+}
+
 AlgorithmInfo leader_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::bcast;
-    info.name = "leader";
-    info.summary = "root to one leader per node, then inside each node; --leader nic receives near the NIC "
-                   "(large vectors on multi-socket nodes)";
-    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3)";
     std::string intra_names;
     for (const auto& flat : flat_bcast_algorithms()) intra_names += (intra_names.empty() ? "" : ", ") + flat.name;
-    info.options = {leader_option(),
-                    {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
-                    {"intra", "binomial", "broadcast inside each node: " + intra_names}};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        BcastPlan plan;
-        plan.arrangement = Arrangement::leader;
-        plan.leader = read_leader_rule(options);
-        plan.segment = segment_bytes(options, false);
-        std::vector<std::string> names;
-        for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
-        plan.algorithm = flat_by_name(options.choice("intra", names));
-        plan.fanout = 4;  // intra=chain: the chain algorithm's default fanout
-        return FlatBcast(spec, layout, plan).generate();
-    };
-    return info;
+    return {Collective::bcast, "leader",
+            "root to one leader per node, then inside each node; --leader nic receives near the NIC "
+            "(large vectors on multi-socket nodes)",
+            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3)",
+            {leader_option(),
+             {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
+             {"intra", "binomial", "broadcast inside each node: " + intra_names}},
+            generate_leader};
 }
 
 }  // namespace

@@ -46,22 +46,21 @@ private:
     std::optional<NodeTrees> trees_;
 };
 
+Schedule generate_bcast_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return TreeBcast(spec, layout, options.integer("arity", 2), parse_broadcast_style(options.text("bcast")),
+                     strip_bytes(options, *layout.machine))
+        .generate();
+}
+
 }  // namespace
 
 AlgorithmInfo bcast_tree_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::bcast;
-    info.name = "tree";
-    info.summary = "root to node leaders (binomial), then 1-stage, 2-stage or n-ary inside each node; "
-                   "1stage on two sockets, 2stage on four";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)";
-    info.options = {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return TreeBcast(spec, layout, options.integer("arity", 2), parse_broadcast_style(options.text("bcast")),
-                         strip_bytes(options, *layout.machine))
-            .generate();
-    };
-    return info;
+    return {Collective::bcast, "tree",
+            "root to node leaders (binomial), then 1-stage, 2-stage or n-ary inside each node; "
+            "1stage on two sockets, 2stage on four",
+            "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)",
+            {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()},
+            generate_bcast_tree};
 }
 
 }  // namespace numacoll::algo

@@ -10,7 +10,7 @@ namespace numacoll::algo {
 
 namespace {
 
-Schedule binomial_gather(const CollectiveSpec& spec, const Layout& layout) {
+Schedule binomial_gather(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
     GatherBlocks gather(spec, layout);
     PointToPoint& p2p = gather.p2p();
     const int ranks = gather.ranks(), root = gather.root();
@@ -62,15 +62,8 @@ Schedule binomial_gather(const CollectiveSpec& spec, const Layout& layout) {
 }  // namespace
 
 AlgorithmInfo gather_binomial_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::gather;
-    info.name = "binomial";
-    info.summary = "binomial tree, subtrees passed up whole; small blocks, many ranks";
-    info.source = "Open MPI coll/tuned binomial gather (MPICH's)";
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-        return binomial_gather(spec, layout);
-    };
-    return info;
+    return {Collective::gather, "binomial", "binomial tree, subtrees passed up whole; small blocks, many ranks",
+            "Open MPI coll/tuned binomial gather (MPICH's)", {}, binomial_gather};
 }
 
 }  // namespace numacoll::algo

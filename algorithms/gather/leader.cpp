@@ -41,19 +41,17 @@ Schedule leader_gather(const CollectiveSpec& spec, const Layout& layout, LeaderR
     return gather.finish(arrived);
 }
 
+Schedule generate_gather_leader(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return leader_gather(spec, layout, read_leader_rule(options));
+}
+
 }  // namespace
 
 AlgorithmInfo gather_leader_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::gather;
-    info.name = "leader";
-    info.summary = "node leaders collect their node's blocks, then send them to the root in one message";
-    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2 and 3.3.2";
-    info.options = {leader_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return leader_gather(spec, layout, read_leader_rule(options));
-    };
-    return info;
+    return {Collective::gather, "leader",
+            "node leaders collect their node's blocks, then send them to the root in one message",
+            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2 and 3.3.2",
+            {leader_option()}, generate_gather_leader};
 }
 
 }  // namespace numacoll::algo

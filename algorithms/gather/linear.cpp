@@ -8,7 +8,7 @@ namespace numacoll::algo {
 
 namespace {
 
-Schedule linear_gather(const CollectiveSpec& spec, const Layout& layout) {
+Schedule linear_gather(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
     GatherBlocks gather(spec, layout);
     std::vector<int> arrived;
     for (int k = 0; k < gather.ranks(); ++k) {
@@ -22,15 +22,8 @@ Schedule linear_gather(const CollectiveSpec& spec, const Layout& layout) {
 }  // namespace
 
 AlgorithmInfo gather_linear_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::gather;
-    info.name = "linear";
-    info.summary = "every rank sends its block to the root; few ranks or large blocks";
-    info.source = "Open MPI coll/tuned basic linear gather";
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-        return linear_gather(spec, layout);
-    };
-    return info;
+    return {Collective::gather, "linear", "every rank sends its block to the root; few ranks or large blocks",
+            "Open MPI coll/tuned basic linear gather", {}, linear_gather};
 }
 
 }  // namespace numacoll::algo

@@ -49,19 +49,17 @@ private:
     std::optional<NodeTrees> trees_;
 };
 
+Schedule generate_reduce_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return TreeReduce(spec, layout, options.integer("arity", 2), strip_bytes(options, *layout.machine)).generate();
+}
+
 }  // namespace
 
 AlgorithmInfo reduce_tree_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::reduce;
-    info.name = "tree";
-    info.summary = "n-ary reduction tree over the cache/socket hierarchy to the root; small and medium vectors";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)";
-    info.options = {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return TreeReduce(spec, layout, options.integer("arity", 2), strip_bytes(options, *layout.machine)).generate();
-    };
-    return info;
+    return {Collective::reduce, "tree",
+            "n-ary reduction tree over the cache/socket hierarchy to the root; small and medium vectors",
+            "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)",
+            {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()}, generate_reduce_tree};
 }
 
 }  // namespace numacoll::algo

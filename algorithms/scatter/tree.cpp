@@ -101,20 +101,19 @@ private:
     std::optional<PointToPoint> p2p_;
 };
 
+Schedule generate_scatter_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
+    return TreeScatter(spec, layout, options.choice("stages", {"1stage", "2stage"}) == "2stage").generate();
+}
+
 }  // namespace
 
 AlgorithmInfo scatter_tree_info() {
-    AlgorithmInfo info;
-    info.collective = Collective::scatter;
-    info.name = "tree";
-    info.summary = "root to one master per node (one message each), then 1-stage or 2-stage (socket masters) "
-                   "inside each node";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/socket hierarchy, applied to scatter";
-    info.options = {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage"}};
-    info.generate = [](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-        return TreeScatter(spec, layout, options.choice("stages", {"1stage", "2stage"}) == "2stage").generate();
-    };
-    return info;
+    return {Collective::scatter, "tree",
+            "root to one master per node (one message each), then 1-stage or 2-stage (socket masters) "
+            "inside each node",
+            "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/socket hierarchy, applied to scatter",
+            {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage"}},
+            generate_scatter_tree};
 }
 
 }  // namespace numacoll::algo

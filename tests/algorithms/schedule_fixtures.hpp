@@ -67,4 +67,16 @@ sched::Schedule rebuild(const sched::Schedule& original, Edit edit) {
     return copy;
 }
 
+// Appends real work to a schedule: `flops` on the thread of its last task,
+// after that task. Returns the new task's id.
+inline int add_compute_after_last(sched::Schedule& schedule, double flops) {
+    const int last = schedule.task_count() - 1;
+    sched::Task work;
+    work.kind = sched::TaskKind::compute;
+    work.thread = schedule.task(last).thread;
+    work.flops = flops;
+    work.label = "work";
+    return schedule.add_task(work, {last});
+}
+
 }  // namespace numacoll::test

@@ -231,12 +231,7 @@ TEST(ThreadsExecutor, ComputeTasksDoTheirWork) {
     // long as that work, which a core does at a few Gflop/s at the most
     // (64 flops per ns would be 16 doubles x 2 flops x 2 GHz).
     auto schedule = any(sched::Collective::barrier, "tree", 2, 0);
-    const int last = schedule.task_count() - 1;
-    sched::Task work;
-    work.kind = sched::TaskKind::compute;
-    work.thread = schedule.task(last).thread;
-    work.flops = 20e6;
-    schedule.add_task(work, {last});
+    test::add_compute_after_last(schedule, 20e6);
     const auto result = exec::run_on_threads(schedule, *live(), quick());
     EXPECT_GT(result.stats.min_ns, 20e6 / 64);
     EXPECT_GT(exec::compute_flops(1e6), 0);  // the kernel leaves a result that depends on its work

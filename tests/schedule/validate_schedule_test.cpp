@@ -124,26 +124,18 @@ TEST(ValidateSchedule, WritingAnotherRanksOutputNeedsThatRankToWait) {
 }
 
 TEST(ValidateSchedule, ComputeIsRealWorkAndWaitIsNone) {
-    auto schedule = two_ranks();
-    sched::Task idle;
-    idle.kind = sched::TaskKind::compute;
-    idle.thread = 0;
-    schedule.add_task(idle, {});
-    EXPECT_TRUE(mentions(sched::find_schedule_problems(schedule), "a task that only waits is a wait task"));
-
-    auto busy = two_ranks();
-    sched::Task waits_and_works;
-    waits_and_works.kind = sched::TaskKind::wait;
-    waits_and_works.thread = 0;
-    waits_and_works.flops = 100;
-    busy.add_task(waits_and_works, {});
-    EXPECT_TRUE(mentions(sched::find_schedule_problems(busy), "is a wait task and must not compute"));
-
-    auto fine = two_ranks();
-    sched::Task work;
-    work.kind = sched::TaskKind::compute;
-    work.thread = 1;
-    work.flops = 1e6;
-    fine.add_task(work, {});
-    EXPECT_FALSE(mentions(sched::find_schedule_problems(fine), "compute"));
+    // The problems of two ranks with one task of `kind` and `flops`.
+    const auto problems_of = [](sched::TaskKind kind, double flops) {
+        auto schedule = two_ranks();
+        sched::Task task;
+        task.kind = kind;
+        task.thread = 0;
+        task.flops = flops;
+        schedule.add_task(task, {});
+        return sched::find_schedule_problems(schedule);
+    };
+    EXPECT_TRUE(mentions(problems_of(sched::TaskKind::compute, 0), "a task that only waits is a wait task"));
+    EXPECT_TRUE(mentions(problems_of(sched::TaskKind::wait, 100), "is a wait task and must not compute"));
+    EXPECT_FALSE(mentions(problems_of(sched::TaskKind::compute, 1e6), "compute"));
+    EXPECT_FALSE(mentions(problems_of(sched::TaskKind::wait, 0), "wait task"));
 }

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
+#include "../algorithms/schedule_fixtures.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;
@@ -145,12 +146,7 @@ TEST(TaskPlan, ComputeCostsItsFlopsAtTheComputeRateAndWaitingIsFree) {
     layout.ranks_per_node = 2;
     sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
     const double alone_ns = sim::simulate(schedule, platform).timeline.makespan_ns;
-    const int last = schedule.task_count() - 1;
-    sched::Task work;
-    work.kind = sched::TaskKind::compute;
-    work.thread = schedule.task(last).thread;
-    work.flops = 1e6;
-    const int id = schedule.add_task(work, {last});
+    const int id = test::add_compute_after_last(schedule, 1e6);
 
     const auto plans = sim::plan_tasks(schedule, platform);
     ASSERT_EQ(plans[id].steps.size(), 1u);
