@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # numacoll's tree allreduce (and, for comparison, its tiled allreduce) on
 # 2 pinned threads against Open MPI's MPI_Allreduce on 2 ranks and against
-# the hand-written 2-thread reference of ../shared/notes/baselines.md
+# a hand-written 2-thread reference
 # (bench/handwritten_allreduce.c: each thread sums both inputs, inputs
 # rewritten before each call), all four interleaved size by size and round
 # by round in this one script (the machine's speed drifts over minutes).

@@ -12,7 +12,7 @@
 // bytes/ns). Network model CM02 with network/crosstraffic:0,
 // network/TCP-gamma:0 and equal raw route latencies (simgrid_platform.hpp):
 // concurrent flows share links max-min fairly and d flows of m bytes through
-// a shared link take exactly a + m·max(b, B·d) (../shared/notes/simgrid-3.32.md).
+// a shared link take exactly a + m·max(b, B·d) (tests/sim/engine_closed_form_test.cpp).
 //
 // SimGrid allows one engine per process, so every simulation runs in a
 // forked child that sends its timeline back through a pipe; the caller can
