@@ -18,8 +18,8 @@
 #include "algorithms/reduce/flat.hpp"
 #include "algorithms/reduce/tree.hpp"
 #include "algorithms/scatter/tree.hpp"
-#include "numacoll/version.hpp"
 #include "common/error.hpp"
+#include "numacoll/version.hpp"
 
 namespace numacoll::algo {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/layout.hpp"
 #include "algorithms/ir.hpp"
+#include "algorithms/layout.hpp"
 
 namespace numacoll::algo {
 

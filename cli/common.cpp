@@ -8,9 +8,9 @@
 #include <iostream>
 
 #include "common/byte_size.hpp"
-#include "schedule/schedule_io.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
+#include "schedule/schedule_io.hpp"
 
 namespace numacoll::cli {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
-#include "schedule/schedule.hpp"
 #include "costs/params.hpp"
+#include "schedule/schedule.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::cli {

@@ -5,17 +5,17 @@
 #include <iostream>
 #include <optional>
 
-#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/text_file.hpp"
+#include "costs/params.hpp"
 #include "schedule/schedule_io.hpp"
 #include "schedule/symbolic_checker.hpp"
-#include "cli/commands.hpp"
 #include "sim/locality_stats.hpp"
-#include "costs/params.hpp"
-#include "cli/common.hpp"
-#include "common/output_file.hpp"
-#include "common/error.hpp"
-#include "common/text_file.hpp"
 
 namespace numacoll::cli {
 

@@ -8,16 +8,16 @@
 #include <iostream>
 #include <map>
 
-#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
-#include "schedule/schedule_io.hpp"
-#include "schedule/symbolic_checker.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "common/output_file.hpp"
 #include "cli/validation_output.hpp"
-#include "costs/params.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "costs/params.hpp"
+#include "schedule/schedule_io.hpp"
+#include "schedule/symbolic_checker.hpp"
 
 namespace numacoll::cli {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "numacoll/version.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "numacoll/version.hpp"
 
 int main(int argc, char** argv) {
     // Ctrl-C leaves no temporary file behind, and keeps a sweep's finished rows.

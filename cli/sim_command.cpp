@@ -5,14 +5,14 @@
 #include <iostream>
 #include <optional>
 
-#include "common/byte_size.hpp"
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
 #include "results/result_row.hpp"
 #include "results/trace_writer.hpp"
 #include "sim/engine.hpp"
-#include "common/error.hpp"
 
 namespace numacoll::cli {
 

@@ -5,11 +5,11 @@
 
 #include <iostream>
 
+#include "algorithms/levels.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "algorithms/levels.hpp"
-#include "sim/platform_model.hpp"
 #include "common/error.hpp"
+#include "sim/platform_model.hpp"
 
 namespace numacoll::cli {
 

@@ -4,12 +4,12 @@
 
 #include <iostream>
 
-#include "common/byte_size.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/validation_output.hpp"
-#include "costs/params.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "costs/params.hpp"
 
 namespace numacoll::cli {
 

@@ -147,7 +147,10 @@ void OutputFile::close_descriptor() {
 void OutputFile::write(std::string_view text) {
     if (committed_) throw Error(fmt::format("cannot write '{}': it was already closed", path_));
     // Text sent to a standard stream must not overtake what iostreams hold.
-    if (!own_fd_) std::cout.flush(), std::cerr.flush();
+    if (!own_fd_) {
+        std::cout.flush();
+        std::cerr.flush();
+    }
     for (std::size_t done = 0; done < text.size();) {
         const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
+#include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
 #include "schedule/reachability.hpp"
-#include "common/error.hpp"
 
 namespace numacoll::sched {
 

@@ -15,10 +15,10 @@
 #include <cstring>
 #include <set>
 
-#include "sim/simgrid_platform.hpp"
-#include "sim/task_plan.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "sim/simgrid_platform.hpp"
+#include "sim/task_plan.hpp"
 
 namespace numacoll::sim {
 

@@ -14,7 +14,9 @@ public:
         : builder_(builder), state_(state), outputs_(outputs), scratch_(scratch) {}
 
     // The range of `rank`'s temp buffer number `slot` that receives this chunk.
-    Range scratch_range(int rank, std::size_t slot) { return scratch_.range(rank, slot, "rd", state_.offset, state_.bytes); }
+    Range scratch_range(int rank, std::size_t slot) {
+        return scratch_.range(rank, slot, "rd", state_.offset, state_.bytes);
+    }
 
     // Sends `from`'s partial into `into` on `to`'s node (no data when the chunk is empty).
     int send(int from, int to, Range into, const std::string& label) {

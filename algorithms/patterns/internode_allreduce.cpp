@@ -65,10 +65,10 @@ public:
             for (int piece = send.first; piece < send.first + send.n; ++piece) {
                 const int p = piece % count_;
                 const bool data = sizes_[p] > 0;
-                const Range landing =
-                    !data ? Range{}
-                    : fold ? scratch_.range(roots_[send.to], static_cast<std::size_t>(slot), "pieces", offsets_[p], sizes_[p])
-                           : out(send.to, p);
+                const auto slot_index = static_cast<std::size_t>(slot);
+                const Range landing = !data ? Range{}
+                                      : fold ? scratch_.range(roots_[send.to], slot_index, "pieces", offsets_[p], sizes_[p])
+                                             : out(send.to, p);
                 const int message = builder_.net(roots_[send.from], roots_[send.to], data ? range(send.from, p) : Range{},
                                                  landing, ready_[send.from][p],
                                                  fmt::format("{}:{}-p{}", state_.tag, label, p));

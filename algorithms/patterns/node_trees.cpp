@@ -36,7 +36,9 @@ int NodeTrees::leader(const HierarchyGroup& group) const {
     return holds ? preferred_local_ : group.leader();
 }
 
-int NodeTrees::node_leader(int node) const { return layout_.global_rank(node, leader(hierarchy_.groups[hierarchy_.root])); }
+int NodeTrees::node_leader(int node) const {
+    return layout_.global_rank(node, leader(hierarchy_.groups[hierarchy_.root]));
+}
 
 // The children's leaders, the group's own leader first: it is the tree's root.
 std::vector<int> NodeTrees::child_leaders(const HierarchyGroup& group) const {
@@ -101,8 +103,10 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
         return;
     }
     if (style_ == BroadcastStyle::one_stage || top.children.empty()) {
-        for (int local = 0; local < layout_.ranks_per_node; ++local)
-            if (layout_.global_rank(node, local) != root) fetch(root, layout_.global_rank(node, local), state.tag + ":bcast1", state, home);
+        for (int local = 0; local < layout_.ranks_per_node; ++local) {
+            const int reader = layout_.global_rank(node, local);
+            if (reader != root) fetch(root, reader, state.tag + ":bcast1", state, home);
+        }
         return;
     }
     // Stage 1: one master per top-level group (a socket) reads the root's copy.

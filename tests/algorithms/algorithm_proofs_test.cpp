@@ -13,9 +13,9 @@
 
 #include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/registry.hpp"
+#include "common/error.hpp"
 #include "schedule/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"
-#include "common/error.hpp"
 
 using namespace numacoll;
 

@@ -8,9 +8,9 @@
 
 #include <set>
 
-#include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/hierarchy.hpp"
 #include "algorithms/levels.hpp"
+#include "algorithms/patterns/flat_trees.hpp"
 #include "schedule_fixtures.hpp"
 
 using namespace numacoll;

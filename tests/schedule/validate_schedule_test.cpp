@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "schedule_fixtures.hpp"
 #include "common/error.hpp"
+#include "schedule_fixtures.hpp"
 
 using namespace numacoll;
 

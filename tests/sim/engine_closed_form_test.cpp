@@ -2,9 +2,9 @@
 // with the configuration sim/engine.hpp sets, on routes of the platform model.
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
-#include "common/error.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim_fixtures.hpp"
 #include "common/error.hpp"
+#include "sim_fixtures.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;

@@ -5,11 +5,11 @@
 
 #include <set>
 
+#include "../algorithms/schedule_fixtures.hpp"
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
-#include "../algorithms/schedule_fixtures.hpp"
 
 using namespace numacoll;
 using sim::Endpoint;

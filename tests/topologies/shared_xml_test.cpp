@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "invariants.hpp"
 #include "common/error.hpp"
+#include "invariants.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::topo {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "../schedule_fixtures.hpp"
-#include "schedule/symbolic_checker.hpp"
 #include "common/error.hpp"
+#include "schedule/symbolic_checker.hpp"
 
 #include <map>
 #include <set>
