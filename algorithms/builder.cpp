@@ -80,6 +80,13 @@ int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::s
     return add_ordered(task_of(TaskKind::wait, thread, label), deps, true);
 }
 
+int ScheduleBuilder::wait_for_others(int thread, const std::vector<int>& tasks, const std::string& label) {
+    std::vector<int> foreign;
+    for (int task : tasks)
+        if (thread_of(task) != thread) foreign.push_back(task);
+    return foreign.empty() ? -1 : wait(thread, foreign, label);
+}
+
 int ScheduleBuilder::compute(int thread, double flops, const std::vector<int>& deps, const std::string& label) {
     sched::Task task = task_of(TaskKind::compute, thread, label);
     task.flops = flops;

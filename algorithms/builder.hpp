@@ -43,6 +43,10 @@ public:
     // after its last task, so it must wait for every signal that still
     // matters to it, such as a barrier's release.
     int wait(int thread, const std::vector<int>& deps, const std::string& label);
+    // A wait task of `thread` for those of `tasks` that other threads run (in
+    // their order), so that it cannot leave before they have told it;
+    // -1, and no task, when all of them are its own.
+    int wait_for_others(int thread, const std::vector<int>& tasks, const std::string& label);
     // Real work on `thread`'s core: `flops` (> 0) floating-point operations.
     int compute(int thread, double flops, const std::vector<int>& deps, const std::string& label);
 

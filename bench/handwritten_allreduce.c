@@ -1,5 +1,5 @@
-/* The hand-written 2-thread allreduce of ../shared/notes/baselines.md,
- * "inputs rewritten before each call": each pinned thread sums both inputs
+/* A hand-written 2-thread allreduce, inputs rewritten before each call:
+ * each pinned thread sums both inputs
  * into its own output. No tree and one flag per thread: the floor a
  * thread-based allreduce on two cores is measured against, run interleaved
  * with `numacoll run` by bench/allreduce_vs_openmpi.sh because the machine's

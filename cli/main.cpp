@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     numacoll::install_interrupt_cleanup();
     CLI::App app{"numacoll: design, simulate and execute MPI collective algorithms on NUMA machines"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", fmt::format("numacoll {} ({})", numacoll::version, numacoll::git_revision));
+    app.set_version_flag("--version", fmt::format("numacoll {}", numacoll::version_and_revision));
     std::vector<std::pair<CLI::App*, numacoll::cli::CommandRun>> commands;
     auto remember = [&](numacoll::cli::CommandRun run) { commands.emplace_back(app.get_subcommands({}).back(), run); };
     remember(numacoll::cli::add_topo_command(app));

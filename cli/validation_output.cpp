@@ -34,16 +34,23 @@ namespace numacoll::cli {
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet) {
-    ensure_folder(folder);
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
     const std::string description =
-        fmt::format("numacoll {} ({}); machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version,
-                    numacoll::git_revision, layout.machine->source, layout.size(), params.origin,
-                    params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations);
+        fmt::format("numacoll {}; machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version_and_revision,
+                    layout.machine->source, layout.size(), params.origin, params.generic_fallback ? " (generic)" : "",
+                    exec_options.timed_iterations);
     // Rows go out as each point finishes: an interrupted run keeps them.
     results::CsvWriter csv((dir / "validation.csv").string(), validate::validation_columns());
     OutputFile summary_file((dir / "summary.txt").string());
+    // No trace of an earlier run stays beside these results (a link, a pipe
+    // or a device someone put there is theirs, and stays).
+    const std::string trace_paths[] = {(dir / "trace-simulated.csv").string(), (dir / "trace-measured.csv").string()};
+    for (const std::string& path : trace_paths) {
+        std::error_code ignored;
+        if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ignored)))
+            std::filesystem::remove(path, ignored);
+    }
 
     validate::ValidationSetup setup;
     setup.machine = layout.machine.get();
@@ -71,11 +78,8 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     summary_file.write(summary);
     summary_file.commit();
     for (const bool simulated : {true, false}) {
-        const std::string path = (dir / (simulated ? "trace-simulated.csv" : "trace-measured.csv")).string();
-        std::error_code ignored;
-        std::filesystem::remove(path, ignored);  // no stale trace from an earlier run beside the new results
         if (run.traces.empty()) continue;
-        results::TraceWriter trace(path);
+        results::TraceWriter trace(trace_paths[simulated ? 0 : 1]);
         for (const auto& pair : run.traces) trace.write(pair.schedule, simulated ? pair.simulated : pair.measured);
         trace.finish();
     }

@@ -13,7 +13,8 @@
 
 namespace numacoll::cli {
 
-// Simulates, executes and models every spec; writes DIR/validation.csv,
+// Simulates, executes and models every spec in `folder`, which exists
+// (ensure_folder); writes DIR/validation.csv,
 // DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
 // and DIR/trace-measured.csv. Progress on stderr unless quiet. Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,

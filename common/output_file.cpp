@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <utility>
 #include <iostream>
 
 #include "common/error.hpp"
@@ -23,6 +24,8 @@ namespace {
 // open at once than it holds still writes them, only without the cleanup.
 constexpr std::size_t pending_slots = 64;
 std::array<std::atomic<const OutputFile::Pending*>, pending_slots> pending_outputs{};
+static_assert(std::atomic<const OutputFile::Pending*>::is_always_lock_free, "the handler reads these pointers");
+static_assert(std::atomic<off_t>::is_always_lock_free, "the handler reads how much to keep");
 
 int publish(const OutputFile::Pending* pending) {
     for (std::size_t slot = 0; slot < pending_outputs.size(); ++slot) {
@@ -37,17 +40,29 @@ void withdraw(int slot) {
 }
 
 constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+// The actions the signals had before install_interrupt_cleanup(), by signal number.
+struct sigaction previous_actions[NSIG];
+bool installed[NSIG] = {};
 
 extern "C" void on_interrupt(int signal) {
-    // Only async-signal-safe calls: rename, unlink, signal, raise.
+    // Only async-signal-safe calls: ftruncate, rename, unlink, signal, raise.
     for (auto& slot : pending_outputs) {
         const OutputFile::Pending* pending = slot.load();
         if (pending == nullptr) continue;
-        if (pending->keep_written) ::rename(pending->temporary, pending->target);
-        else ::unlink(pending->temporary);
+        const off_t keep = pending->complete_bytes.load();
+        if (keep >= 0 && ::ftruncate(pending->fd, keep) == 0)
+            ::rename(pending->temporary, pending->target);
+        else
+            ::unlink(pending->temporary);
     }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
+}
+
+// True when `fd` is open for writing.
+bool writable_descriptor(int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    return flags >= 0 && ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR);
 }
 
 // The descriptor a path names by itself (/dev/stdout, /dev/fd/2...), or -1.
@@ -93,13 +108,13 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         return UsageError(fmt::format("cannot write '{}': {}", path_, std::strerror(error)));
     };
     if (path_.empty()) throw UsageError("an output path is empty (use - for standard output)");
-    if (const int fd = descriptor_named(path_); fd >= 0) {
-        fd_ = fd;
-        own_fd_ = false;
-        return;
+    int fd = descriptor_named(path_);
+    if (fd < 0) {
+        target_ = final_target(path_);
+        fd = descriptor_named(target_);
     }
-    target_ = final_target(path_);
-    if (const int fd = descriptor_named(target_); fd >= 0) {
+    if (fd >= 0) {
+        if (!writable_descriptor(fd)) throw refuse(EBADF);
         fd_ = fd;
         own_fd_ = false;
         return;
@@ -130,18 +145,14 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     }
     pending_.temporary = temporary_.c_str();
     pending_.target = target_.c_str();
+    pending_.fd = fd_;
     slot_ = publish(&pending_);
 }
 
 OutputFile::~OutputFile() {
     withdraw(slot_);
-    close_descriptor();
-    if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
-}
-
-void OutputFile::close_descriptor() {
     if (fd_ >= 0 && own_fd_) ::close(fd_);
-    fd_ = -1;
+    if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
 }
 
 void OutputFile::write(std::string_view text) {
@@ -157,21 +168,28 @@ void OutputFile::write(std::string_view text) {
         if (n <= 0) throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(n < 0 ? errno : EIO)));
         done += static_cast<std::size_t>(n);
     }
+    written_bytes_ += static_cast<off_t>(text.size());
 }
 
 void OutputFile::commit() {
     if (committed_) return;
-    if (own_fd_ && fd_ >= 0 && ::close(fd_) != 0) {
-        const int error = errno;
-        fd_ = -1;
-        throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(error)));
-    }
-    fd_ = -1;
+    // Out of the handler's table first: the descriptor it would cut is about to close.
+    withdraw(slot_);
+    slot_ = -1;
+    const int fd = own_fd_ ? std::exchange(fd_, -1) : -1;
+    if (fd >= 0 && ::close(fd) != 0)
+        throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
     if (!temporary_.empty() && ::rename(temporary_.c_str(), target_.c_str()) != 0)
         throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
     committed_ = true;
-    withdraw(slot_);
-    slot_ = -1;
+}
+
+void OutputFile::commit_complete() {
+    const off_t keep = pending_.complete_bytes.load();
+    if (committed_ || keep < 0) return;
+    if (!temporary_.empty() && fd_ >= 0 && ::ftruncate(fd_, keep) != 0)
+        throw Error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+    commit();
 }
 
 void write_output_file(const std::string& path, std::string_view text) {
@@ -182,16 +200,28 @@ void write_output_file(const std::string& path, std::string_view text) {
 
 void install_interrupt_cleanup() {
     for (const int signal : cleanup_signals) {
+        struct sigaction before {};
+        if (::sigaction(signal, nullptr, &before) != 0 || before.sa_handler == SIG_IGN) continue;
         struct sigaction action {};
         action.sa_handler = on_interrupt;
         sigemptyset(&action.sa_mask);
         for (const int other : cleanup_signals) sigaddset(&action.sa_mask, other);
-        ::sigaction(signal, &action, nullptr);
+        if (::sigaction(signal, &action, nullptr) != 0) continue;
+        previous_actions[signal] = before;
+        installed[signal] = true;
     }
 }
 
 void reset_interrupt_cleanup() {
-    for (const int signal : cleanup_signals) std::signal(signal, SIG_DFL);
+    for (const int signal : cleanup_signals)
+        if (installed[signal]) ::sigaction(signal, &previous_actions[signal], nullptr);
+}
+
+void block_interrupts_in_this_thread() {
+    sigset_t signals;
+    sigemptyset(&signals);
+    for (const int signal : cleanup_signals) sigaddset(&signals, signal);
+    ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 }
 
 }  // namespace numacoll

@@ -16,16 +16,18 @@
 // without commit() removes its temporary.
 //
 // Interruption (SIGINT, SIGTERM, SIGHUP, once install_interrupt_cleanup()
-// has run): the temporary of a file that was told keep_on_interrupt() is
-// renamed into place, so that a sweep interrupted after some points keeps
-// the rows it finished (every row is written whole, in one write); every
-// other temporary is removed. The process then dies of the signal, as it
-// would have.
+// has run): a file whose writer marked some of its text complete
+// (mark_complete(): finished rows) is cut back to that text and renamed
+// into place, so that a sweep interrupted after some points keeps exactly
+// the rows it finished; every other temporary is removed. The process then
+// dies of the signal, as it would have. A signal the process ignored when
+// it started (nohup) stays ignored.
 #pragma once
 
-#include <csignal>
+#include <atomic>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 
 namespace numacoll {
 
@@ -41,34 +43,38 @@ public:
 
     // Writes all of `text` at once; Error (exit 1) when the write fails.
     void write(std::string_view text);
-    // From now on an interruption puts what was written in place instead of
-    // removing it: call it once the text is worth keeping (finished rows).
-    void keep_on_interrupt() { pending_.keep_written = 1; }
+    // Everything written so far is whole (finished rows): an interruption
+    // puts exactly that in place, instead of removing the file.
+    void mark_complete() { pending_.complete_bytes.store(written_bytes_); }
+    bool has_complete_text() const { return pending_.complete_bytes.load() >= 0; }
     // Puts the written text in place (rename, or nothing for a target
     // written through); Error when that fails. Later writes are refused.
     void commit();
+    // Puts the text marked complete in place, without what came after it
+    // (a run that failed keeps its finished rows); nothing when none was marked.
+    void commit_complete();
 
     const std::string& path() const { return path_; }
     // True when the bytes go straight to the target (a device, a FIFO, a descriptor).
     bool writes_through() const { return temporary_.empty(); }
 
-    // What the interrupt handler reads: set before the entry is published,
-    // unchanged until it is withdrawn.
+    // What the interrupt handler reads. The paths and the descriptor are set
+    // before the entry is published and unchanged until it is withdrawn.
     struct Pending {
         const char* temporary = nullptr;
         const char* target = nullptr;
-        volatile std::sig_atomic_t keep_written = 0;
+        int fd = -1;
+        std::atomic<off_t> complete_bytes{-1};  // -1: nothing to keep
     };
 
 private:
-    void close_descriptor();
-
     std::string path_;     // as given, for messages
     std::string target_;   // what the rename replaces (symlinks followed)
     std::string temporary_;  // empty when writing through
     int fd_ = -1;
     bool own_fd_ = true;
     bool committed_ = false;
+    off_t written_bytes_ = 0;
     Pending pending_;
     int slot_ = -1;  // in the interrupt handler's table, -1 if none
 };
@@ -76,11 +82,17 @@ private:
 // Opens, writes and commits: a whole output at once.
 void write_output_file(const std::string& path, std::string_view text);
 
-// Installs the handler described above for SIGINT, SIGTERM and SIGHUP.
+// Installs the handler described above for SIGINT, SIGTERM and SIGHUP
+// (those the process does not ignore).
 void install_interrupt_cleanup();
 
 // For a child process that must not act on its parent's files (the
-// simulation's fork): restores the default action of those signals.
+// simulation's fork): gives those signals back the actions they had before
+// install_interrupt_cleanup().
 void reset_interrupt_cleanup();
+
+// For worker threads (the executor's): leaves those signals to the thread
+// that owns the output files, so that the handler never runs beside it.
+void block_interrupts_in_this_thread();
 
 }  // namespace numacoll

@@ -1,7 +1,9 @@
 // costs::CoreLevels: which level of the cost model joins two cores of one
-// node, and how far apart its sockets are. Every reader of the cost
-// parameters (the simulator's routes, locality statistics, closed-form
-// models, calibration) asks it, so the levels mean the same everywhere.
+// node, and how far apart its sockets are. Whatever charges a transfer at a
+// level (the simulator's routes, the locality statistics) asks it, so the
+// levels mean the same everywhere. Its "sockets" are last-level-cache
+// domains, the cost model's; the generators' socket groups (the top of the
+// node hierarchy) are the algorithms', and may hold several such domains.
 //
 // - local_cache: the same core;
 // - same_cache: two cores sharing a cache below the last level (the

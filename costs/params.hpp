@@ -45,7 +45,7 @@ struct Params {
     double cache_line_bytes = 64;
     Figure reduce_bytes_per_ns;     // input bytes a core folds per ns (vectorised sum)
     // Floating-point operations a core performs per ns (compute tasks);
-    // absent from files that predate compute tasks.
+    // absent when the file does not give it.
     std::optional<Figure> compute_flops_per_ns;
     std::array<LevelParams, all_levels.size()> levels;
 

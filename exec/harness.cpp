@@ -7,15 +7,20 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "exec/spin_barrier.hpp"
 
 namespace numacoll::exec {
 
-HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding, const HarnessOptions& options,
-                             IterationWork& work) {
+void check_iteration_counts(const HarnessOptions& options) {
     if (options.warmup_iterations < 0 || options.timed_iterations < 1)
         throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.timed_iterations,
                                      options.warmup_iterations));
+}
+
+HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding, const HarnessOptions& options,
+                             IterationWork& work) {
+    check_iteration_counts(options);
     const int threads = static_cast<int>(pus.size());
     const int timed_end = options.warmup_iterations + options.timed_iterations;
     const int total = timed_end + (options.trace ? 1 : 0);
@@ -28,6 +33,7 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
     SpinBarrier meeting(threads);
 
     const auto thread_main = [&](int thread) {
+        block_interrupts_in_this_thread();  // the thread that owns the output files takes Ctrl-C
         if (options.pin_threads) {
             std::lock_guard lock(binding_mutex);
             binding.pin_current_thread(pus[thread]);

@@ -58,8 +58,11 @@ struct HarnessResult {
     int iterations = 0;  // in all
 };
 
+// UsageError for fewer than 1 timed iteration or a negative warm-up.
+void check_iteration_counts(const HarnessOptions& options);
+
 // Runs `work` on one thread per entry of `pus` (logical PUs), each pinned to
-// its PU when asked. UsageError for iteration counts below 1 timed, 0 warm-up.
+// its PU when asked; the iteration counts are checked first.
 HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding, const HarnessOptions& options,
                              IterationWork& work);
 

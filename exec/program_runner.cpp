@@ -12,8 +12,9 @@ namespace numacoll::exec {
 
 namespace {
 
-// Where compute tasks leave their result, so that their work is done.
-thread_local double compute_sink = 0;
+// Where compute tasks leave their result: a volatile store cannot be left
+// out, so neither can the work that produces it.
+thread_local volatile double compute_sink = 0;
 
 }  // namespace
 
@@ -71,7 +72,7 @@ void ProgramRunner::execute(int id, std::uint32_t iteration) {
             transport_.transfer(id, iteration, buffers_);
             break;
         case sched::TaskKind::compute:
-            compute_sink += compute_flops(task.flops);
+            compute_sink = compute_flops(task.flops);
             break;
         case sched::TaskKind::wait:  // its dependencies were the point
             break;

@@ -13,12 +13,7 @@
 namespace numacoll::exec {
 
 ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
-    HarnessOptions harness_options;
-    harness_options.warmup_iterations = options.warmup_iterations;
-    harness_options.timed_iterations = options.timed_iterations;
-    harness_options.pin_threads = options.pin_threads;
-    harness_options.trace = options.trace;
-    harness_options.before_arrival = options.before_arrival;
+    check_iteration_counts(options);
     sched::validate_schedule(schedule);  // a file from --from may be anything: refuse what would crash
     if (schedule.nodes != 1)
         throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {}", schedule.nodes));
@@ -32,7 +27,7 @@ ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& 
         ranks.push_back(program.rank);
     }
     ProgramRunner runner(schedule, programs, buffers, transport);
-    const HarnessResult harness = run_iterations(pus, binding, harness_options, runner);
+    const HarnessResult harness = run_iterations(pus, binding, options, runner);
 
     ExecResult result;
     result.iteration_ns = harness.iteration_ns;

@@ -15,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "common/statistics.hpp"
+#include "exec/harness.hpp"
 #include "exec/verification.hpp"
 #include "schedule/schedule.hpp"
 #include "schedule/timeline.hpp"
@@ -22,17 +23,12 @@
 
 namespace numacoll::exec {
 
-struct ExecOptions {
-    int warmup_iterations = 10;
-    int timed_iterations = 100;
-    bool pin_threads = true;
-    bool trace = false;  // record every task's start and end in one more, untimed iteration
+// The harness's options (iterations, pinning, trace; a thread is a rank),
+// and what the verification calls first.
+struct ExecOptions : HarnessOptions {
     // Called for each rank's output after the last iteration, before the
     // check (tests corrupt a buffer here to prove that the check notices).
     BeforeVerify before_verify;
-    // Called by each rank after the meeting that starts an iteration, before
-    // it arrives (tests delay one rank here to prove that a barrier waits).
-    std::function<void(int rank)> before_arrival;
 };
 
 struct ExecResult {

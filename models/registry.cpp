@@ -18,17 +18,17 @@ const ModelInfo* find_model(sched::Collective collective, const std::string& alg
 const std::vector<WithoutModel>& algorithms_without_model() {
     using C = sched::Collective;
     static const std::vector<WithoutModel> list = [] {
-        const std::string measured = "no closed form is written here; its sources measure it";
+        const std::string measured = "its sources measure it and give no closed form";
         std::vector<WithoutModel> all = {
-            {C::allreduce, "dissemination", "HPDC'13 equations (6) and (7) describe it; not implemented here"},
-            {C::allreduce, "tiled", "HPDC'13 equation (11) describes it; not implemented here"},
+            {C::allreduce, "dissemination", "HPDC'13 equations (6) and (7) give its cost; numacoll has no model of them"},
+            {C::allreduce, "tiled", "HPDC'13 equation (11) gives its cost; numacoll has no model of it"},
             {C::allreduce, "tiled-naive", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
             {C::allreduce, "tiled-cyclic", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
-            {C::reduce, "tree", "HPDC'13 equation (3) describes its reduction phase; not implemented here"},
-            {C::bcast, "tree", "HPDC'13 equation (4) describes its broadcast phase; not implemented here"},
+            {C::reduce, "tree", "HPDC'13 equation (3) gives its reduction phase; numacoll has no model of it"},
+            {C::bcast, "tree", "HPDC'13 equation (4) gives its broadcast phase; numacoll has no model of it"},
             {C::bcast, "leader", measured},
-            {C::barrier, "tree", "HPDC'13 equations (3) and (4) at m = 0; not implemented here"},
-            {C::barrier, "dissemination", "HPDC'13 equation (6) at m = 0; not implemented here"},
+            {C::barrier, "tree", "HPDC'13 equations (3) and (4) at m = 0; numacoll has no model of them"},
+            {C::barrier, "dissemination", "HPDC'13 equation (6) at m = 0; numacoll has no model of it"},
             {C::scatter, "tree", measured},
             {C::gather, "linear", measured},
             {C::gather, "binomial", measured},

@@ -26,13 +26,21 @@ std::string CsvWriter::line(const std::vector<std::string>& fields) const {
 
 void CsvWriter::row(const std::vector<std::string>& fields) { rows({fields}); }
 
-void CsvWriter::rows(const std::vector<std::vector<std::string>>& rows) {
+CsvWriter::~CsvWriter() {
+    try {
+        file_.commit_complete();
+    } catch (const Error&) {
+        // The run is failing already; its own error is the one to report.
+    }
+}
+
+void CsvWriter::rows(const std::vector<std::vector<std::string>>& rows, bool completes_point) {
     std::string text = header_written_ ? "" : line(columns_);
     for (const auto& fields : rows) text += line(fields);
     file_.write(text);
     header_written_ = true;
     rows_written_ += static_cast<int>(rows.size());
-    if (rows_written_ > 0) file_.keep_on_interrupt();
+    if (completes_point && rows_written_ > 0) file_.mark_complete();
 }
 
 void CsvWriter::finish() {

@@ -1,6 +1,5 @@
 #include "results/provenance.hpp"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -11,7 +10,7 @@ namespace numacoll::results {
 
 Provenance current_provenance() {
     Provenance provenance;
-    provenance.numacoll = fmt::format("{} ({})", numacoll::version, numacoll::git_revision);
+    provenance.numacoll = numacoll::version_and_revision;
     provenance.build_type = numacoll::build_type;
     char host[256] = {};
     provenance.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "unknown";

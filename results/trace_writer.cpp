@@ -18,8 +18,9 @@ void TraceWriter::write(const sched::Schedule& schedule, const sched::Timeline& 
         rows.push_back({collective, schedule.spec.algorithm, bytes, std::to_string(id), std::to_string(task.thread),
                         sched::to_string(task.kind), task.label.text(), fmt::format("{:.6f}", timeline.tasks[id].start_ns),
                         fmt::format("{:.6f}", timeline.tasks[id].end_ns)});
-        if (static_cast<int>(rows.size()) == batch || id + 1 == schedule.task_count()) {
-            csv_.rows(rows);
+        const bool last = id + 1 == schedule.task_count();
+        if (static_cast<int>(rows.size()) == batch || last) {
+            csv_.rows(rows, last);
             rows.clear();
         }
     }

@@ -1,7 +1,8 @@
 // results::TraceWriter: when each task of each point ran, as a CSV:
 // collective, algorithm, bytes, task, thread, kind, label, start_ns, end_ns.
 // Both engines' timelines are written the same way, so that a simulated and
-// a measured trace line up. Points are written as they finish (CsvWriter).
+// a measured trace line up. Each point is written when it finishes (in
+// batches for a large one; an interruption keeps whole points only).
 #pragma once
 
 #include <string>

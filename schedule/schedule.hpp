@@ -146,9 +146,9 @@ public:
 private:
     // Boost's adjacency_list has no move constructor, and its swap() copies
     // (its edges point at the graph's own edge vector, so the graph object
-    // cannot change address). Moving a Schedule out of its builder used to
-    // copy every task and edge: twice the memory of a million-task schedule.
-    // The graph lives on the heap and moves as a pointer.
+    // cannot change address): moving the graph itself would copy every task
+    // and edge, twice the memory of a million-task schedule. The graph lives
+    // on the heap and moves as a pointer.
     class MovableGraph {
     public:
         MovableGraph() : graph_(std::make_unique<TaskGraph>()) {}

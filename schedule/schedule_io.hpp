@@ -14,7 +14,9 @@
 // are %-escaped). JSON holds the same fields ("format", "version", "spec",
 // "nodes", "provenance", "ranks", "buffers", "tasks").
 // Version 1 files (text and JSON) still load: version 1 had no `wait` kind,
-// and wrote a task that only waits as `compute` with no flops.
+// and wrote a task that only waits as `compute` with no flops, which loads
+// as a wait task; a version-1 compute task with flops stays a compute task
+// (the simulator now charges it at the compute rate, not the reduce rate).
 #pragma once
 
 #include <iosfwd>

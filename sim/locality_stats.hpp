@@ -1,9 +1,10 @@
 // What a schedule moves where, without simulating: `numacoll dag --stats`.
 //
 // Every byte a copy or reduce reads is classed by the level that joins the
-// buffer owner's core to the reading core (costs::CoreLevels: data sits in
+// buffer owner's core to the reading core (costs::CoreLevels; data sits in
 // its writer's cache, the paper's Modified-state setup): same core, same
-// cache, same socket, other socket by hops; a net task's bytes are "network". Flags are counted by the same classes. The critical
+// cache, same socket, other socket by hops; a net task's bytes are
+// "network". Flags are counted by the same classes. The critical
 // paths are the longest chains of dependent tasks, by task count and by
 // bytes written, found with Boost.Graph's topological sort.
 #pragma once

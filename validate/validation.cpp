@@ -101,7 +101,7 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
             for (const auto* p : list) {
                 const std::optional<double> time = predicted(*p);
                 if (!time) continue;
-                const double error = std::fabs((*time - p->measured.time_ns) / p->measured.time_ns);
+                const double error = std::fabs(relative_error(*time, p->measured.time_ns));
                 errors.push_back(error);
                 absolute_ns.push_back(std::fabs(*time - p->measured.time_ns));
                 if (!worst || error > worst_error) worst = p, worst_error = error;

@@ -23,14 +23,19 @@
 
 namespace numacoll::validate {
 
+// (predicted - measured) / measured.
+inline double relative_error(double predicted_ns, double measured_ns) {
+    return (predicted_ns - measured_ns) / measured_ns;
+}
+
 struct ValidationPoint {
     results::ResultRow simulated;  // engine "sim"
     results::ResultRow measured;   // engine "threads", with its spread
     std::optional<double> model_ns;  // none: no closed form for this algorithm (or shape)
-    double simulated_error() const { return (simulated.time_ns - measured.time_ns) / measured.time_ns; }
+    double simulated_error() const { return relative_error(simulated.time_ns, measured.time_ns); }
     std::optional<double> model_error() const {
         if (!model_ns) return std::nullopt;
-        return (*model_ns - measured.time_ns) / measured.time_ns;
+        return relative_error(*model_ns, measured.time_ns);
     }
 };
 

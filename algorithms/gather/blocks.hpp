@@ -19,7 +19,6 @@ public:
 
     ScheduleBuilder& builder() { return builder_; }
     PointToPoint& p2p() { return *p2p_; }
-    const Layout& layout() const { return layout_; }
     int root() const { return root_; }
     int ranks() const { return ranks_; }
     std::uint64_t block_bytes() const { return block_; }
@@ -41,7 +40,6 @@ public:
 
 private:
     ScheduleBuilder builder_;
-    const Layout& layout_;
     int root_;
     int ranks_;
     std::uint64_t block_;

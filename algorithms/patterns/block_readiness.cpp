@@ -17,12 +17,8 @@ void BlockReadiness::set(int rank, int first, int count, int task) {
 }
 
 void BlockReadiness::settle(ScheduleBuilder& builder, const std::string& label) const {
-    for (int rank = 0; rank < static_cast<int>(ready_.size()); ++rank) {
-        std::vector<int> foreign;
-        for (int task : of(rank, 0, static_cast<int>(ready_[rank].size())))
-            if (builder.thread_of(task) != rank) foreign.push_back(task);
-        if (!foreign.empty()) builder.wait(rank, foreign, label);
-    }
+    for (int rank = 0; rank < static_cast<int>(ready_.size()); ++rank)
+        builder.wait_for_others(rank, of(rank, 0, static_cast<int>(ready_[rank].size())), label);
 }
 
 }  // namespace numacoll::algo

@@ -41,13 +41,9 @@ void place_partial(ScheduleBuilder& builder, ChunkState& state, int rank, const 
 }
 
 void settle(ScheduleBuilder& builder, ChunkState& state) {
-    for (int rank = 0; rank < static_cast<int>(state.ready.size()); ++rank) {
-        std::vector<int> foreign;
-        for (int task : state.ready[rank])
-            if (builder.thread_of(task) != rank) foreign.push_back(task);
-        if (foreign.empty()) continue;
-        state.ready[rank] = {builder.wait(rank, foreign, state.tag + ":done")};
-    }
+    for (int rank = 0; rank < static_cast<int>(state.ready.size()); ++rank)
+        if (const int waited = builder.wait_for_others(rank, state.ready[rank], state.tag + ":done"); waited >= 0)
+            state.ready[rank] = {waited};
 }
 
 }  // namespace numacoll::algo

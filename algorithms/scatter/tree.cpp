@@ -57,7 +57,7 @@ public:
             }
         }
         for (int rank = 0; rank < layout_.size(); ++rank)
-            if (builder_.thread_of(output_ready_[rank]) != rank) builder_.wait(rank, {output_ready_[rank]}, "scatter:done");
+            builder_.wait_for_others(rank, {output_ready_[rank]}, "scatter:done");
         return builder_.finish();
     }
 

@@ -157,10 +157,10 @@ INSTANTIATE_TEST_SUITE_P(Machines, AlgorithmProofs,
                                            "synthetic:Package:4 L3Cache:2 Core:8"),
                          [](const auto& info) { return test_name(info.param); });
 
-// hwloc's reference machines, when ../shared/hwloc-xml is beside the project.
+// hwloc's reference machines, when their folder (NUMACOLL_HWLOC_XML_DIR) exists.
 TEST(AlgorithmProofsOnSharedXml, EveryLoadableMachine) {
     namespace fs = std::filesystem;
-    const fs::path folder{NUMACOLL_SHARED_HWLOC_XML};
+    const fs::path folder{NUMACOLL_HWLOC_XML_DIR};
     if (!fs::is_directory(folder)) GTEST_SKIP() << folder << " is absent";
     int proven = 0;
     for (const auto& entry : fs::directory_iterator(folder)) {

@@ -205,7 +205,8 @@ TEST(OutputFile, AnInterruptKeepsFinishedRowsAndRemovesTemporaries) {
         install_interrupt_cleanup();
         OutputFile kept(rows.string());
         kept.write("header\nrow 1\n");
-        kept.keep_on_interrupt();
+        kept.mark_complete();
+        kept.write("row 2, half wri");  // not marked: cut off
         OutputFile discarded(half.string());
         discarded.write("half of a schedule");
         OutputFile nothing_yet(untouched.string());  // no finished row: the old file stays
@@ -222,4 +223,43 @@ TEST(OutputFile, AnInterruptKeepsFinishedRowsAndRemovesTemporaries) {
     EXPECT_EQ(temporaries_beside(rows), 0);
     EXPECT_EQ(temporaries_beside(half), 0);
     EXPECT_EQ(temporaries_beside(untouched), 0);
+}
+
+TEST(OutputFile, ASignalIgnoredAtStartStaysIgnored) {
+    // Under nohup, SIGHUP is ignored: installing the cleanup must not make it fatal.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        std::signal(SIGHUP, SIG_IGN);
+        install_interrupt_cleanup();
+        ::raise(SIGHUP);
+        reset_interrupt_cleanup();
+        ::raise(SIGHUP);
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST(OutputFile, CommittingTheCompleteTextDropsWhatFollows) {
+    const fs::path path = scratch("complete.csv");
+    {
+        OutputFile file(path.string());
+        file.write("a\n1\n");
+        file.mark_complete();
+        file.write("2,half");
+        file.commit_complete();
+    }
+    EXPECT_EQ(slurp(path), "a\n1\n");
+    EXPECT_EQ(temporaries_beside(path), 0);
+}
+
+TEST(OutputFile, AClosedDescriptorIsRefusedBeforeAnyWork) {
+    const int fd = ::open("/dev/null", O_RDONLY);
+    ASSERT_GE(fd, 0);
+    // Open for reading only: not a place to write.
+    EXPECT_THROW(OutputFile(fmt::format("/dev/fd/{}", fd)), UsageError);
+    ::close(fd);
+    EXPECT_THROW(OutputFile(fmt::format("/proc/self/fd/{}", fd)), UsageError);
 }

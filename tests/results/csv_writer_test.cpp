@@ -63,3 +63,21 @@ TEST(CsvWriter, FieldsAreQuotedOnlyWhenTheyMustBe) {
     EXPECT_EQ(results::csv_field("a;b=c"), "a;b=c");
     EXPECT_EQ(results::csv_field("two\nlines"), "\"two\nlines\"");
 }
+
+TEST(CsvWriter, ARunThatFailsKeepsItsFinishedRows) {
+    const fs::path path = scratch("failed.csv");
+    try {
+        results::CsvWriter csv(path.string(), {"point", "time_ns"});
+        csv.row({"1", "10"});
+        csv.row({"2", "20"});
+        throw Error("point 3 failed");
+    } catch (const Error&) {
+    }
+    EXPECT_EQ(slurp(path), "point,time_ns\n1,10\n2,20\n");
+    EXPECT_TRUE(temporary_of(path).empty());
+    // A run that fails before its first row leaves nothing.
+    const fs::path none = scratch("nothing.csv");
+    { results::CsvWriter csv(none.string(), {"point"}); }
+    EXPECT_FALSE(fs::exists(none));
+    EXPECT_TRUE(temporary_of(none).empty());
+}

@@ -1,5 +1,5 @@
-// hwloc's own reference topologies (../shared/hwloc-xml, v1 and v2 XML from
-// real machines). Skipped when that folder is absent.
+// hwloc's own reference topologies (the NUMACOLL_HWLOC_XML_DIR folder, v1
+// and v2 XML from real machines). Skipped when that folder is absent.
 #include <filesystem>
 #include <set>
 
@@ -17,7 +17,7 @@ using testing::find_device;
 
 namespace fs = std::filesystem;
 
-const fs::path shared_dir{NUMACOLL_SHARED_HWLOC_XML};
+const fs::path shared_dir{NUMACOLL_HWLOC_XML_DIR};
 
 #define SKIP_WITHOUT_SHARED_XML()                                                       \
     do {                                                                                \
