@@ -18,13 +18,12 @@ thread_local volatile double compute_sink = 0;
 
 }  // namespace
 
-ProgramRunner::ProgramRunner(const sched::Schedule& schedule, const std::vector<ThreadProgram>& programs,
-                             const Buffers& buffers, Transport& transport)
-    : schedule_(schedule), programs_(programs), buffers_(buffers), transport_(transport),
-      task_times_(schedule.task_count()) {
+ScheduleWork::ScheduleWork(const sched::Schedule& schedule, const std::vector<ThreadProgram>& programs,
+                           const Buffers& buffers)
+    : schedule_(schedule), programs_(programs), buffers_(buffers), task_times_(schedule.task_count()) {
     for (const ThreadProgram& program : programs) {
         inputs_.push_back(schedule.input_of(program.rank));
-        std::vector<bool> announces;
+        std::vector<std::uint8_t> announces;
         for (int id : program.tasks) {
             const sched::TaskKind kind = schedule.task(id).kind;
             announces.push_back(kind == sched::TaskKind::flag || kind == sched::TaskKind::net);
@@ -33,27 +32,14 @@ ProgramRunner::ProgramRunner(const sched::Schedule& schedule, const std::vector<
     }
 }
 
-void ProgramRunner::prepare(int thread, std::uint32_t iteration) {
+void ScheduleWork::prepare(int thread, std::uint32_t iteration) {
     const int input = inputs_[thread];
     if (input < 0) return;
     fill_input(buffers_.bytes(input), schedule_.buffer(input).bytes, programs_[thread].rank, iteration,
                schedule_.spec.op);
 }
 
-void ProgramRunner::run(int thread, std::uint32_t iteration, bool record) {
-    const ThreadProgram& program = programs_[thread];
-    for (std::size_t k = 0; k < program.tasks.size(); ++k) {
-        for (int dep : program.waits[k]) transport_.wait(dep, iteration);
-        const int id = program.tasks[k];
-        const Clock::time_point begin = record ? Clock::now() : Clock::time_point{};
-        execute(id, iteration);
-        if (record) task_times_[id] = {begin, Clock::now()};
-        if (announces_[thread][k]) transport_.wake(id);
-    }
-}
-
-void ProgramRunner::execute(int id, std::uint32_t iteration) {
-    const sched::Task& task = schedule_.task(id);
+void ScheduleWork::execute_locally(const sched::Task& task) const {
     switch (task.kind) {
         case sched::TaskKind::copy:
             std::memcpy(buffers_.at(task.write), buffers_.at(task.reads[0]), task.write.bytes);
@@ -65,21 +51,17 @@ void ProgramRunner::execute(int id, std::uint32_t iteration) {
                         schedule_.spec.op);
             break;
         }
-        case sched::TaskKind::flag:
-            transport_.signal(id, iteration);
-            break;
-        case sched::TaskKind::net:
-            transport_.transfer(id, iteration, buffers_);
-            break;
         case sched::TaskKind::compute:
             compute_sink = compute_flops(task.flops);
             break;
         case sched::TaskKind::wait:  // its dependencies were the point
+        case sched::TaskKind::flag:  // the transport's
+        case sched::TaskKind::net:
             break;
     }
 }
 
-sched::Timeline ProgramRunner::timeline(const std::vector<Clock::time_point>& arrivals) const {
+sched::Timeline ScheduleWork::timeline(const std::vector<Clock::time_point>& arrivals) const {
     sched::Timeline result;
     const Clock::time_point epoch = *std::min_element(arrivals.begin(), arrivals.end());
     for (int id = 0; id < schedule_.task_count(); ++id) {

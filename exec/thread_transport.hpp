@@ -12,7 +12,7 @@
 
 namespace numacoll::exec {
 
-class ThreadTransport : public Transport {
+class ThreadTransport final : public Transport {
 public:
     // UsageError naming the first net task of the schedule.
     explicit ThreadTransport(const sched::Schedule& schedule);

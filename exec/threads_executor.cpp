@@ -26,7 +26,7 @@ ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& 
         pus.push_back(schedule.ranks[program.rank].pu);
         ranks.push_back(program.rank);
     }
-    ProgramRunner runner(schedule, programs, buffers, transport);
+    ProgramRunner<ThreadTransport> runner(schedule, programs, buffers, transport);
     const HarnessResult harness = run_iterations(pus, binding, options, runner);
 
     ExecResult result;
