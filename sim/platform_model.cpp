@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <string_view>
-#include <deque>
 #include <set>
 
 #include "common/error.hpp"
@@ -17,13 +16,13 @@ namespace numacoll::sim {
 PlatformModel::PlatformModel(std::shared_ptr<const topo::Machine> machine, costs::Params params, int nodes)
     : machine_(std::move(machine)), params_(std::move(params)), nodes_(nodes), levels_(*machine_) {
     if (nodes_ < 1) throw UsageError(fmt::format("a platform needs at least one node (got {})", nodes_));
-    build_domains();
+    find_nics();
     build_links();
 }
 
 int PlatformModel::numa_count() const { return std::max<int>(1, static_cast<int>(machine_->numa_nodes.size())); }
 
-void PlatformModel::build_domains() {
+void PlatformModel::find_nics() {
     const topo::Machine& machine = *machine_;
     if (const auto nics = machine.nics(); !nics.empty())  // one NIC per node carries the traffic: the first
         nic_numa_.push_back(std::max(0, nics.front()->numa_node));
@@ -47,14 +46,15 @@ void PlatformModel::build_links() {
     auto aggregate = [&](Level level) { return params_.at(level).aggregate_bandwidth_bytes_per_ns.value; };
     auto latency = [&](Level level) { return params_.at(level).latency_ns.value; };
 
+    // The caches some cores share below the last level: the same on every node.
+    std::set<int> shared_caches;
+    for (int core = 0; core < machine.core_count(); ++core) shared_caches.insert(levels_.shared_cache_of_core(core));
     for (int node = 0; node < nodes_; ++node) {
         for (int core = 0; core < machine.core_count(); ++core)
             for (Level level : {Level::local_cache, Level::same_cache, Level::same_socket, Level::other_socket, Level::dram})
                 add_link({node_link(node, fmt::format("c{}.{}", core, to_string(level))), bandwidth(level),
                           level == Level::other_socket ? 0 : latency(level), false,
                           fmt::format("core {} stream ({})", core, to_string(level)), 1.0});
-        std::set<int> shared_caches;
-        for (int core = 0; core < machine.core_count(); ++core) shared_caches.insert(levels_.shared_cache_of_core(core));
         for (int object : shared_caches)
             if (object >= 0)
                 add_link({node_link(node, fmt::format("L{}#{}", machine.objects[object].cache_level,

@@ -108,7 +108,7 @@ public:
     int numa_count() const;
 
 private:
-    void build_domains();
+    void find_nics();
     void build_links();
     std::string add_link(LinkSpec spec);
     std::vector<LinkUse> domain_path(int node, int from_domain, int to_domain) const;
