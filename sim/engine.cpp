@@ -84,7 +84,10 @@ private:
         }
         sg::ActivityPtr activity;
         if (step.kind == Step::Kind::transfer) {
-            auto comm = sg::Comm::sendto_init(platform_.host(step.from), platform_.host(step.to));
+            // A copy that another task makes serves this read only once that task has ended.
+            const bool copy_ready = step.source_ready_after < 0 || finished(step.source_ready_after);
+            const Endpoint& from = copy_ready ? step.from : step.fallback_from;
+            auto comm = sg::Comm::sendto_init(platform_.host(from), platform_.host(step.to));
             comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
             comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
             comm->vetoable_start();
@@ -126,7 +129,10 @@ private:
 std::set<SimgridPlatform::Pair> routes_used(const TaskPlans& plans) {
     std::set<SimgridPlatform::Pair> routes;
     for (const auto& step : plans.all_steps())
-        if (step.kind == Step::Kind::transfer) routes.insert({step.from, step.to});
+        if (step.kind == Step::Kind::transfer) {
+            routes.insert({step.from, step.to});
+            if (step.source_ready_after >= 0) routes.insert({step.fallback_from, step.to});
+        }
     return routes;
 }
 

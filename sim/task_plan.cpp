@@ -14,10 +14,26 @@ namespace {
 
 // Where some bytes live: their home (the writer's cache or DRAM), plus the
 // sockets that hold a shared copy because a core there read them.
+struct SharedCopy {
+    int domain = 0;
+    int core = 0;       // whose cache holds it
+    int made_by = -1;   // the task whose read puts it there
+    bool operator==(const SharedCopy&) const = default;
+};
+
 struct Where {
     Endpoint home;
-    std::vector<std::pair<int, int>> shared;  // (domain, core whose cache holds the copy)
+    std::vector<SharedCopy> shared;
     bool operator==(const Where&) const = default;
+};
+
+// Where a read takes some bytes from: `source`, or `fallback` until task
+// `ready_after` has finished.
+struct ReadSource {
+    Endpoint source;
+    Endpoint fallback;
+    int ready_after = -1;
+    bool operator==(const ReadSource&) const = default;
 };
 
 // Per buffer, byte intervals -> where those bytes live now.
@@ -47,18 +63,20 @@ public:
         return memory_of(buffer);
     }
 
-    // Where `reader` gets each piece of a range from (bytes summed per source,
-    // in order of first appearance), and the shared copies the read leaves.
-    std::vector<std::pair<Endpoint, double>> read(const sched::Range& range, int reader) {
-        std::vector<std::pair<Endpoint, double>> result;
+    // Where task `task` on core `reader` gets each piece of a range from
+    // (bytes summed per source, in order of first appearance), and the
+    // shared copies the read leaves.
+    std::vector<std::pair<ReadSource, double>> read(const sched::Range& range, int reader, int task) {
+        std::vector<std::pair<ReadSource, double>> result;
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
         where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
-            Endpoint source = where.home;
+            ReadSource source{where.home, where.home, -1};
             const bool home_here = where.home.kind == EndpointKind::cache && platform_.domain_of_core(where.home.index) == domain;
-            auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.first == domain; });
-            if (!home_here && copy != where.shared.end()) source = {EndpointKind::cache, where.home.node, copy->second};
-            if (!home_here && copy == where.shared.end() && fits) where.shared.emplace_back(domain, reader);
+            auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.domain == domain; });
+            if (!home_here && copy != where.shared.end())
+                source = {{EndpointKind::cache, where.home.node, copy->core}, where.home, copy->made_by};
+            if (!home_here && copy == where.shared.end() && fits) where.shared.push_back({domain, reader, task});
             auto found = std::find_if(result.begin(), result.end(), [&](const auto& p) { return p.first == source; });
             const double bytes = static_cast<double>(end - start);
             if (found == result.end())
@@ -81,6 +99,7 @@ private:
 // True for a transfer that only touches one core's private resources: its
 // own cache, read or written by itself.
 bool is_private(const Step& step) {
+    if (step.source_ready_after >= 0) return false;
     return step.kind == Step::Kind::work ||
            (step.from.index == step.to.index && step.from.node == step.to.node &&
             ((step.from.kind == EndpointKind::cache && step.to.kind == EndpointKind::core) ||
@@ -157,8 +176,14 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
             case sched::TaskKind::copy:
             case sched::TaskKind::reduce: {
                 for (const sched::Range& read : task.reads)
-                    for (const auto& [location, bytes] : placement.read(read, rank.core))
-                        steps.push_back({Step::Kind::transfer, location, core, bytes});
+                    for (const auto& [location, bytes] : placement.read(read, rank.core, id)) {
+                        Step step{Step::Kind::transfer, location.source, core, bytes};
+                        if (location.ready_after >= 0 && location.ready_after != id) {
+                            step.source_ready_after = location.ready_after;
+                            step.fallback_from = location.fallback;
+                        }
+                        steps.push_back(step);
+                    }
                 const double bytes = static_cast<double>(task.write.bytes);
                 if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
                     steps.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});

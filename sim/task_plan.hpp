@@ -15,6 +15,11 @@
 //   This is the synergistic prefetching of HPDC'13 section 2.2 (a one-stage
 //   broadcast crosses the inter-socket link once per socket, not once per
 //   reader). A write leaves the writer's copy as the only one.
+//   The copy exists once the task that made it has finished, in simulated
+//   time: a read that starts earlier (the concurrent readers of a fan-out)
+//   goes to where the bytes really are. Plans are built before the
+//   simulation, so such a read carries both sources and the engine picks
+//   one when the read starts (Step::source_ready_after).
 // - A net transfer lands in the DRAM of the destination buffer's NUMA node
 //   (the NIC writes memory), and reads the source from DRAM.
 //
@@ -52,6 +57,10 @@ struct Step {
     Endpoint from;   // transfer source, or the core that works
     Endpoint to;     // transfer destination
     double amount = 0;  // bytes moved, or bytes folded (work)
+    // A transfer whose source is a copy another task makes: `from` only once
+    // task `source_ready_after` has finished, `fallback_from` before that.
+    int source_ready_after = -1;
+    Endpoint fallback_from{};
 };
 
 // One task's steps, built by hand (tests, benchmarks).

@@ -165,3 +165,32 @@ TEST(TaskPlan, ComputeCostsItsFlopsAtTheComputeRateAndWaitingIsFree) {
     const sim::PlatformModel old_platform(machine, without_rate, 1);
     EXPECT_THROW(sim::plan_tasks(schedule, old_platform), UsageError);
 }
+
+TEST(TaskPlan, ASharedCopyServesReadersOnlyOnceItExists) {
+    // A one-stage broadcast of 64 KiB on magnycours: the four ranks of each
+    // other socket read the root's data at once. The first of them leaves a
+    // copy in its socket's L3, but the others cannot read that copy before
+    // it is there: none of them may finish before its maker.
+    const auto machine = test::load("magnycours");
+    const sim::PlatformModel platform(machine, costs::load_params("magnycours"), 1);
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::bcast;
+    spec.algorithm = "tree";
+    spec.bytes = 64 << 10;
+    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, {}));
+    const auto timeline = sim::simulate(schedule, platform).timeline;
+    std::map<int, double> copy_end_ns;  // rank -> end of its copy
+    for (int id = 0; id < schedule.task_count(); ++id)
+        if (schedule.task(id).kind == sched::TaskKind::copy) copy_end_ns[schedule.task(id).thread] = timeline.tasks[id].end_ns;
+    ASSERT_EQ(copy_end_ns.size(), 31u);
+    std::map<int, int> copy_maker;  // socket -> its first reader
+    for (const auto& [rank, end_ns] : copy_end_ns) {
+        const int socket = platform.domain_of_core(schedule.ranks[rank].core);
+        if (socket == platform.domain_of_core(schedule.ranks[0].core)) continue;
+        const auto [maker, first] = copy_maker.emplace(socket, rank);
+        if (!first) {
+            EXPECT_GE(end_ns, copy_end_ns[maker->second] - 1e-6) << "rank " << rank;
+        }
+    }
+    EXPECT_EQ(copy_maker.size(), 7u);
+}
