@@ -18,7 +18,7 @@ void MachineOptions::add_to(CLI::App& command, const std::string& default_topolo
     topology = default_topology;
     command
         .add_option("--topology,-t", topology,
-                    "machine: a bundled name (westmere, magnycours), a path to an hwloc XML file, "
+                    "machine: a bundled name (westmere, magnycours, opteron8218, haswell), a path to an hwloc XML file, "
                     "synthetic:\"Package:2 Core:4\", or live")
         ->capture_default_str();
     if (!with_layout) return;

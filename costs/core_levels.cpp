@@ -12,14 +12,16 @@ CoreLevels::CoreLevels(const topo::Machine& machine) {
     const int llc_level = machine.last_level_cache();
     std::map<int, int> domain_of_object;  // LLC (or package) object index -> domain
     for (int core = 0; core < machine.core_count(); ++core) {
-        int object = llc_level > 0 ? machine.cache_of_core(core, llc_level) : -1;
+        const int llc = llc_level > 0 ? machine.cache_of_core(core, llc_level) : -1;
+        // A last-level cache private to one core makes no domain of its own:
+        // its cores meet in the package (Opteron 8218: 1 MB L2 per core, no L3).
+        int object = llc >= 0 && machine.objects[llc].cores.size() > 1 ? llc : -1;
         if (object < 0 && machine.package_of_core(core) >= 0) object = machine.packages[machine.package_of_core(core)];
         if (object < 0) object = 0;
         auto [it, inserted] = domain_of_object.emplace(object, static_cast<int>(domain_of_object.size()));
         if (inserted) domain_numa_.push_back(machine.numa_of_core(core));
         core_domain_.push_back(it->second);
-        const auto& cache = machine.objects[object];
-        core_llc_bytes_.push_back(cache.kind == topo::ObjectKind::cache ? cache.cache_bytes : 0);
+        core_llc_bytes_.push_back(llc >= 0 ? machine.objects[llc].cache_bytes : 0);
         int shared = -1;
         for (int level : machine.cache_levels) {
             if (level >= llc_level) break;

@@ -9,7 +9,8 @@
 // - same_cache: two cores sharing a cache below the last level (the
 //   smallest such cache);
 // - same_socket: the same last-level-cache domain (a "socket": the cores
-//   under one last-level cache, or one package when there is no cache);
+//   under one last-level cache, or one package when there is no cache or
+//   the last-level cache is private to each core);
 // - other_socket: another domain, `hops` inter-socket links away. Hops come
 //   from the NUMA distances: the smallest remote distance is one hop, the
 //   next two hops, and so on; without distances every other domain is one

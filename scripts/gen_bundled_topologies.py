@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates topologies/bundled/{westmere,magnycours}.xml (hwloc v2 XML).
+"""Regenerates topologies/bundled/{westmere,magnycours,opteron8218,haswell}.xml (hwloc v2 XML).
 
 Each bundled machine starts as an hwloc synthetic description, exported to XML
 by `lstopo-no-graphics -i "<description>" --of xml -`, and is then annotated
@@ -8,7 +8,10 @@ its PCI path and locality, and the NUMA distance matrix (ACPI SLIT-like values).
 
 What each machine models and where its figures come from (Intel ARK for the
 Xeon X5650; AMD Opteron 6100 series documentation; the HPDC 2013 paper by
-S. Li, T. Hoefler and M. Snir for the 32-core Magny-Cours node) is listed in
+S. Li, T. Hoefler and M. Snir for the 32-core Magny-Cours node; the NUIOA
+paper by S. Moreaud, B. Goglin and R. Namyst (EuroMPI 2010) for the
+Opteron 8218 node; the hierarchical-communicators paper's Table 1 for the
+Haswell node) is listed in
 MACHINES below and copied into each file as Numacoll* info attributes of the
 Machine object (visible with `lstopo-no-graphics -v`): hwloc's minimalistic
 XML parser, used when the libxml2 plugin is missing, rejects XML comments.
@@ -112,7 +115,95 @@ MAGNYCOURS = {
     "distance": magnycours_distance,
 }
 
-MACHINES = [WESTMERE, MAGNYCOURS]
+def square_of_four_distance(i, j):
+    """Four sockets on a square of HyperTransport links: NUMA node i is
+    diagonal (two hops) to node i ^ 3, one hop from the two others."""
+    if i == j:
+        return 10
+    return 22 if (i ^ j) == 3 else 16
+
+
+OPTERON8218 = {
+    "name": "opteron8218",
+    "models": "4 x AMD Opteron 8218 (Santa Rosa, 2 cores per package, one NUMA node per package), "
+              "the cluster node of the NUIOA paper, its DDR InfiniBand NIC near NUMA node 1",
+    "sources": [
+        "S. Moreaud, B. Goglin, R. Namyst, Adaptive MPI Multirail Tuning for Non-Uniform Input/Output Access, "
+        "EuroMPI 2010, section 5: quad-socket hosts with dual-core Opteron 8218 (2.6 GHz), four NUMA nodes, "
+        "Mellanox MT25418 ConnectX DDR InfiniBand on a PCIe 8x slot behind the second I/O bus, near NUMA node 1",
+        "AMD Opteron 8218 (K8 revision F): 64 KB L1d + 64 KB L1i and 1 MB L2 per core, no L3",
+        "Sockets on a square of HyperTransport links (C. N. Keltcher et al., The AMD Opteron Processor for "
+        "Multiprocessor Servers, IEEE Micro 2003): NUMA distances 10 local, 16 one hop, 22 diagonal (SLIT-like)",
+        "PCIe 1.1 x8 = 2 GB/s per direction",
+        "Memory per NUMA node (4 GiB), the bridge PCI ids, the NIC subsystem id and GUIDs are representative, not measured",
+    ],
+    "synthetic": (
+        "Package:4 NUMANode:1(memory=4294967296) "
+        "L2Cache:2(size=1048576) L1dCache:1(size=65536) L1iCache:1(size=65536) Core:1 PU:1"
+    ),
+    "package_info": [
+        ("CPUVendor", "AuthenticAMD"),
+        ("CPUFamilyNumber", "15"),
+        ("CPUModelNumber", "65"),
+        ("CPUModel", "Dual-Core AMD Opteron(tm) Processor 8218"),
+    ],
+    # The second I/O bus (nVidia/AMD 8132 tunnel) hangs off package 1: the HCA is local to NUMA node 1.
+    "io_parent": 'type="Package" os_index="1"',
+    "root_port": {"busid": "0000:40:01.0", "type": "0604 [1022:7458] [0000:0000] 12", "bus": "41"},
+    "nic": {
+        "busid": "0000:41:00.0",
+        "type": "0c06 [15b3:634a] [15b3:0003] a0",
+        "vendor": "Mellanox Technologies",
+        "device": "MT25418 [ConnectX VPI PCIe 2.0 2.5GT/s - IB DDR / 10GigE]",
+        "link_gbps": "2.000000",
+        "guid": "0002:c903:0000:1a2c",
+    },
+    "numa_count": 4,
+    "distance": square_of_four_distance,
+}
+
+
+HASWELL = {
+    "name": "haswell",
+    "models": "2 x Intel Xeon E5-2680 v3 (Haswell-EP, 12 cores, Cluster-on-Die: 2 NUMA nodes of 6 cores "
+              "per package), the NTW10E5 node of the hierarchical-communicators paper",
+    "sources": [
+        "F. Tessier, E. Jeannot et al., Hardware topology management in MPI applications through hierarchical "
+        "communicators, Table 1: NTW10E5, 2 sockets of E5-2680v3 at 2.6 GHz, 4 NUMA nodes of 6 cores, "
+        "no Hyper-Threading, 32 KB L1, 256 KB L2, 15360 KB L3 per NUMA node, QPI, InfiniBand",
+        "Intel ARK, Xeon E5-2680 v3: 12 cores, 30 MB L3; Cluster-on-Die splits each package into two "
+        "NUMA nodes with half of the L3 each (Intel Xeon E5-2600 v3 Product Family uncore guide); "
+        "a Die object stands for one Cluster-on-Die half",
+        "NUMA distances as the BIOS reports them with Cluster-on-Die: 10 local, 11 same package, 21 other package",
+        "InfiniBand FDR ConnectX-3 on PCIe 3.0 x8 (7.88 GB/s), attached to package 0: the paper names "
+        "InfiniBand without its generation, so the card and its slot are representative",
+        "Memory per NUMA node (16 GiB), the bridge PCI ids, the NIC subsystem id and GUIDs are representative, not measured",
+    ],
+    "synthetic": (
+        "Package:2 Die:2 NUMANode:1(memory=17179869184) L3Cache:1(size=15728640) "
+        "L2Cache:6(size=262144) L1dCache:1(size=32768) L1iCache:1(size=32768) Core:1 PU:1"
+    ),
+    "package_info": [
+        ("CPUVendor", "GenuineIntel"),
+        ("CPUFamilyNumber", "6"),
+        ("CPUModelNumber", "63"),
+        ("CPUModel", "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz"),
+    ],
+    "io_parent": 'type="Die" os_index="0"',
+    "root_port": {"busid": "0000:00:02.0", "type": "0604 [8086:2f04] [0000:0000] 02", "bus": "04"},
+    "nic": {
+        "busid": "0000:04:00.0",
+        "type": "0207 [15b3:1003] [15b3:0022] 00",
+        "vendor": "Mellanox Technologies",
+        "device": "MT27500 Family [ConnectX-3]",
+        "link_gbps": "7.876923",
+        "guid": "0002:c903:00f1:7c40",
+    },
+    "numa_count": 4,
+    "distance": lambda i, j: 10 if i == j else (11 if i // 2 == j // 2 else 21),
+}
+
+MACHINES = [WESTMERE, MAGNYCOURS, OPTERON8218, HASWELL]
 
 # --- XML building ------------------------------------------------------------
 

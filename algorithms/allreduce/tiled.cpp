@@ -38,8 +38,9 @@ public:
         }
         ready_ = ReadySignals(inputs_);
         trees_.emplace(builder_, layout, 2, style, inputs_, 0);
+        machine_sockets_ = socket_groups(trees_->hierarchy());
         if (variant == TiledVariant::hierarchical) {
-            sockets_ = socket_groups(trees_->hierarchy());
+            sockets_ = machine_sockets_;
         } else {
             sockets_.emplace_back();
             for (int local = 0; local < layout.ranks_per_node; ++local) sockets_[0].push_back(local);
@@ -119,7 +120,10 @@ private:
         reader_deps = {builder_.copy(reader, range, {outputs_[reader], range.offset, range.bytes}, {told}, label)};
     }
 
-    // Single node: every thread copies the tiles of socket 0's owners.
+    // Single node: every thread copies the tiles of tiling group 0's owners,
+    // or (two-stage) one master per machine socket does and its socket-mates
+    // copy from it. The stages follow the machine's sockets for every
+    // variant: naive and cyclic tile over the whole node but broadcast alike.
     void broadcast_tiles(int node, ChunkState& state) {
         const int q = count(0);
         std::vector<std::vector<int>> after = state.ready;
@@ -131,23 +135,42 @@ private:
                 fetch_range(owner, reader, tile, label, state, after[reader]);
             }
         };
-        for (int socket = 0; socket < static_cast<int>(sockets_.size()); ++socket) {
+        const auto& groups = machine_sockets_;
+        for (int socket = 0; socket < static_cast<int>(groups.size()); ++socket) {
             const bool staged = style_ == BroadcastStyle::two_stage && socket > 0;
-            for (int index = 0; index < count(socket); ++index) {
-                const int reader = layout_.global_rank(node, sockets_[socket][index]);
+            for (int index = 0; index < static_cast<int>(groups[socket].size()); ++index) {
+                const int reader = layout_.global_rank(node, groups[socket][index]);
                 if (!staged || index == 0) copy_all(reader, state.tag + (staged ? ":tiled:bcast2:masters" : ":tiled:bcast1"));
             }
         }
         state.ready = after;
         if (style_ != BroadcastStyle::two_stage) return;
-        for (int socket = 1; socket < static_cast<int>(sockets_.size()); ++socket) {
-            const int master = layout_.global_rank(node, sockets_[socket][0]);
-            for (int index = 1; index < count(socket); ++index) {
-                const int reader = layout_.global_rank(node, sockets_[socket][index]);
-                fetch_range(master, reader, {outputs_[master], state.offset, state.bytes}, state.tag + ":tiled:bcast2:local",
-                            state, state.ready[reader]);
+        for (int socket = 1; socket < static_cast<int>(groups.size()); ++socket) {
+            const int master = layout_.global_rank(node, groups[socket][0]);
+            for (int index = 1; index < static_cast<int>(groups[socket].size()); ++index) {
+                const int reader = layout_.global_rank(node, groups[socket][index]);
+                // A reader that owns a tile keeps it: others may still be reading it.
+                const Range own = own_tile(node, reader, state);
+                const Range before{outputs_[master], state.offset, own.bytes ? own.offset - state.offset : state.bytes};
+                const Range rest{outputs_[master], own.end(), own.bytes ? state.offset + state.bytes - own.end() : 0};
+                std::vector<int> done;
+                for (const Range& range : {before, rest}) {
+                    if (range.bytes == 0) continue;
+                    std::vector<int> deps;
+                    fetch_range(master, reader, range, state.tag + ":tiled:bcast2:local", state, deps);
+                    done.insert(done.end(), deps.begin(), deps.end());
+                }
+                state.ready[reader] = done;
             }
         }
+    }
+
+    // The tile of tiling group 0 that `rank` owns (empty if none).
+    Range own_tile(int node, int rank, const ChunkState& state) const {
+        for (int t = 0; t < count(0); ++t)
+            if (layout_.global_rank(node, sockets_[0][t]) == rank)
+                return tile_of(outputs_[rank], state.offset, state.bytes, t, count(0));
+        return {outputs_[rank], state.offset, 0};
     }
 
     // Several nodes: the node leader gathers socket 0's tiles first.
@@ -194,7 +217,8 @@ private:
     std::vector<int> inputs_, outputs_;
     TempPool scratch_;
     std::optional<NodeTrees> trees_;
-    std::vector<std::vector<int>> sockets_;  // local ranks; one group of all for naive/cyclic
+    std::vector<std::vector<int>> sockets_;  // tiling groups, local ranks; one group of all for naive/cyclic
+    std::vector<std::vector<int>> machine_sockets_;  // the machine's sockets, local ranks
     ReadySignals ready_{{}};
 };
 
@@ -204,7 +228,9 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
     info.name = name;
     info.summary = summary;
     info.source = source;
-    info.options = {{"bcast", "1stage", "1stage: every thread copies the tiles; 2stage: one master per socket first"},
+    info.options = {{"bcast", "1stage",
+                     "1stage: every thread copies the tiles; 2stage: one master per socket first, then its socket-mates "
+                     "copy from it"},
                     strip_option(), internode_option()};
     info.generate = [variant](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         const BroadcastStyle style = parse_broadcast_style(options.choice("bcast", {"1stage", "2stage"}));

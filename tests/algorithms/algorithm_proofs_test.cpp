@@ -48,6 +48,7 @@ std::vector<Variant> variants() {
         {C::allreduce, "tiled", {{"bcast", "1stage"}}},
         {C::allreduce, "tiled", {{"bcast", "2stage"}}},
         {C::allreduce, "tiled-naive", {}},
+        {C::allreduce, "tiled-naive", {{"bcast", "2stage"}}},
         {C::allreduce, "tiled-cyclic", {{"bcast", "2stage"}}},
         {C::reduce, "tree", {{"arity", "2"}}},
         {C::reduce, "tree", {{"arity", "3"}}},
@@ -152,7 +153,8 @@ class AlgorithmProofs : public ::testing::TestWithParam<std::string> {};
 TEST_P(AlgorithmProofs, EveryAlgorithmHoldsForEveryShape) { prove_everywhere(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Machines, AlgorithmProofs,
-                         ::testing::Values("westmere", "magnycours", "live", "synthetic:Package:3 Core:5",
+                         ::testing::Values("westmere", "magnycours", "opteron8218", "haswell", "live",
+                                           "synthetic:Package:3 Core:5",
                                            "synthetic:Core:1", "synthetic:Package:7 Core:1",
                                            "synthetic:Package:4 L3Cache:2 Core:8"),
                          [](const auto& info) { return test_name(info.param); });

@@ -1,4 +1,4 @@
-// The two bundled machines (topologies/bundled/*.xml, embedded in the library):
+// The bundled machines (topologies/bundled/*.xml, embedded in the library):
 // the figures scripts/gen_bundled_topologies.py puts in them must come back
 // through hwloc exactly.
 #include <gtest/gtest.h>
@@ -17,8 +17,8 @@ constexpr std::uint64_t kib = 1024;
 constexpr std::uint64_t mib = 1024 * kib;
 constexpr std::uint64_t gib = 1024 * mib;
 
-TEST(BundledTopo, NamesAreWestmereAndMagnycours) {
-    EXPECT_EQ(bundled_names(), (std::vector<std::string>{"westmere", "magnycours"}));
+TEST(BundledTopo, NamesAreThePapersMachines) {
+    EXPECT_EQ(bundled_names(), (std::vector<std::string>{"westmere", "magnycours", "opteron8218", "haswell"}));
 }
 
 class WestmereTopo : public ::testing::Test {
@@ -227,6 +227,49 @@ TEST_F(MagnycoursTopo, InfinibandNicOnNumaNodeZero) {
     ASSERT_NE(hca, nullptr);
     EXPECT_EQ(hca->kind, IoKind::openfabrics);
     EXPECT_EQ(hca->numa_node, 0);
+}
+
+TEST(BundledTopo, Opteron8218IsTheNuioaPapersNodeWithItsNicOnNumaNodeOne) {
+    const Machine machine = load_machine("opteron8218");
+    expect_invariants(machine);
+    EXPECT_EQ(machine.cpu_model, "Dual-Core AMD Opteron(tm) Processor 8218");
+    EXPECT_EQ(machine.packages.size(), 4u);
+    EXPECT_EQ(machine.numa_nodes.size(), 4u);
+    EXPECT_EQ(machine.core_count(), 8);
+    EXPECT_EQ(machine.last_level_cache(), 2);
+    for (int index : machine.caches_at_level(2)) {
+        EXPECT_EQ(machine.objects[index].cache_bytes, 1 * mib);
+        EXPECT_EQ(machine.objects[index].cores.size(), 1u);  // private: no L3
+    }
+    for (int core = 0; core < 8; ++core) EXPECT_EQ(machine.numa_of_core(core), core / 2);
+    ASSERT_TRUE(machine.distances.has_value());
+    EXPECT_EQ(machine.distances->at(0, 1), 16);
+    EXPECT_EQ(machine.distances->at(0, 3), 22);
+    EXPECT_EQ(machine.distances->at(1, 2), 22);
+    const IoDevice* ib0 = find_device(machine, "ib0");
+    ASSERT_NE(ib0, nullptr);
+    EXPECT_EQ(ib0->numa_node, 1);
+    EXPECT_EQ(ib0->local_cores, iota_vector(2, 2));
+}
+
+TEST(BundledTopo, HaswellIsTheNtw10e5NodeWithClusterOnDie) {
+    const Machine machine = load_machine("haswell");
+    expect_invariants(machine);
+    EXPECT_EQ(machine.packages.size(), 2u);
+    EXPECT_EQ(machine.numa_nodes.size(), 4u);
+    EXPECT_EQ(machine.core_count(), 24);
+    EXPECT_EQ(machine.pu_count(), 24);  // no Hyper-Threading
+    const std::vector<int> l3 = machine.caches_at_level(3);
+    ASSERT_EQ(l3.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(machine.objects[l3[i]].cache_bytes, 15 * mib);
+        EXPECT_EQ(machine.objects[l3[i]].cores, iota_vector(6 * i, 6));
+    }
+    EXPECT_EQ(machine.distances->at(0, 1), 11);
+    EXPECT_EQ(machine.distances->at(1, 2), 21);
+    const IoDevice* ib0 = find_device(machine, "ib0");
+    ASSERT_NE(ib0, nullptr);
+    EXPECT_EQ(ib0->numa_node, 0);
 }
 
 TEST(BundledTopo, SameAsTheCheckedInFiles) {

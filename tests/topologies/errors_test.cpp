@@ -162,7 +162,7 @@ TEST(TopoSpecErrors, UnknownName) {
     EXPECT_EQ(thrown, Thrown::usage_error);
     EXPECT_EQ(message,
               "unknown topology 'sandybridge': expected live, synthetic:\"...\", a bundled name (westmere, "
-              "magnycours) or a path to an hwloc XML file");
+              "magnycours, opteron8218, haswell) or a path to an hwloc XML file");
 }
 
 TEST(TopoSpecErrors, UnknownBundledName) {
