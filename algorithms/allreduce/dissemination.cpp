@@ -147,34 +147,56 @@ private:
         }
     }
 
-    // The leader of `from_node` sends its partial to `to_node`'s leader, and
-    // every active thread there combines it.
-    void take_from_node(int from_node, int to_node, std::size_t slot, const std::string& label,
-                        const std::vector<Range>& partial, const std::vector<std::vector<int>>& ready) {
+    // The leader of `from_node` sends its partial to `to_node`'s leader: the
+    // message, and where it lands.
+    struct Arrival {
+        int to_node = 0;
+        int message = -1;
+        Range landing;
+    };
+    Arrival send_to_node(int from_node, int to_node, std::size_t slot, const std::string& label,
+                         const std::vector<Range>& partial, const std::vector<std::vector<int>>& ready) {
         const int sender = leader(from_node), receiver = leader(to_node);
         const bool data = state_.bytes > 0;
         const Range landing = data ? temp(receiver, slot, landings_, "disnet") : Range{};
         const int message =
             builder_.net(sender, receiver, data ? partial[sender] : Range{}, landing, ready[sender], label);
+        return {to_node, message, landing};
+    }
+
+    // Every active thread of the receiving node combines what arrived.
+    void combine_arrival(const Arrival& arrival, const std::string& label, const std::vector<Range>& partial,
+                         const std::vector<std::vector<int>>& ready) {
+        const int receiver = leader(arrival.to_node);
         for (int local = 0; local < layout_.ranks_per_node; ++local) {
             if (!active(local)) continue;
-            const int rank = layout_.global_rank(to_node, local);
+            const int rank = layout_.global_rank(arrival.to_node, local);
             std::vector<int> deps = ready[rank];
-            deps.push_back(rank == receiver ? message : builder_.flag(receiver, rank, {message}, label + ":arrived"));
-            combine(rank, {partial[rank], landing}, deps, label + "-combine");
+            deps.push_back(rank == receiver ? arrival.message
+                                            : builder_.flag(receiver, rank, {arrival.message}, label + ":arrived"));
+            combine(rank, {partial[rank], arrival.landing}, deps, label + "-combine");
         }
     }
 
     void internode() {
         const int active = active_nodes_;
-        for (const auto& [excess, host] : node_excess_.folds)
-            take_from_node(excess, host, 0, state_.tag + ":dis:node-fold", state_.partial, state_.ready);
+        for (const auto& [excess, host] : node_excess_.folds) {
+            const std::string label = state_.tag + ":dis:node-fold";
+            combine_arrival(send_to_node(excess, host, 0, label, state_.partial, state_.ready), label, state_.partial,
+                            state_.ready);
+        }
+        // A round's messages are all issued before its combines: a leader's
+        // round-j send must not wait behind its own round-j combine, or the
+        // round becomes a chain around the nodes.
         for (int j = 0; j < rounds(active); ++j) {
             const std::vector<Range> partial = state_.partial;
             const std::vector<std::vector<int>> ready = state_.ready;
+            const std::string label = fmt::format("{}:dis:nodes:r{}", state_.tag, j);
+            std::vector<Arrival> arrivals;
             for (int n = 0; n < active; ++n)
-                take_from_node((n - (1 << j) + active) % active, n, static_cast<std::size_t>(j + 1),
-                               fmt::format("{}:dis:nodes:r{}", state_.tag, j), partial, ready);
+                arrivals.push_back(send_to_node((n - (1 << j) + active) % active, n, static_cast<std::size_t>(j + 1),
+                                                label, partial, ready));
+            for (const Arrival& arrival : arrivals) combine_arrival(arrival, label, partial, ready);
         }
         // Excess nodes get the result into their leader's output; the others copy it.
         for (const auto& [e, host] : node_excess_.folds) {

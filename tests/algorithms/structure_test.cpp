@@ -11,6 +11,7 @@
 #include "algorithms/hierarchy.hpp"
 #include "algorithms/levels.hpp"
 #include "algorithms/patterns/flat_trees.hpp"
+#include "schedule/reachability.hpp"
 #include "schedule_fixtures.hpp"
 
 using namespace numacoll;
@@ -174,5 +175,32 @@ TEST(Structure, FlatBroadcastsSendSeveralCopiesIntoSomeGroup) {
         const algo::Layout layout = algo::make_layout(test::machine("westmere"), options);
         const sched::Schedule schedule = test::schedule("westmere", sched::Collective::bcast, flat, 4096, 0, 3, 19);
         EXPECT_NE(one_copy_per_group(schedule, layout, 19), "");
+    }
+}
+
+TEST(Structure, DisseminationIssuesEachNodeRoundBeforeItsCombines) {
+    // A leader's round-j message must not wait for its own round-j combine:
+    // otherwise round 0 is a chain around the nodes and the time grows with
+    // the node count instead of its logarithm.
+    for (int nodes : {4, 5, 16}) {
+        SCOPED_TRACE(nodes);
+        const sched::Schedule schedule =
+            test::schedule("westmere", sched::Collective::allreduce, "dissemination", 64, 0, nodes, 0);
+        sched::Reachability paths(schedule);
+        std::map<int, std::vector<int>> messages, combines;  // round -> tasks
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            const std::string& label = schedule.task(id).label.text();
+            const auto at = label.find(":dis:nodes:r");
+            if (at == std::string::npos) continue;
+            const int round = std::stoi(label.substr(at + 12));
+            if (schedule.task(id).kind == sched::TaskKind::net) messages[round].push_back(id);
+            if (schedule.task(id).kind == sched::TaskKind::reduce) combines[round].push_back(id);
+        }
+        ASSERT_FALSE(messages.empty());
+        for (const auto& [round, sent] : messages)
+            for (int message : sent)
+                for (int combine : combines[round])
+                    EXPECT_FALSE(paths.reaches(combine, message)) << "round " << round << ": message " << message
+                                                                  << " waits for combine " << combine;
     }
 }
