@@ -17,8 +17,8 @@ BroadcastStyle parse_broadcast_style(const std::string& text) {
 
 OptionInfo broadcast_option() {
     return {"bcast", "1stage",
-            "1stage: all threads read the root's vector; 2stage: socket masters first; nary: the reduction tree "
-            "backwards"};
+            "1stage: all threads read the root's vector; 2stage: socket masters first; nary: a regular tree of "
+            "fan-out --arity over the node's threads, socket by socket"};
 }
 
 NodeTrees::NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, BroadcastStyle style,
@@ -99,7 +99,7 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
     const int root = node_leader(node);
     const HierarchyGroup& top = hierarchy_.groups[hierarchy_.root];
     if (style_ == BroadcastStyle::nary) {
-        broadcast_group(node, hierarchy_.root, state, home);
+        broadcast_nary(node, state, home);
         return;
     }
     if (style_ == BroadcastStyle::one_stage || top.children.empty()) {
@@ -124,23 +124,21 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
     }
 }
 
-// The reduction tree backwards: the top rounds first, then each child group.
-void NodeTrees::broadcast_group(int node, int group_index, ChunkState& state, const HomeOf& home) {
-    const HierarchyGroup& group = hierarchy_.groups[group_index];
-    if (group.children.empty()) return;
-    std::vector<int> leaders;
-    for (int local : child_leaders(group)) leaders.push_back(layout_.global_rank(node, local));
-    const int count = static_cast<int>(leaders.size());
-    std::vector<int> strides;
-    for (int stride = 1; stride < count; stride *= arity_) strides.push_back(stride);
-    for (int round = static_cast<int>(strides.size()) - 1; round >= 0; --round) {
-        const int stride = strides[round];
-        for (int i = 0; i < count; i += stride * arity_)
-            for (int j = 1; j < arity_ && i + j * stride < count; ++j)
-                fetch(leaders[i], leaders[i + j * stride], fmt::format("{}:bcastn:{}:r{}", state.tag, group.level, round),
-                      state, home);
+// HPDC'13 section 2.2's regular n-ary broadcast tree: the node's ranks in
+// hierarchy order (socket by socket), the leader first, form a tree in heap
+// order, where the k-th reads from the ((k - 1) / n)-th: every parent has n
+// readers at once, and the tree is ceil(log_n) deep, not one tree per level.
+void NodeTrees::broadcast_nary(int node, ChunkState& state, const HomeOf& home) {
+    const int root_local = leader(hierarchy_.groups[hierarchy_.root]);
+    std::vector<int> order{layout_.global_rank(node, root_local)};
+    for (int local : hierarchy_.groups[hierarchy_.root].ranks)
+        if (local != root_local) order.push_back(layout_.global_rank(node, local));
+    const int count = static_cast<int>(order.size());
+    for (int k = 1; k < count; ++k) {
+        int depth = 0;
+        for (int at = k; at > 0; at = (at - 1) / arity_) ++depth;
+        fetch(order[(k - 1) / arity_], order[k], fmt::format("{}:bcastn:d{}", state.tag, depth), state, home);
     }
-    for (int child : group.children) broadcast_group(node, child, state, home);
 }
 
 }  // namespace numacoll::algo

@@ -8,7 +8,9 @@
 // (a reduce's root), else its first rank.
 // Broadcast: one stage (every rank reads the leader's copy), two stages
 // (one master per top-level group first, then the others read their
-// master's copy) or an n-ary tree (the reduction tree run backwards).
+// master's copy) or a regular n-ary tree over the node's ranks in
+// hierarchy order (each parent has n readers at once: section 2.2,
+// Figures 10-11).
 //
 // Both work on one chunk at a time through a ChunkState (chunk_state.hpp):
 // state.partial[r] is where rank r's data of the chunk lives, and
@@ -48,7 +50,7 @@ private:
     int leader(const HierarchyGroup& group) const;
     std::vector<int> child_leaders(const HierarchyGroup& group) const;  // local ranks
     int reduce_group(int node, int group_index, ChunkState& state, const HomeOf& home);
-    void broadcast_group(int node, int group_index, ChunkState& state, const HomeOf& home);
+    void broadcast_nary(int node, ChunkState& state, const HomeOf& home);
     void fetch(int source, int reader, const std::string& label, ChunkState& state, const HomeOf& home);
 
     ScheduleBuilder& builder_;

@@ -204,3 +204,26 @@ TEST(Structure, DisseminationIssuesEachNodeRoundBeforeItsCombines) {
                                                                   << " waits for combine " << combine;
     }
 }
+
+TEST(Structure, NaryBroadcastIsARegularTreeOfTheGivenFanOut) {
+    // HPDC'13 section 2.2: one thread writes, n threads read it at once. On
+    // magnycours' 32 threads the tree has n readers per parent and is as
+    // deep as a full n-ary tree of 32 nodes: 5 levels for n = 2, 3 for n = 3 and 4.
+    for (const auto& [arity, depth] : std::vector<std::pair<int, int>>{{2, 5}, {3, 3}, {4, 3}}) {
+        SCOPED_TRACE(arity);
+        const sched::Schedule schedule = test::schedule("magnycours", sched::Collective::bcast, "tree", 64, 0, 1, 0,
+                                                        {{"bcast", "nary"}, {"arity", std::to_string(arity)}});
+        std::map<int, int> readers;  // owner of the source -> copies from it
+        std::vector<int> depth_of(schedule.rank_count(), 0);
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            const sched::Task& task = schedule.task(id);
+            if (task.kind != sched::TaskKind::copy) continue;
+            const int source = schedule.buffer(task.reads.front().buffer).owner;
+            ++readers[source];
+            depth_of[task.thread] = depth_of[source] + 1;
+        }
+        EXPECT_EQ(readers[0], arity);
+        for (const auto& [source, count] : readers) EXPECT_LE(count, arity) << "rank " << source;
+        EXPECT_EQ(*std::max_element(depth_of.begin(), depth_of.end()), depth);
+    }
+}
