@@ -18,6 +18,7 @@ using sched::is_reduction;
 using sched::OptionInfo;
 using sched::OptionReader;
 using sched::Range;
+using sched::RankKind;
 using sched::Schedule;
 using sched::TaskKind;
 using sched::to_string;

@@ -84,6 +84,7 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
 
     const OptionReader options(spec, info.name, info.options);
     Schedule schedule = info.generate(spec, layout, options);
+    schedule.rank_kind = info.ranks;
     schedule.provenance["numacoll"] = numacoll::version_and_revision;
     schedule.provenance["topology"] = layout.machine->source.empty() ? layout.machine->name : layout.machine->source;
     return schedule;

@@ -22,6 +22,9 @@ struct AlgorithmInfo {
     std::vector<OptionInfo> options;
     // `options` reads the spec's options, defaults filled in and names checked.
     std::function<Schedule(const CollectiveSpec&, const Layout&, const OptionReader& options)> generate;
+    // Threads (HPDC'13's algorithms) or MPI processes (Open MPI's, the
+    // NUIOA and hierarchical-communicators papers'): written into the schedule.
+    RankKind ranks = RankKind::thread;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_registry();

@@ -69,9 +69,15 @@ std::string describe_platform(const sim::PlatformModel& platform, const std::vec
     const costs::Params& params = platform.params();
     std::string out = fmt::format("platform for {} on {} node(s), params {}{}\n", platform.machine().name, platform.nodes(),
                                   params.origin, params.generic_fallback ? " (generic: the machine has none of its own)" : "");
-    out += fmt::format("sockets (LLC domains): {}, NUMA nodes: {}, NIC: {}\n", platform.domain_count(), platform.numa_count(),
-                       platform.virtual_nic() ? "virtual (hwloc reports none)"
-                                              : fmt::format("on NUMA node {}", platform.numa_of_nic(0)));
+    std::string nics;
+    for (int nic = 0; nic < platform.nic_count(); ++nic)
+        nics += fmt::format("{}NIC {} on NUMA node {}", nic ? ", " : "", nic, platform.numa_of_nic(nic));
+    std::string nearest;
+    for (int numa = 0; numa < platform.numa_count(); ++numa)
+        nearest += fmt::format("{}{}", numa ? " " : "", platform.nearest_nic(numa));
+    out += fmt::format("sockets (LLC domains): {}, NUMA nodes: {}, NICs: {}; nearest NIC per NUMA node: {}\n",
+                       platform.domain_count(), platform.numa_count(),
+                       platform.virtual_nic() ? "one virtual NIC (hwloc reports none)" : nics, nearest);
     out += fmt::format("{} links\n\n", platform.links().size());
     std::vector<std::pair<sim::Endpoint, sim::Endpoint>> routes;
     for (const auto& text : requested) {

@@ -115,6 +115,23 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         out.bandwidth_bytes_per_ns = reader.figure(node, "bandwidth_bytes_per_ns", path);
         out.aggregate_bandwidth_bytes_per_ns = reader.figure(node, "aggregate_bandwidth_bytes_per_ns", path);
     }
+    if (root.contains("messages")) {
+        const json& node = root.at("messages");
+        auto overhead = [&](const char* key) {
+            Figure figure = reader.figure(node, key, "messages.", false);
+            if (figure.value < 0)
+                throw InputError(fmt::format("params '{}': 'messages.{}.value' must be >= 0", label, key));
+            return figure;
+        };
+        params.messages = MessageParams{overhead("network_send_overhead_ns"), overhead("network_receive_overhead_ns"),
+                                        overhead("network_gap_ns"), overhead("process_send_overhead_ns"),
+                                        overhead("process_receive_overhead_ns")};
+    }
+    if (root.contains("nic_dma")) {
+        const json& node = root.at("nic_dma");
+        params.nic_dma = NicDmaParams{reader.figure(node, "read_window_bytes", "nic_dma."),
+                                      reader.figure(node, "write_window_bytes", "nic_dma.")};
+    }
     return params;
 }
 

@@ -37,6 +37,30 @@ struct LevelParams {
     Figure aggregate_bandwidth_bytes_per_ns;  // 1/B, the shared resource
 };
 
+// Processor time per message, in the LogGP sense (Alexandrov et al., 1995):
+// the sender's overhead o_s, the receiver's o_r, and the gap g between two
+// messages leaving one NIC. Network messages pay them in every schedule;
+// hand-overs between two MPI processes of one node pay the process ones
+// (threads of one process share memory and pay none).
+struct MessageParams {
+    Figure network_send_overhead_ns;
+    Figure network_receive_overhead_ns;
+    Figure network_gap_ns;
+    Figure process_send_overhead_ns;
+    Figure process_receive_overhead_ns;
+};
+
+// How much a NIC's DMA engine keeps in flight towards host memory: its
+// bandwidth to a NUMA node is at most window / round trip, and the round
+// trip grows with each inter-socket hop between the NIC and the memory
+// (NUIOA paper, section 5). Reads (the send side) are PCIe non-posted
+// requests; writes (the receive side) are posted, limited by the buffers of
+// the path from the I/O bridge to the memory.
+struct NicDmaParams {
+    Figure read_window_bytes;
+    Figure write_window_bytes;
+};
+
 struct Params {
     std::string name;         // e.g. "westmere"
     std::string description;
@@ -48,6 +72,10 @@ struct Params {
     // absent when the file does not give it.
     std::optional<Figure> compute_flops_per_ns;
     std::array<LevelParams, all_levels.size()> levels;
+    // Absent in a file that does not give them: messages then cost no
+    // processor time, and DMA is limited by bandwidth alone.
+    std::optional<MessageParams> messages;
+    std::optional<NicDmaParams> nic_dma;
 
     LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }

@@ -16,6 +16,7 @@ constexpr std::array collective_names = {"allreduce", "reduce", "bcast", "barrie
 constexpr std::array op_names = {"sum", "min", "max", "prod"};
 constexpr std::array kind_names = {"copy", "reduce", "flag", "net", "compute", "wait"};
 constexpr std::array role_names = {"input", "output", "temp"};
+constexpr std::array rank_kind_names = {"threads", "processes"};
 
 template <typename Enum, std::size_t N>
 const char* name_of(Enum value, const std::array<const char*, N>& names) {
@@ -48,6 +49,7 @@ const char* to_string(Collective collective) { return name_of(collective, collec
 const char* to_string(ReduceOp op) { return name_of(op, op_names); }
 const char* to_string(TaskKind kind) { return name_of(kind, kind_names); }
 const char* to_string(BufferRole role) { return name_of(role, role_names); }
+const char* to_string(RankKind kind) { return name_of(kind, rank_kind_names); }
 
 Collective parse_collective(const std::string& text) {
     return parse_name<Collective>(text, collective_names, "collective");
@@ -57,6 +59,7 @@ TaskKind parse_task_kind(const std::string& text) { return parse_name<TaskKind>(
 BufferRole parse_buffer_role(const std::string& text) {
     return parse_name<BufferRole>(text, role_names, "buffer role");
 }
+RankKind parse_rank_kind(const std::string& text) { return parse_name<RankKind>(text, rank_kind_names, "rank kind"); }
 
 bool is_reduction(Collective collective) {
     return collective == Collective::allreduce || collective == Collective::reduce;
@@ -99,7 +102,7 @@ int Schedule::buffer_of(int rank, BufferRole role) const {
 bool operator==(const Schedule& a, const Schedule& b) {
     if (a.spec.collective != b.spec.collective || a.spec.algorithm != b.spec.algorithm ||
         a.spec.bytes != b.spec.bytes || a.spec.root != b.spec.root || a.spec.op != b.spec.op ||
-        a.spec.options != b.spec.options || a.nodes != b.nodes || a.ranks != b.ranks ||
+        a.spec.options != b.spec.options || a.nodes != b.nodes || a.rank_kind != b.rank_kind || a.ranks != b.ranks ||
         a.provenance != b.provenance || a.task_count() != b.task_count() ||
         a.buffers().size() != b.buffers().size())
         return false;

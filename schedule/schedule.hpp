@@ -41,15 +41,22 @@ enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allg
 enum class ReduceOp { sum, min, max, prod };
 enum class TaskKind { copy, reduce, flag, net, compute, wait };
 enum class BufferRole { input, output, temp };
+// What a rank is. A thread (HPDC'13: one process per node, ranks read each
+// other's buffers) or an MPI process (Open MPI's algorithms, the NUIOA and
+// hierarchical-communicators papers): between processes every hand-over is
+// a message, and costs a send and a receive overhead on top of the copy.
+enum class RankKind { thread, process };
 
 const char* to_string(Collective collective);
 const char* to_string(ReduceOp op);
 const char* to_string(TaskKind kind);
 const char* to_string(BufferRole role);
+const char* to_string(RankKind kind);
 Collective parse_collective(const std::string& text);
 ReduceOp parse_reduce_op(const std::string& text);
 TaskKind parse_task_kind(const std::string& text);
 BufferRole parse_buffer_role(const std::string& text);
+RankKind parse_rank_kind(const std::string& text);
 bool is_reduction(Collective collective);
 
 // Reductions work on 8-byte elements (doubles).
@@ -118,6 +125,7 @@ class Schedule {
 public:
     CollectiveSpec spec;
     int nodes = 1;
+    RankKind rank_kind = RankKind::thread;
     std::vector<RankInfo> ranks;
     // What produced it: topology, numacoll version... (written into every export).
     std::map<std::string, std::string> provenance;

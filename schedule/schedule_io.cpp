@@ -14,7 +14,7 @@ namespace numacoll::sched {
 namespace {
 
 constexpr const char* text_magic = "numacoll-schedule";
-constexpr int format_version = 2;
+constexpr int format_version = 3;
 // Version 1 had no wait kind: a task that only waited was a compute task of
 // no flops. Such files still load, their waiting points becoming wait tasks.
 constexpr int oldest_readable_version = 1;
@@ -141,8 +141,9 @@ void add_task_from(Schedule& schedule, Task task, const std::vector<int>& deps, 
 std::string to_text(const Schedule& schedule) {
     std::string out = fmt::format("{} {}\n", text_magic, format_version);
     const auto& spec = schedule.spec;
-    out += fmt::format("spec collective={} algorithm={} bytes={} root={} op={} nodes={}\n", to_string(spec.collective),
-                       escape(spec.algorithm), spec.bytes, spec.root, to_string(spec.op), schedule.nodes);
+    out += fmt::format("spec collective={} algorithm={} bytes={} root={} op={} nodes={} ranks={}\n",
+                       to_string(spec.collective), escape(spec.algorithm), spec.bytes, spec.root, to_string(spec.op),
+                       schedule.nodes, to_string(schedule.rank_kind));
     for (const auto& [key, value] : spec.options) out += fmt::format("option {}={}\n", escape(key), escape(value));
     for (const auto& [key, value] : schedule.provenance) out += fmt::format("provenance {}={}\n", escape(key), escape(value));
     for (int r = 0; r < schedule.rank_count(); ++r) {
@@ -203,6 +204,8 @@ Schedule schedule_from_text(const std::string& text) {
                 schedule.spec.root = line.integer("root");
                 schedule.spec.op = parse_reduce_op(line.field("op"));
                 schedule.nodes = line.integer("nodes");
+                // Before version 3 every rank was a thread.
+                if (version >= 3) schedule.rank_kind = parse_rank_kind(line.field("ranks"));
             } else if (record == "option" || record == "provenance") {
                 auto& target = record == "option" ? schedule.spec.options : schedule.provenance;
                 for (const auto& [key, value] : line.fields) target[key] = value;
@@ -260,6 +263,7 @@ std::string to_json(const Schedule& schedule) {
     root["spec"] = {{"collective", to_string(spec.collective)}, {"algorithm", spec.algorithm}, {"bytes", spec.bytes},
                     {"root", spec.root}, {"op", to_string(spec.op)}, {"options", spec.options}};
     root["nodes"] = schedule.nodes;
+    root["rank_kind"] = to_string(schedule.rank_kind);
     root["provenance"] = schedule.provenance;
     json ranks = json::array();
     for (const RankInfo& rank : schedule.ranks)
@@ -314,6 +318,7 @@ Schedule schedule_from_json(const std::string& text) {
         schedule.spec.op = parse_reduce_op(spec.at("op").get<std::string>());
         schedule.spec.options = spec.at("options").get<std::map<std::string, std::string>>();
         schedule.nodes = root.at("nodes").get<int>();
+        if (version >= 3) schedule.rank_kind = parse_rank_kind(root.at("rank_kind").get<std::string>());
         schedule.provenance = root.at("provenance").get<std::map<std::string, std::string>>();
         where = "ranks";
         for (const json& rank : root.at("ranks"))

@@ -1,9 +1,9 @@
 // Schedules as files: diffable text (one task per line), JSON, and DOT.
 // Text and JSON read back into an identical Schedule.
 //
-// Text format (version 2), one record per line, fields `key=value`:
-//   numacoll-schedule 2
-//   spec collective=allreduce algorithm=tree bytes=64 root=0 op=sum nodes=1
+// Text format (version 3), one record per line, fields `key=value`:
+//   numacoll-schedule 3
+//   spec collective=allreduce algorithm=tree bytes=64 root=0 op=sum nodes=1 ranks=threads
 //   option arity=2
 //   provenance topology=westmere
 //   rank 0 node=0 core=0 pu=0 numa=0 package=0
@@ -11,8 +11,10 @@
 //   task 5 reduce thread=0 write=1@0+64 read=0@0+64,3@0+64 deps=2,4 label=c0:reduce:L3:r0
 // Ranges are buffer@offset+bytes; peer= appears on flag and net tasks,
 // flops= on compute tasks; values never contain spaces (provenance values
-// are %-escaped). JSON holds the same fields ("format", "version", "spec",
-// "nodes", "provenance", "ranks", "buffers", "tasks").
+// are %-escaped); ranks= says whether ranks are threads or processes. JSON
+// holds the same fields ("format", "version", "spec", "nodes", "rank_kind",
+// "provenance", "ranks", "buffers", "tasks").
+// Version 2 files load with threads as ranks (version 2 had no ranks=).
 // Version 1 files (text and JSON) still load: version 1 had no `wait` kind,
 // and wrote a task that only waits as `compute` with no flops, which loads
 // as a wait task; a version-1 compute task with flops stays a compute task

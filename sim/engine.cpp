@@ -13,6 +13,7 @@
 #include <csignal>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "common/error.hpp"
@@ -73,6 +74,14 @@ private:
     }
 
     void start(int id, const Step& step) {
+        if (step.kind == Step::Kind::serial) {
+            // One at a time on its core or NIC, in the order they start.
+            double& busy_until = busy_until_ns_[step.from];
+            busy_until = std::max(busy_until, sg::Engine::get_clock()) + step.amount;
+            simgrid::kernel::timer::Timer::set(busy_until, [this, id] { advance(id); });
+            ++timers_;
+            return;
+        }
         if (step.kind == Step::Kind::work) {
             // Work on a core that runs one rank contends with nothing: a
             // SimGrid timer of its exact duration, not an activity the
@@ -121,6 +130,7 @@ private:
     std::vector<std::uint32_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
+    std::map<Endpoint, double> busy_until_ns_;  // serial resources
     sched::Timeline timeline_;
     std::size_t activities_ = 0;
     std::size_t timers_ = 0;

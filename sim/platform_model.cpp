@@ -24,12 +24,33 @@ int PlatformModel::numa_count() const { return std::max<int>(1, static_cast<int>
 
 void PlatformModel::find_nics() {
     const topo::Machine& machine = *machine_;
-    if (const auto nics = machine.nics(); !nics.empty())  // one NIC per node carries the traffic: the first
-        nic_numa_.push_back(std::max(0, nics.front()->numa_node));
+    // hwloc reports a card once per OS device (ib0 and mlx4_0): one NIC per PCI device.
+    std::set<std::string> devices;
+    for (const topo::IoDevice* device : machine.nics())
+        if (devices.insert(device->pci_busid.empty() ? device->name : device->pci_busid).second)
+            nic_numa_.push_back(std::clamp(device->numa_node, 0, numa_count() - 1));
     if (nic_numa_.empty()) {
         nic_numa_.push_back(0);
         virtual_nic_ = true;
     }
+    const auto& distances = machine.distances;
+    auto distance = [&](int a, int b) {
+        if (a == b) return 0.0;
+        if (distances && a < distances->count && b < distances->count) return distances->at(a, b);
+        return 1.0;
+    };
+    for (int numa = 0; numa < numa_count(); ++numa) {
+        int best = 0;
+        for (int nic = 1; nic < nic_count(); ++nic)
+            if (distance(numa, nic_numa_[nic]) < distance(numa, nic_numa_[best])) best = nic;
+        nearest_nic_.push_back(best);
+    }
+}
+
+double PlatformModel::dma_round_trip_ns(int numa, int nic) const {
+    const int hops = levels_.hops(levels_.domain_of_numa(numa), levels_.domain_of_numa(nic_numa_[nic]));
+    return 2 * (params_.at(Level::nic).latency_ns.value + hops * params_.at(Level::other_socket).latency_ns.value) +
+           params_.at(Level::dram).latency_ns.value;
 }
 
 std::string PlatformModel::node_link(int node, const std::string& name) const { return fmt::format("n{}.{}", node, name); }
@@ -75,11 +96,25 @@ void PlatformModel::build_links() {
         for (int nic = 0; nic < nic_count(); ++nic)
             add_link({node_link(node, fmt::format("pcie{}", nic)),
                       std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), false,
-                      virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : "PCIe of the NIC", 0.5});
+                      virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : fmt::format("PCIe of NIC {}", nic),
+                      0.5});
+        if (params_.nic_dma)
+            for (int numa = 0; numa < numa_count(); ++numa)
+                for (int nic = 0; nic < nic_count(); ++nic) {
+                    const double round_trip_ns = dma_round_trip_ns(numa, nic);
+                    add_link({node_link(node, fmt::format("dmaread{}-{}", numa, nic)),
+                              params_.nic_dma->read_window_bytes.value / round_trip_ns, 0, false,
+                              fmt::format("DMA reads of NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
+                                          nic, round_trip_ns)});
+                    add_link({node_link(node, fmt::format("dmawrite{}-{}", numa, nic)),
+                              params_.nic_dma->write_window_bytes.value / round_trip_ns, 0, false,
+                              fmt::format("DMA writes into NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
+                                          nic, round_trip_ns)});
+                }
         // A route crosses two wires (up from one node, down into the other): half the latency each.
         add_link({node_link(node, "wire"), std::min(bandwidth(Level::network), aggregate(Level::network)),
                   latency(Level::network) / 2, true,
-                  "network link between the node's NIC and the switch"});
+                  "the node's port into the network (shared by its NICs), to the switch"});
     }
 }
 
@@ -116,6 +151,7 @@ std::string PlatformModel::host_name(const Endpoint& endpoint) {
         case EndpointKind::cache: return fmt::format("n{}.cache{}", endpoint.node, endpoint.index);
         case EndpointKind::memory: return fmt::format("n{}.mem{}", endpoint.node, endpoint.index);
         case EndpointKind::nic: return fmt::format("n{}.nic{}", endpoint.node, endpoint.index);
+        case EndpointKind::dma: return fmt::format("n{}.dma{}", endpoint.node, endpoint.index);
     }
     return "?";
 }
@@ -247,6 +283,26 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
                                  host_name(from), host_name(to)));
 }
 
+RouteSpec PlatformModel::dma_route(const Endpoint& dma, bool outgoing) const {
+    const int node = dma.node, numa = numa_of_dma(dma), nic = nic_of_dma(dma);
+    const int md = levels_.domain_of_numa(numa), nd = levels_.domain_of_numa(nic_numa_[nic]);
+    const LinkUse controller{node_link(node, fmt::format("mc{}", numa)), true};
+    const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), true};
+    std::vector<LinkUse> links;
+    // In the order the data flows: memory first going out, PCIe first coming in.
+    links.push_back(outgoing ? controller : pcie);
+    if (!outgoing && params_.nic_dma) links.push_back({node_link(node, fmt::format("dmawrite{}-{}", numa, nic)), true});
+    for (const auto& use : outgoing ? domain_path(node, md, nd) : domain_path(node, nd, md)) links.push_back(use);
+    if (outgoing && params_.nic_dma) links.push_back({node_link(node, fmt::format("dmaread{}-{}", numa, nic)), true});
+    links.push_back(outgoing ? pcie : controller);
+    RouteSpec route;
+    route.level = Level::nic;
+    route.hops = md == nd ? 0 : levels_.hops(md, nd);
+    route.links = std::move(links);
+    for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
+    return route;
+}
+
 RouteSpec PlatformModel::network_route(int from_node, int to_node) const {
     RouteSpec route;
     route.level = Level::network;
@@ -259,9 +315,8 @@ std::vector<RouteSpec> PlatformModel::describe_route(const Endpoint& from, const
     if (from.node == to.node) return {route(from, to)};
     if (from.kind != EndpointKind::memory || to.kind != EndpointKind::memory)
         throw UsageError("across nodes, routes go from memory to memory (e.g. n0.mem0 to n1.mem1)");
-    const Endpoint nic_from{EndpointKind::nic, from.node, primary_nic()};
-    const Endpoint nic_to{EndpointKind::nic, to.node, primary_nic()};
-    return {route(from, nic_from), network_route(from.node, to.node), route(nic_to, to)};
+    return {dma_route(dma(from.node, from.index, nearest_nic(from.index)), true), network_route(from.node, to.node),
+            dma_route(dma(to.node, to.index, nearest_nic(to.index)), false)};
 }
 
 }  // namespace numacoll::sim

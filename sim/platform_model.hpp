@@ -4,8 +4,10 @@
 //
 // Endpoints, per node: a host per core (it computes the reductions), a host
 // per core's cache (where data that core wrote lives while it fits), a memory
-// host per NUMA node, and a host per NIC (a virtual one on NUMA node 0 when
-// hwloc reports none).
+// host per NUMA node, a host per NIC (one per PCI device hwloc reports a
+// network or OpenFabrics device on; a virtual one on NUMA node 0 when there
+// is none), and a DMA host per (NUMA node, NIC): a NUMA node's memory as one
+// NIC reads and writes it, the end of every transfer between nodes.
 //
 // Which level joins two cores, and the hops between sockets, come from
 // costs::CoreLevels. Links carry the latencies, so that a route's latency is the level's a
@@ -17,7 +19,11 @@
 //   other socket     [c.other_socket, inter-socket links...]    h * a_other_socket (a per link)
 //   DRAM             [c.dram, memory controller, links...]      a_dram + h * a_other_socket
 //   memory <-> NIC   [memory controller, links..., PCIe]        a_nic + h * a_other_socket
-//   NIC <-> NIC      [wire of node A up, wire of node B down]   a_network (half per wire)
+//   DMA out / in     [memory controller, links..., DMA window, PCIe] (the
+//                    NIC reading / writing a NUMA node's memory; the window
+//                    link carries window / round trip, NicDmaParams)
+//   node <-> node    [wire of node A up, wire of node B down]   a_network (half per wire)
+// Each node has one port into the network (its wire), shared by its NICs.
 // c.* are the reading (or writing) core's private stream links (bandwidth 1/b
 // of the level); the others are shared (1/B). A "socket" is an LLC domain.
 // Inter-socket links join the domains one hop apart; longer routes take the
@@ -37,12 +43,14 @@
 
 namespace numacoll::sim {
 
-enum class EndpointKind { core, cache, memory, nic };
+enum class EndpointKind { core, cache, memory, nic, dma };
 
 struct Endpoint {
     EndpointKind kind = EndpointKind::core;
     int node = 0;
-    int index = 0;  // logical core (core, cache), logical NUMA node (memory), NIC number (nic)
+    // logical core (core, cache), logical NUMA node (memory), NIC number
+    // (nic), NUMA node x NIC count + NIC number (dma)
+    int index = 0;
     auto operator<=>(const Endpoint&) const = default;
 };
 
@@ -80,10 +88,14 @@ public:
 
     // A route between two endpoints of one node (not NIC to NIC).
     RouteSpec route(const Endpoint& from, const Endpoint& to) const;
-    // Between the primary NICs of two nodes (through the star switch).
+    // A NUMA node's memory to the node's network port through one NIC
+    // (`outgoing`: the NIC reads the memory), or back (it writes the memory).
+    RouteSpec dma_route(const Endpoint& dma, bool outgoing) const;
+    // Between the network ports of two nodes (through the star switch).
     RouteSpec network_route(int from_node, int to_node) const;
-    // End to end, possibly across nodes (memory -> NIC -> network -> NIC -> memory),
-    // for people (numacoll topo --platform); the engine composes zone routes instead.
+    // End to end, possibly across nodes (memory -> NIC -> network -> NIC ->
+    // memory, through the NIC nearest each memory), for people (numacoll
+    // topo --platform); the engine composes zone routes instead.
     std::vector<RouteSpec> describe_route(const Endpoint& from, const Endpoint& to) const;
 
     // Time of one transfer alone on a route: latency + bytes / slowest link.
@@ -103,8 +115,15 @@ public:
     std::uint64_t cache_capacity_bytes(int core) const { return levels_.llc_bytes_of_core(core); }
     int nic_count() const { return static_cast<int>(nic_numa_.size()); }
     bool virtual_nic() const { return virtual_nic_; }
-    int primary_nic() const { return 0; }
     int numa_of_nic(int nic) const { return nic_numa_[nic]; }
+    // The NIC nearest a NUMA node (by NUMA distance; the first of equals).
+    int nearest_nic(int numa) const { return nearest_nic_[numa]; }
+    // The DMA endpoint of a NUMA node's memory through one NIC, and back.
+    Endpoint dma(int node, int numa, int nic) const { return {EndpointKind::dma, node, numa * nic_count() + nic}; }
+    int numa_of_dma(const Endpoint& dma) const { return dma.index / nic_count(); }
+    int nic_of_dma(const Endpoint& dma) const { return dma.index % nic_count(); }
+    // Round trip of one DMA request from a NIC to a NUMA node's memory.
+    double dma_round_trip_ns(int numa, int nic) const;
     int numa_count() const;
 
 private:
@@ -119,6 +138,7 @@ private:
     int nodes_;
     costs::CoreLevels levels_;  // which level joins two cores; sockets and their hops
     std::vector<int> nic_numa_;
+    std::vector<int> nearest_nic_;  // per NUMA node
     bool virtual_nic_ = false;
     std::map<std::string, LinkSpec> links_;
 };

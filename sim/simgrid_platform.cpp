@@ -31,17 +31,24 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         }
         for (int numa = 0; numa < model.numa_count(); ++numa) add_host({EndpointKind::memory, node, numa}, 1);
         for (int nic = 0; nic < model.nic_count(); ++nic) add_host({EndpointKind::nic, node, nic}, 1);
+        for (int numa = 0; numa < model.numa_count(); ++numa)
+            for (int nic = 0; nic < model.nic_count(); ++nic) add_host(model.dma(node, numa, nic), 1);
+        ports_.push_back(zone->create_router(fmt::format("n{}.port", node)));
     }
 
     std::set<Pair> local;
+    std::set<Endpoint> sending, receiving;  // DMA endpoints
     std::set<std::pair<int, int>> between_nodes;
     for (const auto& [from, to] : routes) {
         if (from.node == to.node) {
             local.insert({from, to});
             continue;
         }
-        local.insert({from, {EndpointKind::nic, from.node, model.primary_nic()}});
-        local.insert({{EndpointKind::nic, to.node, model.primary_nic()}, to});
+        if (from.kind != EndpointKind::dma || to.kind != EndpointKind::dma)
+            throw Error(fmt::format("a transfer between nodes joins two DMA endpoints, not {} and {}",
+                                    PlatformModel::host_name(from), PlatformModel::host_name(to)));
+        sending.insert(from);
+        receiving.insert(to);
         between_nodes.insert({from.node, to.node});
     }
     for (const auto& [from, to] : local) {
@@ -49,14 +56,21 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         zone->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
                         links_of(model.route(from, to), zone), false);
     }
-    for (auto* zone : node_zones_) zone->seal();
-    for (const auto& [from_node, to_node] : between_nodes) {
-        const auto* gateway_from = host({EndpointKind::nic, from_node, model.primary_nic()});
-        const auto* gateway_to = host({EndpointKind::nic, to_node, model.primary_nic()});
-        root_->add_route(node_zones_[from_node]->get_netpoint(), node_zones_[to_node]->get_netpoint(),
-                         gateway_from->get_netpoint(), gateway_to->get_netpoint(),
-                         links_of(model.network_route(from_node, to_node), root_), false);
+    for (const Endpoint& dma : sending) {
+        auto* zone = node_zones_[dma.node];
+        zone->add_route(host(dma)->get_netpoint(), ports_[dma.node], nullptr, nullptr,
+                        links_of(model.dma_route(dma, true), zone), false);
     }
+    for (const Endpoint& dma : receiving) {
+        auto* zone = node_zones_[dma.node];
+        zone->add_route(ports_[dma.node], host(dma)->get_netpoint(), nullptr, nullptr,
+                        links_of(model.dma_route(dma, false), zone), false);
+    }
+    for (auto* zone : node_zones_) zone->seal();
+    for (const auto& [from_node, to_node] : between_nodes)
+        root_->add_route(node_zones_[from_node]->get_netpoint(), node_zones_[to_node]->get_netpoint(),
+                         ports_[from_node], ports_[to_node], links_of(model.network_route(from_node, to_node), root_),
+                         false);
     root_->seal();
 
     root_->get_network_model()->set_lat_factor_cb(
@@ -68,16 +82,19 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         });
 }
 
-// Hosts of a node, in order: cores, their caches, memories, NICs.
+// Hosts of a node, in order: cores, their caches, memories, NICs, DMA endpoints.
 std::size_t SimgridPlatform::slot(const Endpoint& endpoint) const {
     const std::size_t cores = static_cast<std::size_t>(model_.machine().core_count());
-    const std::size_t per_node = 2 * cores + static_cast<std::size_t>(model_.numa_count() + model_.nic_count());
+    const std::size_t numas = static_cast<std::size_t>(model_.numa_count());
+    const std::size_t nics = static_cast<std::size_t>(model_.nic_count());
+    const std::size_t per_node = 2 * cores + numas + nics + numas * nics;
     std::size_t index = static_cast<std::size_t>(endpoint.index);
     switch (endpoint.kind) {
         case EndpointKind::core: break;
         case EndpointKind::cache: index += cores; break;
         case EndpointKind::memory: index += 2 * cores; break;
-        case EndpointKind::nic: index += 2 * cores + static_cast<std::size_t>(model_.numa_count()); break;
+        case EndpointKind::nic: index += 2 * cores + numas; break;
+        case EndpointKind::dma: index += 2 * cores + numas + nics; break;
     }
     return static_cast<std::size_t>(endpoint.node) * per_node + index;
 }

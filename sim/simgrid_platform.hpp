@@ -1,10 +1,11 @@
 // Turns a PlatformModel into SimGrid 3.32 zones, hosts, links and routes.
 //
-// Layout: a full root zone; a full zone per node whose gateway is its primary
-// NIC. Only the routes a simulation needs are added (a full zone's table is
-// n x n, and a 1024-core node has thousands of hosts): routes inside a node
-// for every (source, destination) pair its steps use, memory <-> NIC routes
-// for traffic between nodes, and NIC <-> NIC routes in the root zone.
+// Layout: a full root zone; a full zone per node whose gateway is a router,
+// the node's port into the network. Only the routes a simulation needs are
+// added (a full zone's table is n x n, and a 1024-core node has thousands of
+// hosts): routes inside a node for every (source, destination) pair its
+// steps use, DMA endpoint <-> port routes (through the endpoint's NIC) for
+// traffic between nodes, and port <-> port routes in the root zone.
 //
 // Latencies: SimGrid's CM02 network model shares a link's bandwidth in
 // proportion to 1/latency of each flow's route, not max-min fairly. So every
@@ -34,7 +35,7 @@ class SimgridPlatform {
 public:
     using Pair = std::pair<Endpoint, Endpoint>;
     // `routes`: the (from, to) pairs that transfers will use; pairs on two
-    // nodes are routed through both nodes' NICs.
+    // nodes join two DMA endpoints, each routed through its own NIC.
     SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes);
 
     simgrid::s4u::Host* host(const Endpoint& endpoint) const;
@@ -53,6 +54,7 @@ private:
     const PlatformModel& model_;
     simgrid::s4u::NetZone* root_ = nullptr;
     std::vector<simgrid::s4u::NetZone*> node_zones_;
+    std::vector<simgrid::kernel::routing::NetPoint*> ports_;  // per node: its gateway
     std::vector<simgrid::s4u::Host*> hosts_;  // by slot(): looked up for every activity
     std::map<std::string, simgrid::s4u::Link*> links_;
     std::unordered_map<const simgrid::s4u::Link*, double> real_latency_ns_;

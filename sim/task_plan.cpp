@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
@@ -167,6 +168,11 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
     for (const sched::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
     const double line = platform.params().cache_line_bytes;
     const double work_per_flop = compute_work_per_flop(schedule, platform.params());
+    const std::optional<costs::MessageParams>& messages = platform.params().messages;
+    const bool processes = schedule.rank_kind == sched::RankKind::process && messages.has_value();
+    auto serial = [&](const Endpoint& resource, const costs::Figure& figure) {
+        if (figure.value > 0) steps.push_back({Step::Kind::serial, resource, resource, figure.value});
+    };
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);
         const sched::RankInfo& rank = schedule.ranks[task.thread];
@@ -175,6 +181,10 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
         switch (task.kind) {
             case sched::TaskKind::copy:
             case sched::TaskKind::reduce: {
+                if (processes && std::any_of(task.reads.begin(), task.reads.end(), [&](const sched::Range& read) {
+                        return schedule.buffer(read.buffer).owner != task.thread;
+                    }))
+                    serial(core, messages->process_receive_overhead_ns);
                 for (const sched::Range& read : task.reads)
                     for (const auto& [location, bytes] : placement.read(read, rank.core, id)) {
                         Step step{Step::Kind::transfer, location.source, core, bytes};
@@ -195,18 +205,31 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
             }
             case sched::TaskKind::flag: {
                 const sched::RankInfo& waiter = schedule.ranks[task.peer];
+                if (processes) serial(core, messages->process_send_overhead_ns);
                 steps.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
                                  {EndpointKind::core, waiter.node, waiter.core}, line});
                 break;
             }
             case sched::TaskKind::net: {
                 const bool data = task.write.buffer >= 0;
-                const Endpoint source = data ? placement.memory_of(task.reads.front().buffer)
-                                             : Endpoint{EndpointKind::memory, rank.node, std::max(0, rank.numa)};
                 const sched::RankInfo& receiver = schedule.ranks[task.peer];
+                auto numa_of = [&](const sched::RankInfo& who) { return std::clamp(who.numa, 0, platform.numa_count() - 1); };
+                const Endpoint source = data ? placement.memory_of(task.reads.front().buffer)
+                                             : Endpoint{EndpointKind::memory, rank.node, numa_of(rank)};
                 const Endpoint target = data ? placement.memory_of(task.write.buffer)
-                                             : Endpoint{EndpointKind::memory, receiver.node, std::max(0, receiver.numa)};
-                steps.push_back({Step::Kind::transfer, source, target, data ? static_cast<double>(task.write.bytes) : 0.0});
+                                             : Endpoint{EndpointKind::memory, receiver.node, numa_of(receiver)};
+                // Each end goes through the NIC nearest its rank.
+                const int sender_nic = platform.nearest_nic(numa_of(rank));
+                const int receiver_nic = platform.nearest_nic(numa_of(receiver));
+                const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
+                if (messages) {
+                    serial(core, messages->network_send_overhead_ns);
+                    serial({EndpointKind::nic, rank.node, sender_nic}, messages->network_gap_ns);
+                }
+                steps.push_back({Step::Kind::transfer, platform.dma(source.node, source.index, sender_nic),
+                                 platform.dma(target.node, target.index, receiver_nic),
+                                 data ? static_cast<double>(task.write.bytes) : 0.0});
+                if (messages) serial(receiver_core, messages->network_receive_overhead_ns);
                 if (data) placement.record(task.write, target);
                 break;
             }

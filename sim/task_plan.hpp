@@ -35,7 +35,15 @@
 //   ranks share the core's speed.)
 // - flag:   one cache line from the setter's cache to the waiter's core;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
-//           pure synchronisation message);
+//           pure synchronisation message), through the NIC nearest the
+//           sender's and the receiver's NUMA node; with message overheads
+//           (costs::MessageParams): o_s on the sender's core, the gap g on
+//           its NIC, the transfer, then o_r on the receiver's core;
+//   Between MPI processes of one node (RankKind::process) a hand-over is a
+//   message too: the sender's flag costs o_s (process) on its core first,
+//   and a copy or reduce that reads another rank's data o_r (process).
+//   Overheads and gaps are serial steps: one core (or NIC) runs them one
+//   after the other, so a root that sends p messages spends p·o_s.
 // - compute: its flops on t's core, at the core's compute_flops_per_ns (a
 //   work step: work is measured in bytes folded at reduce_bytes_per_ns, so
 //   flops count for reduce_bytes_per_ns / compute_flops_per_ns bytes each);
@@ -52,11 +60,13 @@ namespace numacoll::sim {
 
 struct Step {
     // work: on a core that runs one rank, which contends with nothing;
-    // shared_work: on a core that runs several ranks, which share its speed.
-    enum class Kind { transfer, work, shared_work } kind = Kind::transfer;
+    // shared_work: on a core that runs several ranks, which share its speed;
+    // serial: `amount` ns of a core or NIC (`from`) that runs such steps one
+    // at a time, in the order they start (message overheads and gaps).
+    enum class Kind { transfer, work, shared_work, serial } kind = Kind::transfer;
     Endpoint from;   // transfer source, or the core that works
     Endpoint to;     // transfer destination
-    double amount = 0;  // bytes moved, or bytes folded (work)
+    double amount = 0;  // bytes moved, bytes folded (work), or ns (serial)
     // A transfer whose source is a copy another task makes: `from` only once
     // task `source_ready_after` has finished, `fallback_from` before that.
     int source_ready_after = -1;

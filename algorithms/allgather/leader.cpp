@@ -44,7 +44,7 @@ AlgorithmInfo allgather_leader_info() {
     return {Collective::allgather, "leader",
             "node leaders gather, exchange among themselves, then spread inside their node",
             "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.3.3",
-            {leader_option()}, generate_allgather_leader};
+            {leader_option()}, generate_allgather_leader, RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -39,7 +39,8 @@ Schedule recursive_doubling_allgather(const CollectiveSpec& spec, const Layout& 
 
 AlgorithmInfo allgather_recursive_doubling_info() {
     return {Collective::allgather, "recursive-doubling", "log2 p exchanges of doubling runs of blocks; small blocks",
-            "MPICH recursive-doubling allgather (Thakur, Rabenseifner, Gropp)", {}, recursive_doubling_allgather};
+            "MPICH recursive-doubling allgather (Thakur, Rabenseifner, Gropp)", {}, recursive_doubling_allgather,
+            RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -24,7 +24,8 @@ Schedule ring_allgather(const CollectiveSpec& spec, const Layout& layout, const 
 
 AlgorithmInfo allgather_ring_info() {
     return {Collective::allgather, "ring", "p-1 neighbour steps, each block crosses each link once; large blocks",
-            "MPICH/Open MPI ring allgather, as compared in the NUIOA paper, section 3.3.3", {}, ring_allgather};
+            "MPICH/Open MPI ring allgather, as compared in the NUIOA paper, section 3.3.3", {}, ring_allgather,
+            RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -165,7 +165,7 @@ AlgorithmInfo leader_info() {
             {leader_option(),
              {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
              {"intra", "binomial", "broadcast inside each node: " + intra_names}},
-            generate_leader};
+            generate_leader, RankKind::process};
 }
 
 }  // namespace

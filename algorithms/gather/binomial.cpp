@@ -63,7 +63,7 @@ Schedule binomial_gather(const CollectiveSpec& spec, const Layout& layout, const
 
 AlgorithmInfo gather_binomial_info() {
     return {Collective::gather, "binomial", "binomial tree, subtrees passed up whole; small blocks, many ranks",
-            "Open MPI coll/tuned binomial gather (MPICH's)", {}, binomial_gather};
+            "Open MPI coll/tuned binomial gather (MPICH's)", {}, binomial_gather, RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -51,7 +51,7 @@ AlgorithmInfo gather_leader_info() {
     return {Collective::gather, "leader",
             "node leaders collect their node's blocks, then send them to the root in one message",
             "Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2 and 3.3.2",
-            {leader_option()}, generate_gather_leader};
+            {leader_option()}, generate_gather_leader, RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -23,7 +23,7 @@ Schedule linear_gather(const CollectiveSpec& spec, const Layout& layout, const O
 
 AlgorithmInfo gather_linear_info() {
     return {Collective::gather, "linear", "every rank sends its block to the root; few ranks or large blocks",
-            "Open MPI coll/tuned basic linear gather", {}, linear_gather};
+            "Open MPI coll/tuned basic linear gather", {}, linear_gather, RankKind::process};
 }
 
 }  // namespace numacoll::algo

@@ -186,6 +186,7 @@ AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo
     AlgorithmInfo info;
     info.collective = collective;
     info.name = (hierarchical ? "hier-" : "") + flat.name;
+    info.ranks = RankKind::process;
     info.options = flat_options(flat.algorithm, reduction);
     if (hierarchical) {
         info.summary = reduction

@@ -93,24 +93,40 @@ TEST(ScheduleIo, VersionOneFilesLoadTheirWaitingPointsAsWaitTasks) {
     for (int id = 0; id < schedule.task_count(); ++id) waits += schedule.task(id).kind == sched::TaskKind::wait;
     ASSERT_GT(waits, 0);
     std::string text = sched::to_text(schedule);
-    ASSERT_EQ(text.rfind("numacoll-schedule 2\n", 0), 0u);
+    ASSERT_EQ(text.rfind("numacoll-schedule 3\n", 0), 0u);
     std::string version_one = "numacoll-schedule 1\n" + text.substr(text.find('\n') + 1);
     for (std::size_t at; (at = version_one.find(" wait thread=")) != std::string::npos;)
         version_one.replace(at, 13, " compute thread=");
     EXPECT_TRUE(sched::schedule_from_text(version_one) == schedule);
     // JSON likewise.
     std::string json = sched::to_json(schedule);
-    json.replace(json.find("\"version\": 2"), 12, "\"version\": 1");
+    json.replace(json.find("\"version\": 3"), 12, "\"version\": 1");
     for (std::size_t at; (at = json.find("\"kind\": \"wait\"")) != std::string::npos;) json.replace(at, 14, "\"kind\": \"compute\"");
     EXPECT_TRUE(sched::schedule_from_json(json) == schedule);
     // A version this numacoll does not know is refused with what it reads.
-    std::string future = "numacoll-schedule 3\n" + text.substr(text.find('\n') + 1);
+    std::string future = "numacoll-schedule 4\n" + text.substr(text.find('\n') + 1);
     try {
         sched::schedule_from_text(future);
-        FAIL() << "version 3 was accepted";
+        FAIL() << "version 4 was accepted";
     } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find("version 1 to 2"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("version 1 to 3"), std::string::npos) << error.what();
     }
+}
+
+TEST(ScheduleIo, RanksSayWhetherTheyAreThreadsOrProcesses) {
+    // Open MPI's algorithms run between processes, HPDC'13's between threads.
+    const auto processes = test::schedule("westmere", sched::Collective::bcast, "binomial", 64, 4, 1, 0);
+    const auto threads = test::schedule("westmere", sched::Collective::bcast, "tree", 64, 4, 1, 0);
+    EXPECT_EQ(processes.rank_kind, sched::RankKind::process);
+    EXPECT_EQ(threads.rank_kind, sched::RankKind::thread);
+    const std::string text = sched::to_text(processes);
+    EXPECT_NE(text.find(" ranks=processes\n"), std::string::npos) << text;
+    EXPECT_TRUE(sched::schedule_from_text(text) == processes);
+    EXPECT_TRUE(sched::schedule_from_json(sched::to_json(processes)) == processes);
+    // Version 2 had no ranks=: its ranks were threads.
+    std::string version_two = "numacoll-schedule 2\n" + text.substr(text.find('\n') + 1);
+    version_two.erase(version_two.find(" ranks=processes"), 16);
+    EXPECT_EQ(sched::schedule_from_text(version_two).rank_kind, sched::RankKind::thread);
 }
 
 TEST(ScheduleIo, ComputeTasksKeepTheirFlops) {

@@ -137,10 +137,48 @@ TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     params.at(costs::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
     const double m = 1 << 20;
-    auto result = sim::simulate_plans(
-        platform, {{{transfer(memory(0), {EndpointKind::memory, 1, 1}, m)}}}, independent(1));
+    auto result = sim::simulate_plans(platform, {{{transfer(platform.dma(0, 0, 0), platform.dma(1, 1, 0), m)}}}, independent(1));
     // Node 1's NUMA node 1 is one hop from its NIC (on socket 0): 2 * 300 + 1 * 1 (hop) + 900.
     expect_near_relative(result.timeline.makespan_ns, 300 + 900 + 300 + 1 + m / 3);
+}
+
+TEST(EngineClosedForm, SerialStepsOfOneResourceRunOneAfterTheOther) {
+    // A root that sends p messages spends p * o on its core (LogGP's o): the
+    // overheads of one core queue, those of two cores do not.
+    const sim::PlatformModel platform(two_sockets(), test::uniform_params(1, 1, 1), 1);
+    const sim::Step overhead{sim::Step::Kind::serial, core(0), core(0), 250};
+    std::vector<sim::TaskPlan> plans(5, sim::TaskPlan{{overhead}});
+    auto result = sim::simulate_plans(platform, plans, independent(5));
+    expect_near_relative(result.timeline.makespan_ns, 5 * 250);
+    for (int task = 0; task < 5; ++task) expect_near_relative(result.timeline.tasks[task].end_ns, 250 * (task + 1));
+    plans[1].steps[0].from = plans[1].steps[0].to = core(1);
+    result = sim::simulate_plans(platform, plans, independent(5));
+    expect_near_relative(result.timeline.makespan_ns, 4 * 250);
+    expect_near_relative(result.timeline.tasks[1].end_ns, 250);
+}
+
+TEST(EngineClosedForm, NicDmaIsLimitedByItsWindowOverTheRoundTrip) {
+    // A NIC writing into a NUMA node one hop away keeps write_window bytes in
+    // flight over a longer round trip: 2 (a_nic + a_hop) + a_dram.
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
+    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
+    params.at(costs::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
+    params.at(costs::Level::other_socket) = {{100, "test"}, {1000, "test"}, {1000, "test"}};
+    params.nic_dma = costs::NicDmaParams{{16384, "test"}, {1024, "test"}};
+    const sim::PlatformModel platform(test::load("westmere"), params, 2);
+    const double m = 1 << 20;
+    const double local_trip = 2 * 300 + 80, remote_trip = 2 * (300 + 100) + 80;
+    EXPECT_DOUBLE_EQ(platform.dma_round_trip_ns(0, 0), local_trip);
+    EXPECT_DOUBLE_EQ(platform.dma_round_trip_ns(1, 0), remote_trip);
+    // Into NUMA node 0, next to the NIC: 1024 / 680 B/ns; into NUMA node 1: 1024 / 880 B/ns.
+    auto near = sim::simulate_plans(platform, {{{transfer(platform.dma(0, 0, 0), platform.dma(1, 0, 0), m)}}}, independent(1));
+    expect_near_relative(near.timeline.makespan_ns, 300 + 900 + 300 + m / std::min(3.0, 1024 / local_trip));
+    auto far = sim::simulate_plans(platform, {{{transfer(platform.dma(0, 0, 0), platform.dma(1, 1, 0), m)}}}, independent(1));
+    expect_near_relative(far.timeline.makespan_ns, 300 + 900 + 300 + 100 + m / std::min(3.0, 1024 / remote_trip));
+    // Reads (the send side) keep 16 KiB in flight: the network, not the window, limits them.
+    auto sent_far = sim::simulate_plans(platform, {{{transfer(platform.dma(0, 1, 0), platform.dma(1, 0, 0), m)}}}, independent(1));
+    expect_near_relative(sent_far.timeline.makespan_ns, 300 + 900 + 300 + 100 + m / std::min(3.0, 1024 / local_trip));
 }
 
 TEST(EngineSuccessors, CompressedRowsKeepEachTasksSuccessorsInOrder) {

@@ -20,7 +20,8 @@ TEST(SimgridRoutes, MatchTheModel) {
     const sim::PlatformModel model(test::load("westmere"), costs::load_params("westmere"), 2);
     const Endpoint remote_cache{EndpointKind::cache, 0, 6}, reader{EndpointKind::core, 0, 0};
     const Endpoint memory_a{EndpointKind::memory, 0, 1}, memory_b{EndpointKind::memory, 1, 0};
-    const sim::SimgridPlatform platform(model, {{remote_cache, reader}, {memory_a, memory_b}});
+    const Endpoint dma_a = model.dma(0, 1, 0), dma_b = model.dma(1, 0, 0);
+    const sim::SimgridPlatform platform(model, {{remote_cache, reader}, {dma_a, dma_b}});
 
     auto simgrid_route = [&](const Endpoint& from, const Endpoint& to, double& latency) {
         std::vector<simgrid::s4u::Link*> links;
@@ -40,7 +41,7 @@ TEST(SimgridRoutes, MatchTheModel) {
     EXPECT_NEAR(latency, sim::SimgridPlatform::raw_route_latency_ns, 1e-12);
 
     // Across nodes: memory -> NIC, network, NIC -> memory, each link once.
-    const auto across = simgrid_route(memory_a, memory_b, latency);
+    const auto across = simgrid_route(dma_a, dma_b, latency);
     std::size_t expected_links = 0;
     for (const auto& part : model.describe_route(memory_a, memory_b)) expected_links += part.links.size();
     // The scaled latency (the model's, through the latency-factor callback) is

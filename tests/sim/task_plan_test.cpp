@@ -87,7 +87,7 @@ TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
     EXPECT_EQ(remote_reads, 1);  // rank 6 fetches from socket 0; ranks 7-11 read rank 6's copy
 }
 
-TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
+TEST(TaskPlan, NetTransfersGoMemoryToMemoryThroughNics) {
     const auto machine = test::load("westmere");
     const sim::PlatformModel platform(machine, costs::load_params("westmere"), 2);
     algo::LayoutOptions layout;
@@ -103,8 +103,8 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemory) {
         if (schedule.task(id).kind == sched::TaskKind::net) {
             saw_net = true;
             ASSERT_EQ(plans[id].steps.size(), 1u);
-            EXPECT_EQ(plans[id].steps[0].from.kind, EndpointKind::memory);
-            EXPECT_EQ(plans[id].steps[0].to.kind, EndpointKind::memory);
+            EXPECT_EQ(plans[id].steps[0].from.kind, EndpointKind::dma);
+            EXPECT_EQ(plans[id].steps[0].to.kind, EndpointKind::dma);
             EXPECT_NE(plans[id].steps[0].from.node, plans[id].steps[0].to.node);
             EXPECT_DOUBLE_EQ(plans[id].steps[0].amount, 1024);
         }
@@ -193,4 +193,35 @@ TEST(TaskPlan, ASharedCopyServesReadersOnlyOnceItExists) {
         }
     }
     EXPECT_EQ(copy_maker.size(), 7u);
+}
+
+TEST(TaskPlan, TrafficGoesThroughTheNicNearestEachEnd) {
+    // opteron8218 with a second NIC on NUMA node 3 (tests/sim/data): NUMA
+    // nodes 0 and 1 are nearest NIC 0 (on node 1), 2 and 3 nearest NIC 1.
+    const std::string path = std::string(NUMACOLL_SOURCE_DIR) + "/tests/sim/data/opteron8218-two-nics.xml";
+    const auto machine = test::machine(path);
+    const sim::PlatformModel platform(machine, costs::load_params("generic"), 2);
+    ASSERT_EQ(platform.nic_count(), 2);
+    EXPECT_EQ(platform.numa_of_nic(0), 1);
+    EXPECT_EQ(platform.numa_of_nic(1), 3);
+    EXPECT_EQ(platform.nearest_nic(0), 0);
+    EXPECT_EQ(platform.nearest_nic(2), 1);
+    const sched::Schedule schedule = test::schedule(path, sched::Collective::gather, "linear", 64, 0, 2, 0);
+    const auto plans = sim::plan_tasks(schedule, platform);
+    std::set<int> used;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& task = schedule.task(id);
+        if (task.kind != sched::TaskKind::net) continue;
+        const int sender_numa = schedule.ranks[task.thread].numa;
+        const int receiver_numa = schedule.ranks[task.peer].numa;
+        for (const auto& step : plans[id].steps) {
+            if (step.kind != sim::Step::Kind::transfer) continue;
+            EXPECT_EQ(platform.nic_of_dma(step.from), platform.nearest_nic(sender_numa)) << "task " << id;
+            EXPECT_EQ(platform.nic_of_dma(step.to), platform.nearest_nic(receiver_numa)) << "task " << id;
+            used.insert(platform.nic_of_dma(step.from));
+        }
+    }
+    EXPECT_EQ(used, (std::set<int>{0, 1}));
+    // And SimGrid routes them: the whole gather simulates.
+    EXPECT_GT(sim::simulate(schedule, platform).timeline.makespan_ns, 0);
 }
