@@ -36,7 +36,7 @@ CommandRun add_sim_command(CLI::App& app) {
     options->machine.add_to(*command, "westmere", true);
     options->algorithm.add_to(*command, true);
     command->add_option("--params", options->params,
-                        "cost parameters: a bundled name (westmere, magnycours, generic) or a JSON file; "
+                        "cost parameters: a bundled name (westmere, magnycours, opteron8218, haswell, generic) or a JSON file; "
                         "default: the machine's own, else generic");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();

@@ -8,7 +8,7 @@
 // estimate), so that a result can say where its inputs came from.
 //
 // Files are JSON ("format": "numacoll-params", see docs/params.md); westmere,
-// magnycours and generic are bundled. A machine without params of its own
+// magnycours, opteron8218, haswell and generic are bundled. A machine without params of its own
 // gets `generic` (a recent two-socket server), and the output says so.
 #pragma once
 
@@ -50,12 +50,12 @@ struct MessageParams {
     Figure process_receive_overhead_ns;
 };
 
-// How much a NIC's DMA engine keeps in flight towards host memory: its
-// bandwidth to a NUMA node is at most window / round trip, and the round
-// trip grows with each inter-socket hop between the NIC and the memory
-// (NUIOA paper, section 5). Reads (the send side) are PCIe non-posted
-// requests; writes (the receive side) are posted, limited by the buffers of
-// the path from the I/O bridge to the memory.
+// How much a NIC's DMA keeps in flight towards host memory: its bandwidth
+// to a NUMA node is at most window / round trip, and the round trip grows
+// with each inter-socket hop between the NIC and the memory (NUIOA paper,
+// section 5). Reads (the send side) are PCIe non-posted requests, whose tags
+// the NIC holds until the data is back; writes (the receive side) are
+// posted, held by the host bridge until the memory takes them.
 struct NicDmaParams {
     Figure read_window_bytes;
     Figure write_window_bytes;
@@ -85,7 +85,7 @@ struct Params {
 // naming the missing or malformed key ("levels.dram.latency_ns").
 Params parse_params(const std::string& json_text, const std::string& label);
 
-// A bundled name (westmere, magnycours, generic) or a path to a JSON file.
+// A bundled name (westmere, magnycours, opteron8218, haswell, generic) or a path to a JSON file.
 Params load_params(const std::string& spec);
 
 // The params for a machine: `spec` when given, else the bundled set named

@@ -47,10 +47,12 @@ void PlatformModel::find_nics() {
     }
 }
 
-double PlatformModel::dma_round_trip_ns(int numa, int nic) const {
+double PlatformModel::dma_round_trip_ns(int numa, int nic, bool read) const {
     const int hops = levels_.hops(levels_.domain_of_numa(numa), levels_.domain_of_numa(nic_numa_[nic]));
-    return 2 * (params_.at(Level::nic).latency_ns.value + hops * params_.at(Level::other_socket).latency_ns.value) +
-           params_.at(Level::dram).latency_ns.value;
+    // A read's tag is held by the NIC, across PCIe both ways; a posted write
+    // is held by the host bridge at the NIC's socket, from there to the memory and back.
+    const double pcie_ns = read ? 2 * params_.at(Level::nic).latency_ns.value : 0;
+    return pcie_ns + 2 * hops * params_.at(Level::other_socket).latency_ns.value + params_.at(Level::dram).latency_ns.value;
 }
 
 std::string PlatformModel::node_link(int node, const std::string& name) const { return fmt::format("n{}.{}", node, name); }
@@ -101,15 +103,16 @@ void PlatformModel::build_links() {
         if (params_.nic_dma)
             for (int numa = 0; numa < numa_count(); ++numa)
                 for (int nic = 0; nic < nic_count(); ++nic) {
-                    const double round_trip_ns = dma_round_trip_ns(numa, nic);
+                    const double read_trip_ns = dma_round_trip_ns(numa, nic, true);
+                    const double write_trip_ns = dma_round_trip_ns(numa, nic, false);
                     add_link({node_link(node, fmt::format("dmaread{}-{}", numa, nic)),
-                              params_.nic_dma->read_window_bytes.value / round_trip_ns, 0, false,
+                              params_.nic_dma->read_window_bytes.value / read_trip_ns, 0, false,
                               fmt::format("DMA reads of NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
-                                          nic, round_trip_ns)});
+                                          nic, read_trip_ns)});
                     add_link({node_link(node, fmt::format("dmawrite{}-{}", numa, nic)),
-                              params_.nic_dma->write_window_bytes.value / round_trip_ns, 0, false,
-                              fmt::format("DMA writes into NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
-                                          nic, round_trip_ns)});
+                              params_.nic_dma->write_window_bytes.value / write_trip_ns, 0, false,
+                              fmt::format("DMA writes into NUMA node {} by NIC {}: window / {:.1f} ns round trip",
+                                          numa, nic, write_trip_ns)});
                 }
         // A route crosses two wires (up from one node, down into the other): half the latency each.
         add_link({node_link(node, "wire"), std::min(bandwidth(Level::network), aggregate(Level::network)),

@@ -122,8 +122,10 @@ public:
     Endpoint dma(int node, int numa, int nic) const { return {EndpointKind::dma, node, numa * nic_count() + nic}; }
     int numa_of_dma(const Endpoint& dma) const { return dma.index / nic_count(); }
     int nic_of_dma(const Endpoint& dma) const { return dma.index % nic_count(); }
-    // Round trip of one DMA request from a NIC to a NUMA node's memory.
-    double dma_round_trip_ns(int numa, int nic) const;
+    // How long a NIC's DMA request to a NUMA node's memory holds its slot:
+    // a read (the send side), 2 a_nic + 2 h a_other_socket + a_dram; a
+    // posted write (the receive side), 2 h a_other_socket + a_dram.
+    double dma_round_trip_ns(int numa, int nic, bool read) const;
     int numa_count() const;
 
 private:

@@ -73,8 +73,20 @@ TEST(Params, EveryBundledSetIsCompleteAndSourced) {
             EXPECT_LE(values.bandwidth_bytes_per_ns.value, values.aggregate_bandwidth_bytes_per_ns.value) << name;
             EXPECT_FALSE(values.latency_ns.source.empty()) << name;
         }
+        // Message overheads and the NIC's DMA windows, each with its source.
+        ASSERT_TRUE(params.messages.has_value()) << name;
+        ASSERT_TRUE(params.nic_dma.has_value()) << name;
+        for (const costs::Figure* figure :
+             {&params.messages->network_send_overhead_ns, &params.messages->network_receive_overhead_ns,
+              &params.messages->network_gap_ns, &params.messages->process_send_overhead_ns,
+              &params.messages->process_receive_overhead_ns, &params.nic_dma->read_window_bytes,
+              &params.nic_dma->write_window_bytes}) {
+            EXPECT_GT(figure->value, 0) << name;
+            EXPECT_FALSE(figure->source.empty()) << name;
+        }
     }
-    EXPECT_EQ(costs::bundled_params_names().size(), 3u);
+    EXPECT_EQ(costs::bundled_params_names(),
+              (std::vector<std::string>{"westmere", "magnycours", "generic", "opteron8218", "haswell"}));
 }
 
 TEST(Params, MachinesGetTheirOwnOrTheGenericSet) {

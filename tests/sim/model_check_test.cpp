@@ -91,3 +91,28 @@ TEST(ModelCheck, MoreNodesCostNetworkTime) {
     const costs::Params params = costs::load_params("westmere");
     EXPECT_GT(two_nodes, one_node + params.at(costs::Level::network).latency_ns.value);
 }
+
+TEST(ModelCheck, ARootPaysForEveryMessageItSends) {
+    // LogGP: a flat linear broadcast from one root to the 239 other ranks of
+    // 10 haswell nodes sends 216 network messages and 23 shared-memory ones,
+    // one after the other on the root's core: at least 216 o_s + 23 o_s(process).
+    const auto machine = test::load("haswell");
+    const costs::Params params = costs::load_params("haswell");
+    const sim::PlatformModel platform(machine, params, 10);
+    algo::LayoutOptions layout;
+    layout.nodes = 10;
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::bcast;
+    spec.algorithm = "linear";
+    spec.bytes = 8;
+    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    const double makespan = sim::simulate(schedule, platform).timeline.makespan_ns;
+    const double root_busy_ns =
+        216 * params.messages->network_send_overhead_ns.value + 23 * params.messages->process_send_overhead_ns.value;
+    EXPECT_GT(makespan, root_busy_ns);
+    EXPECT_LT(makespan, root_busy_ns + 10000) << "the rest is one message's latency and a copy";
+    // The hierarchical version sends one message per node from the root.
+    spec.algorithm = "hier-linear";
+    const auto hierarchical = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    EXPECT_LT(sim::simulate(hierarchical, platform).timeline.makespan_ns, makespan / 5);
+}

@@ -102,11 +102,19 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemoryThroughNics) {
     for (int id = 0; id < schedule.task_count(); ++id)
         if (schedule.task(id).kind == sched::TaskKind::net) {
             saw_net = true;
-            ASSERT_EQ(plans[id].steps.size(), 1u);
-            EXPECT_EQ(plans[id].steps[0].from.kind, EndpointKind::dma);
-            EXPECT_EQ(plans[id].steps[0].to.kind, EndpointKind::dma);
-            EXPECT_NE(plans[id].steps[0].from.node, plans[id].steps[0].to.node);
-            EXPECT_DOUBLE_EQ(plans[id].steps[0].amount, 1024);
+            // o_s on the sender's core, g on its NIC, the transfer, o_r on the receiver's core.
+            const auto& steps = plans[id].steps;
+            ASSERT_EQ(steps.size(), 4u);
+            EXPECT_EQ(steps[0].kind, sim::Step::Kind::serial);
+            EXPECT_EQ(steps[0].from.kind, EndpointKind::core);
+            EXPECT_EQ(steps[1].kind, sim::Step::Kind::serial);
+            EXPECT_EQ(steps[1].from.kind, EndpointKind::nic);
+            EXPECT_EQ(steps[2].from.kind, EndpointKind::dma);
+            EXPECT_EQ(steps[2].to.kind, EndpointKind::dma);
+            EXPECT_NE(steps[2].from.node, steps[2].to.node);
+            EXPECT_DOUBLE_EQ(steps[2].amount, 1024);
+            EXPECT_EQ(steps[3].kind, sim::Step::Kind::serial);
+            EXPECT_EQ(steps[3].from, (Endpoint{EndpointKind::core, steps[2].to.node, schedule.ranks[schedule.task(id).peer].core}));
         }
     EXPECT_TRUE(saw_net);
 }
