@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_run_command(app));
     remember(numacoll::cli::add_validate_command(app));
     remember(numacoll::cli::add_plot_command(app));
+    remember(numacoll::cli::add_reproduce_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
     try {

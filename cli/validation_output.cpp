@@ -121,12 +121,14 @@ bool run_program(std::vector<std::string> arguments, std::string* output) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-std::vector<std::string> plot_folder(const std::string& folder) {
-    if (!std::filesystem::exists(std::filesystem::path(folder) / "validation.csv"))
-        throw UsageError(fmt::format("no validation.csv in '{}': run numacoll validate -o {} first", folder, folder));
+std::vector<std::string> plot_folder(const std::string& folder, const std::string& script_stem,
+                                     const std::string& needed) {
+    if (!std::filesystem::exists(std::filesystem::path(folder) / needed))
+        throw UsageError(fmt::format("no {} in '{}': run numacoll {} -o {} first", needed, folder,
+                                     needed == "validation.csv" ? "validate" : "reproduce", folder));
     std::string_view script;
     for (const auto& [stem, text] : embedded::files())
-        if (stem == "plot_validation") script = text;
+        if (stem == script_stem) script = text;
     char path[] = "/tmp/numacoll-plot-XXXXXX.py";
     const int fd = ::mkstemps(path, 3);
     if (fd < 0) throw Error(fmt::format("cannot write the plotting script to /tmp: {}", std::strerror(errno)));

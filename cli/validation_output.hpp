@@ -21,9 +21,11 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet);
 
-// Runs python3 on the embedded plotting script for DIR; returns the PNG paths
-// it printed. Throws Error when python3/matplotlib is missing or it fails.
-std::vector<std::string> plot_folder(const std::string& folder);
+// Runs python3 on an embedded plotting script (by its stem) for DIR, which
+// must hold `needed`; returns the PNG paths it printed. Throws Error when
+// python3/matplotlib is missing or it fails.
+std::vector<std::string> plot_folder(const std::string& folder, const std::string& script_stem = "plot_validation",
+                                     const std::string& needed = "validation.csv");
 
 // Runs a program with arguments, without a shell; true when it exited 0.
 // `output` receives its standard output when not null.

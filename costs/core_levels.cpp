@@ -11,6 +11,7 @@ namespace numacoll::costs {
 CoreLevels::CoreLevels(const topo::Machine& machine) {
     const int llc_level = machine.last_level_cache();
     std::map<int, int> domain_of_object;  // LLC (or package) object index -> domain
+    std::set<int> counted_llcs;
     for (int core = 0; core < machine.core_count(); ++core) {
         const int llc = llc_level > 0 ? machine.cache_of_core(core, llc_level) : -1;
         // A last-level cache private to one core makes no domain of its own:
@@ -19,9 +20,13 @@ CoreLevels::CoreLevels(const topo::Machine& machine) {
         if (object < 0 && machine.package_of_core(core) >= 0) object = machine.packages[machine.package_of_core(core)];
         if (object < 0) object = 0;
         auto [it, inserted] = domain_of_object.emplace(object, static_cast<int>(domain_of_object.size()));
-        if (inserted) domain_numa_.push_back(machine.numa_of_core(core));
+        if (inserted) {
+            domain_numa_.push_back(machine.numa_of_core(core));
+            domain_llc_bytes_.push_back(0);
+        }
         core_domain_.push_back(it->second);
         core_llc_bytes_.push_back(llc >= 0 ? machine.objects[llc].cache_bytes : 0);
+        if (llc >= 0 && counted_llcs.insert(llc).second) domain_llc_bytes_[it->second] += machine.objects[llc].cache_bytes;
         int shared = -1;
         for (int level : machine.cache_levels) {
             if (level >= llc_level) break;

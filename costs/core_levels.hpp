@@ -55,12 +55,16 @@ public:
     int shared_cache_of_core(int core) const { return core_shared_cache_[core]; }
     // The size of the core's last-level cache, 0 without caches.
     std::uint64_t llc_bytes_of_core(int core) const { return core_llc_bytes_[core]; }
+    // What a domain's last-level caches hold together (one shared cache, or
+    // the private ones of its cores), 0 without caches.
+    std::uint64_t llc_bytes_of_domain(int domain) const { return domain_llc_bytes_[domain]; }
 
 private:
     std::vector<int> core_domain_;
     std::vector<std::uint64_t> core_llc_bytes_;
     std::vector<int> core_shared_cache_;
     std::vector<int> domain_numa_;
+    std::vector<std::uint64_t> domain_llc_bytes_;
     std::vector<std::vector<int>> hops_;      // domain x domain
     std::vector<std::vector<int>> next_hop_;  // domain x domain
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 
@@ -14,17 +15,20 @@ namespace numacoll::sim {
 namespace {
 
 // Where some bytes live: their home (the writer's cache or DRAM), plus the
-// sockets that hold a shared copy because a core there read them.
+// sockets that hold a shared copy because a core there read them. `held` is
+// the cache entry (Placement::Entry) that keeps them there, 0 for none.
 struct SharedCopy {
     int domain = 0;
     int core = 0;       // whose cache holds it
     int made_by = -1;   // the task whose read puts it there
+    std::uint32_t held = 0;
     bool operator==(const SharedCopy&) const = default;
 };
 
 struct Where {
     Endpoint home;
     std::vector<SharedCopy> shared;
+    std::uint32_t held = 0;  // when home is a cache
     bool operator==(const Where&) const = default;
 };
 
@@ -37,16 +41,22 @@ struct ReadSource {
     bool operator==(const ReadSource&) const = default;
 };
 
-// Per buffer, byte intervals -> where those bytes live now.
+// Per buffer, byte intervals -> where those bytes live now; per last-level
+// cache domain, what it holds, oldest first (Defect of old: every copy stayed
+// cached forever, so deep trees never paid their passes to DRAM).
 class Placement {
 public:
     Placement(const sched::Schedule& schedule, const PlatformModel& platform)
-        : schedule_(schedule), platform_(platform) {
+        : schedule_(schedule), platform_(platform),
+          caches_(static_cast<std::size_t>(schedule.nodes * platform.domain_count())) {
+        entries_.push_back({});  // entry 0: "held by nothing"
+        for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b)
+            where_.emplace_back(schedule.buffer(b).bytes, Where{memory_of(b), {}, 0});
+        // Every rank has just written its input (the paper's Modified state).
         for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b) {
             const sched::Buffer& buffer = schedule.buffer(b);
-            const int owner_core = schedule.ranks[buffer.owner].core;
-            const Endpoint home = buffer.role == sched::BufferRole::input ? after_write(owner_core, b, buffer.bytes) : memory_of(b);
-            where_.emplace_back(buffer.bytes, Where{home, {}});
+            if (buffer.role == sched::BufferRole::input)
+                record({b, 0, buffer.bytes}, after_write(schedule.ranks[buffer.owner].core, b, buffer.bytes));
         }
     }
 
@@ -60,7 +70,7 @@ public:
     // Where m bytes written by `core` into `buffer` end up.
     Endpoint after_write(int core, int buffer, std::uint64_t bytes) const {
         if (bytes <= platform_.cache_capacity_bytes(core))
-            return {EndpointKind::cache, schedule_.ranks[schedule_.buffer(buffer).owner].node, core};
+            return {EndpointKind::cache, node_of(buffer), core};
         return memory_of(buffer);
     }
 
@@ -71,13 +81,17 @@ public:
         std::vector<std::pair<ReadSource, double>> result;
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
+        const std::uint32_t entry = fits ? new_entry(node_of(range.buffer), domain, range) : 0;
         where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
             ReadSource source{where.home, where.home, -1};
             const bool home_here = where.home.kind == EndpointKind::cache && platform_.domain_of_core(where.home.index) == domain;
             auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.domain == domain; });
             if (!home_here && copy != where.shared.end())
                 source = {{EndpointKind::cache, where.home.node, copy->core}, where.home, copy->made_by};
-            if (!home_here && copy == where.shared.end() && fits) where.shared.push_back({domain, reader, task});
+            if (!home_here && copy == where.shared.end() && fits) {
+                where.shared.push_back({domain, reader, task, entry});
+                entries_[entry].live_bytes += end - start;
+            }
             auto found = std::find_if(result.begin(), result.end(), [&](const auto& p) { return p.first == source; });
             const double bytes = static_cast<double>(end - start);
             if (found == result.end())
@@ -85,16 +99,89 @@ public:
             else
                 found->second += bytes;
         });
+        if (entry && entries_[entry].live_bytes > 0) admit(entry);
         return result;
     }
 
-    // A write makes the writer's copy the only one.
-    void record(const sched::Range& range, Endpoint home) { where_[range.buffer].assign(range.offset, range.bytes, {home, {}}); }
+    // A write makes the writer's copy the only one, and takes room in its cache.
+    void record(const sched::Range& range, Endpoint home) {
+        // The bytes the range held until now no longer take room where they were.
+        where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
+            release(where.held, end - start);
+            for (const SharedCopy& copy : where.shared) release(copy.held, end - start);
+        });
+        std::uint32_t entry = 0;
+        if (home.kind == EndpointKind::cache) {
+            entry = new_entry(home.node, platform_.domain_of_core(home.index), range);
+            entries_[entry].live_bytes = range.bytes;
+        }
+        where_[range.buffer].assign(range.offset, range.bytes, {home, {}, entry});
+        if (entry) admit(entry);
+    }
 
 private:
+    // A range placed in one domain's last-level cache(s) by one write or read;
+    // `live_bytes` of it are still there (later writes take bytes away).
+    struct Entry {
+        std::size_t cache = 0;  // (node, domain)
+        sched::Range range;
+        std::uint64_t live_bytes = 0;
+    };
+    struct Cache {
+        std::deque<std::uint32_t> entries;  // oldest first
+        std::uint64_t live_bytes = 0;       // of those entries
+    };
+
+    // An entry gives up bytes that a later write took over.
+    void release(std::uint32_t id, std::uint64_t bytes) {
+        if (id == 0) return;
+        entries_[id].live_bytes -= bytes;
+        caches_[entries_[id].cache].live_bytes -= bytes;
+    }
+
+    int node_of(int buffer) const { return schedule_.ranks[schedule_.buffer(buffer).owner].node; }
+
+    std::uint32_t new_entry(int node, int domain, const sched::Range& range) {
+        entries_.push_back({static_cast<std::size_t>(node * platform_.domain_count() + domain), range, 0});
+        return static_cast<std::uint32_t>(entries_.size() - 1);
+    }
+
+    // The entry's bytes now sit in its cache. What no longer fits is evicted,
+    // oldest first: its bytes live in DRAM again (a written line is written
+    // back), and a shared copy there is gone. Reads do not refresh an entry
+    // (first in, first out).
+    void admit(std::uint32_t id) {
+        Cache& cache = caches_[entries_[id].cache];
+        cache.entries.push_back(id);
+        cache.live_bytes += entries_[id].live_bytes;
+        const int domain = static_cast<int>(entries_[id].cache % static_cast<std::size_t>(platform_.domain_count()));
+        const std::uint64_t capacity = platform_.levels().llc_bytes_of_domain(domain);
+        while (cache.live_bytes > capacity && cache.entries.size() > 1) {
+            const std::uint32_t oldest = cache.entries.front();
+            cache.entries.pop_front();
+            Entry& old = entries_[oldest];
+            cache.live_bytes -= old.live_bytes;
+            if (old.live_bytes == 0) continue;
+            const Endpoint dram = memory_of(old.range.buffer);
+            where_[old.range.buffer].for_each(old.range.offset, old.range.bytes,
+                                              [&](std::uint64_t, std::uint64_t, Where& where) {
+                                                  if (where.held == oldest) {
+                                                      where.home = dram;
+                                                      where.held = 0;
+                                                  }
+                                                  std::erase_if(where.shared, [&](const SharedCopy& copy) {
+                                                      return copy.held == oldest;
+                                                  });
+                                              });
+            old.live_bytes = 0;
+        }
+    }
+
     const sched::Schedule& schedule_;
     const PlatformModel& platform_;
     std::vector<sched::ByteIntervals<Where>> where_;  // per buffer
+    std::vector<Entry> entries_;                      // by id; 0 is none
+    std::vector<Cache> caches_;                       // per (node, domain)
 };
 
 // True for a transfer that only touches one core's private resources: its

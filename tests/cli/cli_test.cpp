@@ -113,7 +113,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "run", "validate", "plot", "demo"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "run", "validate", "plot", "demo", "reproduce"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -445,4 +445,21 @@ TEST(Cli, TopoPlatformShowsRoutes) {
     expect_usage_error("topo --nodes 2", "need --platform");
     expect_usage_error("topo --topology westmere --platform --route cache2147483648,core0", "cache2147483648");
     expect_usage_error("topo --topology westmere --platform --route n2147483648.mem0,core0", "no such node");
+}
+
+TEST(Cli, ReproduceWritesTheTableTheCsvAndTheFigures) {
+    const auto folder = scratch_dir() / "reproduce";
+    const Result result = run("reproduce hpdc13-westmere-line hpdc13-binary-reduction -q -o " + folder.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("| hpdc13-westmere-line | HPDC'13 3.4 |"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("2 findings:"), std::string::npos) << result.out;
+    const std::string csv = slurp(folder / "reproduce.csv");
+    EXPECT_EQ(csv.rfind("finding,paper,setup,claim,numacoll,verdict,why,command\n", 0), 0u) << csv;
+    EXPECT_NE(csv.find("numacoll sim -t westmere -c allreduce -a tree --bytes 0B,64B"), std::string::npos) << csv;
+    EXPECT_TRUE(std::filesystem::exists(folder / "figures.csv"));
+    EXPECT_TRUE(std::filesystem::exists(folder / "hpdc13-fig12-magnycours-reduce.png")) << result.out;
+    // Bad input: one line and exit 2, before any work.
+    expect_usage_error("reproduce no-such-finding -o " + folder.string(), "unknown finding 'no-such-finding'");
+    expect_usage_error("reproduce hpdc13-westmere-line -o " + (folder / "reproduce.csv").string(), "reproduce.csv");
+    EXPECT_EQ(run("reproduce --list").exit_code, 0);
 }

@@ -233,3 +233,23 @@ TEST(TaskPlan, TrafficGoesThroughTheNicNearestEachEnd) {
     // And SimGrid routes them: the whole gather simulates.
     EXPECT_GT(sim::simulate(schedule, platform).timeline.makespan_ns, 0);
 }
+
+TEST(TaskPlan, ACacheThatHoldsMoreThanItCanKeepEvictsItsOldestBytes) {
+    // One socket of 4 cores with a 64 KiB L3; a linear broadcast of 32 KiB:
+    // rank 0's input and rank 1's copy fill the L3, rank 2's copy evicts the
+    // input, so rank 3 reads the root's bytes from DRAM, not from its cache.
+    const std::string machine = "synthetic:Package:1 NUMANode:1 L3Cache:1(size=65536) Core:4";
+    const sim::PlatformModel platform(test::load(machine), costs::load_params("generic"), 1);
+    const sched::Schedule schedule = test::schedule(machine, sched::Collective::bcast, "linear", 32 << 10, 0, 1, 0);
+    const auto plans = sim::plan_tasks(schedule, platform);
+    std::map<int, Endpoint> source_of;  // reader rank -> where its copy reads from
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        if (schedule.task(id).kind != sched::TaskKind::copy) continue;
+        for (const auto& step : plans[id].steps)
+            if (step.kind == sim::Step::Kind::transfer && step.to.kind == EndpointKind::core) source_of[schedule.task(id).thread] = step.from;
+    }
+    ASSERT_EQ(source_of.size(), 3u);
+    EXPECT_EQ(source_of[1].kind, EndpointKind::cache);
+    EXPECT_EQ(source_of[2].kind, EndpointKind::cache);
+    EXPECT_EQ(source_of[3], (Endpoint{EndpointKind::memory, 0, 0}));
+}

@@ -1,0 +1,141 @@
+// numacoll reproduce: every finding of the source papers, simulated on the
+// bundled machines, with the paper's number, numacoll's and a verdict; the
+// same as CSV, and the papers' figures drawn from the simulations.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/validation_output.hpp"
+#include "common/error.hpp"
+#include "reproduce/findings.hpp"
+#include "results/csv_writer.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct ReproduceOptions {
+    std::vector<std::string> names;
+    std::string folder = "reproduce";
+    bool list = false;
+    bool no_plots = false;
+    bool quiet = false;
+};
+
+std::vector<const reproduce::Finding*> chosen(const std::vector<std::string>& names) {
+    const auto& all = reproduce::findings();
+    std::vector<const reproduce::Finding*> result;
+    if (names.empty() || (names.size() == 1 && names[0] == "all")) {
+        for (const auto& finding : all) result.push_back(&finding);
+        return result;
+    }
+    std::set<std::string> seen;
+    for (const std::string& name : names) {
+        const reproduce::Finding* match = nullptr;
+        for (const auto& finding : all)
+            if (finding.name == name) match = &finding;
+        if (!match) {
+            // A prefix names a group: "hpdc13", "nuioa", "hier".
+            bool any = false;
+            for (const auto& finding : all)
+                if (finding.name.rfind(name + "-", 0) == 0 && seen.insert(finding.name).second) {
+                    result.push_back(&finding);
+                    any = true;
+                }
+            if (!any)
+                throw UsageError(fmt::format("unknown finding '{}': see numacoll reproduce --list (or a group: hpdc13, "
+                                             "hier, nuioa; or all)",
+                                             name));
+            continue;
+        }
+        if (seen.insert(name).second) result.push_back(match);
+    }
+    return result;
+}
+
+void write_figures(const std::string& folder, const std::vector<reproduce::FigureData>& figures) {
+    results::CsvWriter points(folder + "/figures.csv",
+                              {"figure", "title", "x_label", "y_label", "log_x", "log_y", "series", "x", "y"});
+    results::CsvWriter marks(folder + "/figure_marks.csv", {"figure", "axis", "value", "label"});
+    for (const auto& figure : figures) {
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& series : figure.series)
+            for (std::size_t i = 0; i < series.x.size(); ++i)
+                rows.push_back({figure.name, figure.title, figure.x_label, figure.y_label, figure.log_x ? "1" : "0",
+                                figure.log_y ? "1" : "0", series.label, fmt::format("{:.9g}", series.x[i]),
+                                fmt::format("{:.9g}", series.y[i])});
+        if (!rows.empty()) points.rows(rows);
+        for (const auto& mark : figure.marks)
+            marks.row({figure.name, std::string(1, mark.axis), fmt::format("{:.9g}", mark.value), mark.label});
+    }
+    points.finish();
+    marks.finish();
+}
+
+int run_reproduce(const ReproduceOptions& options) {
+    if (options.list) {
+        for (const auto& finding : reproduce::findings())
+            std::cout << fmt::format("{:<32} {}: {}\n", finding.name, finding.paper, finding.claim);
+        return 0;
+    }
+    const auto findings = chosen(options.names);
+    ensure_folder(options.folder);
+    results::CsvWriter table(options.folder + "/reproduce.csv",
+                             {"finding", "paper", "setup", "claim", "numacoll", "verdict", "why", "command"});
+    reproduce::Experiment experiment(options.quiet);
+    std::vector<reproduce::FigureData> figures;
+    std::map<reproduce::Verdict, int> counts;
+    const auto started = std::chrono::steady_clock::now();
+    std::cout << "| finding | paper | the paper's setup and number | numacoll | verdict |\n|---|---|---|---|---|\n";
+    for (std::size_t k = 0; k < findings.size(); ++k) {
+        const reproduce::Finding& finding = *findings[k];
+        if (!options.quiet) std::cerr << fmt::format("[{}/{}] {}\n", k + 1, findings.size(), finding.name);
+        const reproduce::Outcome outcome = finding.evaluate(experiment);
+        ++counts[outcome.verdict];
+        std::cout << fmt::format("| {} | {} | {}: {} | {} | {} |\n", finding.name, finding.paper, finding.setup,
+                                 finding.claim, outcome.numacoll, reproduce::to_string(outcome.verdict))
+                  << std::flush;
+        table.row({finding.name, finding.paper, finding.setup, finding.claim, outcome.numacoll,
+                   reproduce::to_string(outcome.verdict), outcome.why, outcome.command});
+        figures.insert(figures.end(), outcome.figures.begin(), outcome.figures.end());
+    }
+    table.finish();
+    write_figures(options.folder, figures);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::cout << fmt::format("\n{} findings: {} reproduced, {} reproduced qualitatively, {} not reproduced "
+                             "({} simulations, {:.0f} s). Why and how: {}/reproduce.csv\n",
+                             findings.size(), counts[reproduce::Verdict::reproduced],
+                             counts[reproduce::Verdict::qualitative], counts[reproduce::Verdict::not_reproduced],
+                             experiment.simulations(), seconds, options.folder);
+    if (!options.no_plots && !figures.empty())
+        for (const auto& picture : plot_folder(options.folder, "plot_reproduce", "figures.csv"))
+            std::cout << picture << "\n";
+    return 0;
+}
+
+}  // namespace
+
+CommandRun add_reproduce_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "reproduce", "simulate the source papers' findings on the bundled machines: the paper's number, numacoll's, a verdict");
+    auto options = std::make_shared<ReproduceOptions>();
+    command->add_option("findings", options->names,
+                        "findings to run: names (see --list), a paper's prefix (hpdc13, hier, nuioa) or all (default)");
+    command->add_option("-o,--output", options->folder,
+                        "folder for reproduce.csv (with why and a command per finding), figures.csv and the figures")
+        ->capture_default_str();
+    command->add_flag("--list", options->list, "list the findings and exit");
+    command->add_flag("--no-plots", options->no_plots, "write the CSV files but draw no figures");
+    command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    command->footer("Examples:\n  numacoll reproduce --list\n  numacoll reproduce hpdc13-westmere-line\n"
+                    "  numacoll reproduce all -o reproduce   # every finding, about 5 minutes\n"
+                    "docs/fidelity.md explains every verdict.");
+    return [options] { return run_reproduce(*options); };
+}
+
+}  // namespace numacoll::cli

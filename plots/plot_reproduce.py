@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Draws the figures of a `numacoll reproduce` folder: one PNG per figure in
+DIR/figures.csv, the simulated series as lines, the paper's values from
+DIR/figure_marks.csv as dashed lines. Prints the path of every PNG.
+
+Usage: plot_reproduce.py DIR
+"""
+import csv
+import os
+import sys
+from collections import OrderedDict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    folder = sys.argv[1]
+    figures = OrderedDict()
+    with open(os.path.join(folder, "figures.csv"), newline="") as handle:
+        for row in csv.DictReader(handle):
+            figure = figures.setdefault(row["figure"], {"meta": row, "series": OrderedDict(), "marks": []})
+            series = figure["series"].setdefault(row["series"], ([], []))
+            series[0].append(float(row["x"]))
+            series[1].append(float(row["y"]))
+    marks_path = os.path.join(folder, "figure_marks.csv")
+    if os.path.exists(marks_path):
+        with open(marks_path, newline="") as handle:
+            for row in csv.DictReader(handle):
+                if row["figure"] in figures:
+                    figures[row["figure"]]["marks"].append(row)
+    for name, figure in figures.items():
+        meta = figure["meta"]
+        fig, axes = plt.subplots(figsize=(7, 4.5))
+        for label, (xs, ys) in figure["series"].items():
+            axes.plot(xs, ys, marker="o", markersize=3, label=label)
+        for mark in figure["marks"]:
+            value = float(mark["value"])
+            if mark["axis"] == "x":
+                axes.axvline(value, color="black", linestyle="--", linewidth=1, label="paper: " + mark["label"])
+            else:
+                axes.axhline(value, color="gray", linestyle="--", linewidth=1, label="paper: " + mark["label"])
+        if meta["log_x"] == "1":
+            axes.set_xscale("log", base=2)
+        if meta["log_y"] == "1":
+            axes.set_yscale("log")
+        axes.set_title(meta["title"] + " (simulated)")
+        axes.set_xlabel(meta["x_label"])
+        axes.set_ylabel(meta["y_label"])
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(folder, name + ".png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

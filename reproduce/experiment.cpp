@@ -1,0 +1,94 @@
+#include "reproduce/experiment.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "algorithms/registry.hpp"
+#include "common/byte_size.hpp"
+#include "costs/params.hpp"
+#include "sim/engine.hpp"
+
+namespace numacoll::reproduce {
+
+namespace {
+
+std::string join_ints(const std::vector<int>& values) {
+    std::string text;
+    for (int value : values) text += (text.empty() ? "" : ",") + std::to_string(value);
+    return text;
+}
+
+// Quotes what a shell would split.
+std::string quoted(const std::string& text) {
+    return text.find_first_of(" \"'") == std::string::npos ? text : "\"" + text + "\"";
+}
+
+std::string key_of(const Setting& s) {
+    std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", s.topology, s.params, s.nodes, s.ranks_per_node,
+                                  join_ints(s.pus), sched::to_string(s.collective), s.algorithm, s.bytes, s.root);
+    for (const auto& [name, value] : s.options) key += "|" + name + "=" + value;
+    return key;
+}
+
+}  // namespace
+
+std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>& sizes,
+                        const std::vector<std::string>& algorithms) {
+    std::string command = "numacoll sim -t " + quoted(setting.topology);
+    if (!setting.params.empty()) command += " --params " + setting.params;
+    if (setting.nodes != 1) command += fmt::format(" -N {}", setting.nodes);
+    if (setting.ranks_per_node != 0) command += fmt::format(" -p {}", setting.ranks_per_node);
+    if (!setting.pus.empty()) command += " --placement list --pus " + join_ints(setting.pus);
+    command += fmt::format(" -c {}", sched::to_string(setting.collective));
+    std::string names = setting.algorithm;
+    if (!algorithms.empty()) {
+        names.clear();
+        for (const auto& name : algorithms) names += (names.empty() ? "" : ",") + name;
+    }
+    command += " -a " + names;
+    if (setting.root != 0) command += fmt::format(" --root {}", setting.root);
+    for (const auto& [name, value] : setting.options) command += fmt::format(" --option {}={}", name, value);
+    std::string bytes;
+    for (std::uint64_t size : sizes.empty() ? std::vector<std::uint64_t>{setting.bytes} : sizes)
+        bytes += (bytes.empty() ? "" : ",") + format_bytes(size);
+    return command + " --bytes " + bytes;
+}
+
+const sim::PlatformModel& Experiment::platform(const Setting& setting) {
+    auto& machine = machines_[setting.topology];
+    if (!machine) machine = std::make_shared<const topo::Machine>(topo::load_machine(setting.topology));
+    const std::string key = fmt::format("{}|{}|{}", setting.topology, setting.params, setting.nodes);
+    auto& platform = platforms_[key];
+    if (!platform)
+        platform = std::make_unique<sim::PlatformModel>(machine, costs::params_for(*machine, setting.params), setting.nodes);
+    return *platform;
+}
+
+double Experiment::time_ns(const Setting& setting) {
+    const std::string key = key_of(setting);
+    if (auto found = times_.find(key); found != times_.end()) return found->second;
+    const sim::PlatformModel& model = platform(setting);
+    algo::LayoutOptions layout;
+    layout.nodes = setting.nodes;
+    layout.ranks_per_node = setting.ranks_per_node;
+    if (!setting.pus.empty()) {
+        layout.placement = algo::Placement::list;
+        layout.pu_list = setting.pus;
+    }
+    sched::CollectiveSpec spec;
+    spec.collective = setting.collective;
+    spec.algorithm = setting.algorithm;
+    spec.bytes = setting.bytes;
+    spec.root = setting.root;
+    spec.options = setting.options;
+    auto machine = machines_[setting.topology];
+    const sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    const double time = sim::simulate(schedule, model).timeline.makespan_ns;
+    ++simulations_;
+    if (!quiet_ && simulations_ % 25 == 0) std::cerr << "  " << simulations_ << " simulations\n";
+    times_.emplace(key, time);
+    return time;
+}
+
+}  // namespace numacoll::reproduce

@@ -1,0 +1,58 @@
+// reproduce::Experiment: simulates one setting of a paper's experiment (a
+// machine, its parameters, a layout, a collective) and remembers the result,
+// so that findings that share settings simulate them once; and says which
+// `numacoll sim` command gives the same number.
+//
+// Invariant: a setting's time is what `numacoll sim` prints for its command
+// (the same generator, platform and engine).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "schedule/schedule.hpp"
+#include "sim/platform_model.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::reproduce {
+
+struct Setting {
+    std::string topology;        // bundled name, synthetic:..., or a file
+    std::string params;          // "" = the machine's own
+    int nodes = 1;
+    int ranks_per_node = 0;      // 0 = one per core
+    std::vector<int> pus;        // placement list (logical PUs), empty = compact
+    sched::Collective collective = sched::Collective::allreduce;
+    std::string algorithm = "tree";
+    std::uint64_t bytes = 8;
+    int root = 0;
+    std::map<std::string, std::string> options;
+};
+
+// The `numacoll sim` command line that simulates `settings` (one size each,
+// or several sizes of otherwise equal settings).
+std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>& sizes = {},
+                        const std::vector<std::string>& algorithms = {});
+
+class Experiment {
+public:
+    explicit Experiment(bool quiet) : quiet_(quiet) {}
+
+    // Simulated time of one collective, in ns.
+    double time_ns(const Setting& setting);
+    std::size_t simulations() const { return simulations_; }
+
+private:
+    const sim::PlatformModel& platform(const Setting& setting);
+
+    bool quiet_;
+    std::size_t simulations_ = 0;
+    std::map<std::string, std::shared_ptr<const topo::Machine>> machines_;
+    std::map<std::string, std::unique_ptr<sim::PlatformModel>> platforms_;
+    std::map<std::string, double> times_;
+};
+
+}  // namespace numacoll::reproduce

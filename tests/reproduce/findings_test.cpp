@@ -1,0 +1,83 @@
+// The findings' catalogue and the helpers its verdicts rest on.
+#include "reproduce/findings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "algorithms/registry.hpp"
+#include "reproduce/sweep.hpp"
+#include "sim/engine.hpp"
+
+using namespace numacoll;
+using namespace numacoll::reproduce;
+
+TEST(Findings, EachPaperHasItsFindingsUnderUniqueNames) {
+    std::set<std::string> names;
+    int hpdc13 = 0, hierarchical = 0, nuioa = 0;
+    for (const Finding& finding : findings()) {
+        EXPECT_TRUE(names.insert(finding.name).second) << finding.name;
+        EXPECT_FALSE(finding.paper.empty() || finding.setup.empty() || finding.claim.empty()) << finding.name;
+        hpdc13 += finding.name.rfind("hpdc13-", 0) == 0;
+        hierarchical += finding.name.rfind("hier-", 0) == 0;
+        nuioa += finding.name.rfind("nuioa-", 0) == 0;
+    }
+    EXPECT_GE(hpdc13, 12);
+    EXPECT_GE(hierarchical, 3);
+    EXPECT_GE(nuioa, 7);
+}
+
+TEST(Findings, AnExperimentGivesWhatTheSimulatorGives) {
+    Setting setting;
+    setting.topology = "westmere";
+    setting.nodes = 2;
+    setting.collective = sched::Collective::bcast;
+    setting.algorithm = "binomial";
+    setting.bytes = 4096;
+    Experiment experiment(true);
+    const double via_experiment = experiment.time_ns(setting);
+    EXPECT_EQ(experiment.time_ns(setting), via_experiment);  // remembered, not simulated again
+    EXPECT_EQ(experiment.simulations(), 1u);
+
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine("westmere"));
+    const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), 2);
+    algo::LayoutOptions layout;
+    layout.nodes = 2;
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::bcast;
+    spec.algorithm = "binomial";
+    spec.bytes = 4096;
+    const double direct = sim::simulate(algo::generate_schedule(spec, algo::make_layout(machine, layout)), platform)
+                              .timeline.makespan_ns;
+    EXPECT_DOUBLE_EQ(via_experiment, direct);
+    EXPECT_EQ(sim_command(setting), "numacoll sim -t westmere -N 2 -c bcast -a binomial --bytes 4KiB");
+}
+
+TEST(Findings, CrossoversAreInterpolatedBetweenTheSizesAroundTheSwitch) {
+    Sweep result;
+    result.sizes = {1024, 2048, 4096, 8192};
+    result.labels = {"tree", "tiled"};
+    result.ns["tree"] = {1, 2, 4, 8};
+    result.ns["tiled"] = {2, 3, 2, 3};  // tiled / tree: 2, 1.5, 0.5 -> the log-ratio crosses 0 between 2 and 4 KiB
+    const auto at = crossover_bytes(result, "tree", "tiled");
+    ASSERT_TRUE(at.has_value());
+    // log(1.5) / (log(1.5) - log(0.5)) of the way from log 2048 to log 4096.
+    const double fraction = std::log(1.5) / (std::log(1.5) - std::log(0.5));
+    EXPECT_NEAR(*at, 2048 * std::pow(2.0, fraction), 1e-9);
+    result.ns["tiled"] = {0.5, 3, 5, 9};  // ahead from the start: no crossover
+    EXPECT_FALSE(crossover_bytes(result, "tree", "tiled").has_value());
+    EXPECT_EQ(result.best(0), "tiled");
+    EXPECT_EQ(result.best(1), "tree");
+}
+
+TEST(Findings, TheWestmereModelCheckIsReproduced) {
+    Experiment experiment(true);
+    for (const Finding& finding : findings()) {
+        if (finding.name != "hpdc13-westmere-line") continue;
+        const Outcome outcome = finding.evaluate(experiment);
+        EXPECT_EQ(outcome.verdict, Verdict::reproduced) << outcome.numacoll;
+        EXPECT_NE(outcome.numacoll.find("334.7 ns"), std::string::npos) << outcome.numacoll;
+        return;
+    }
+    FAIL() << "no hpdc13-westmere-line";
+}
