@@ -88,10 +88,12 @@ Outcome best_broadcast(Experiment& experiment, const std::string& machine, const
     outcome.command = sim_command(setting, result.sizes) + " (and --bcast 1stage|2stage|nary --arity 2|3|4)";
     int wins = 0;
     const std::string count = best_count(result, winner, &wins);
-    std::string others;
+    std::map<std::string, int> others;  // the best where `winner` is not
     for (std::size_t i = 0; i < result.sizes.size(); ++i)
-        if (result.best(i) != winner) others += fmt::format(" {}: {};", bytes_text(static_cast<double>(result.sizes[i])), result.best(i));
-    outcome.numacoll = fmt::format("{} is best at {}", winner, count) + (others.empty() ? "" : "; elsewhere" + others);
+        if (result.best(i) != winner) ++others[result.best(i)];
+    std::string elsewhere;
+    for (const auto& [label, sizes] : others) elsewhere += fmt::format("{}{} at {}", elsewhere.empty() ? "" : ", ", label, sizes);
+    outcome.numacoll = fmt::format("{} is best at {}", winner, count) + (elsewhere.empty() ? "" : "; best elsewhere: " + elsewhere);
     const int n = static_cast<int>(result.sizes.size());
     outcome.verdict = wins == n ? Verdict::reproduced : 2 * wins > n ? Verdict::qualitative : Verdict::not_reproduced;
     outcome.why = wins == n ? "best at every size, as the paper says ('always')"
