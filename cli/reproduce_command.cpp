@@ -3,6 +3,7 @@
 // same as CSV, and the papers' figures drawn from the simulations.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "common/error.hpp"
 #include "reproduce/findings.hpp"
 #include "results/csv_writer.hpp"
+#include "topologies/machine.hpp"
 
 namespace numacoll::cli {
 
@@ -21,6 +23,7 @@ namespace {
 
 struct ReproduceOptions {
     std::vector<std::string> names;
+    std::vector<std::string> machines;  // NAME=PATH
     std::string folder = "reproduce";
     bool list = false;
     bool no_plots = false;
@@ -84,10 +87,29 @@ int run_reproduce(const ReproduceOptions& options) {
         return 0;
     }
     const auto findings = chosen(options.names);
+    std::vector<std::pair<std::string, std::string>> substitutes;
+    for (const std::string& text : options.machines) {
+        const auto equals = text.find('=');
+        const std::string name = text.substr(0, equals);
+        const auto bundled = topo::bundled_names();
+        if (equals == std::string::npos || equals + 1 == text.size() ||
+            std::find(bundled.begin(), bundled.end(), name) == bundled.end())
+            throw UsageError(fmt::format("--machine '{}' must look like NAME=FILE, NAME a bundled machine", text));
+        topo::load_machine(text.substr(equals + 1));  // a bad file fails here, before any simulation
+        substitutes.emplace_back(name, text.substr(equals + 1));
+    }
     ensure_folder(options.folder);
     results::CsvWriter table(options.folder + "/reproduce.csv",
                              {"finding", "paper", "setup", "claim", "numacoll", "verdict", "why", "command"});
     reproduce::Experiment experiment(options.quiet);
+    for (const auto& [name, path] : substitutes) experiment.substitute(name, path);
+    // The commands name the file and the parameters the simulations used.
+    auto command_of = [&](std::string command) {
+        for (const auto& [name, path] : substitutes)
+            for (std::size_t at; (at = command.find(" -t " + name + " ")) != std::string::npos;)
+                command.replace(at, name.size() + 5, " -t " + path + " --params " + name + " ");
+        return command;
+    };
     std::vector<reproduce::FigureData> figures;
     std::map<reproduce::Verdict, int> counts;
     const auto started = std::chrono::steady_clock::now();
@@ -101,7 +123,7 @@ int run_reproduce(const ReproduceOptions& options) {
                                  finding.claim, outcome.numacoll, reproduce::to_string(outcome.verdict))
                   << std::flush;
         table.row({finding.name, finding.paper, finding.setup, finding.claim, outcome.numacoll,
-                   reproduce::to_string(outcome.verdict), outcome.why, outcome.command});
+                   reproduce::to_string(outcome.verdict), outcome.why, command_of(outcome.command)});
         figures.insert(figures.end(), outcome.figures.begin(), outcome.figures.end());
     }
     table.finish();
@@ -129,11 +151,15 @@ CommandRun add_reproduce_command(CLI::App& app) {
     command->add_option("-o,--output", options->folder,
                         "folder for reproduce.csv (with why and a command per finding), figures.csv and the figures")
         ->capture_default_str();
+    command->add_option("--machine", options->machines,
+                        "NAME=FILE: simulate bundled machine NAME from an hwloc XML export of a real node instead, "
+                        "with NAME's parameters (repeatable)");
     command->add_flag("--list", options->list, "list the findings and exit");
     command->add_flag("--no-plots", options->no_plots, "write the CSV files but draw no figures");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
     command->footer("Examples:\n  numacoll reproduce --list\n  numacoll reproduce hpdc13-westmere-line\n"
-                    "  numacoll reproduce all -o reproduce   # every finding, about 5 minutes\n"
+                    "  numacoll reproduce all -o reproduce   # every finding, a few seconds\n"
+                    "  numacoll reproduce hpdc13 --machine westmere=my-westmere.xml   # the same on a real node's export\n"
                     "docs/fidelity.md explains every verdict.");
     return [options] { return run_reproduce(*options); };
 }

@@ -65,7 +65,16 @@ const sim::PlatformModel& Experiment::platform(const Setting& setting) {
     return *platform;
 }
 
-double Experiment::time_ns(const Setting& setting) {
+Setting Experiment::resolved(Setting setting) const {
+    if (auto found = substitutes_.find(setting.topology); found != substitutes_.end()) {
+        if (setting.params.empty()) setting.params = setting.topology;
+        setting.topology = found->second;
+    }
+    return setting;
+}
+
+double Experiment::time_ns(const Setting& requested) {
+    const Setting setting = resolved(requested);
     const std::string key = key_of(setting);
     if (auto found = times_.find(key); found != times_.end()) return found->second;
     const sim::PlatformModel& model = platform(setting);

@@ -41,6 +41,12 @@ class Experiment {
 public:
     explicit Experiment(bool quiet) : quiet_(quiet) {}
 
+    // Simulates machine `name` (a bundled one) from `topology` instead (an
+    // hwloc XML export of a real node), with `name`'s parameters.
+    void substitute(const std::string& name, const std::string& topology) { substitutes_[name] = topology; }
+    // The setting as it is simulated: substitutions applied.
+    Setting resolved(Setting setting) const;
+
     // Simulated time of one collective, in ns.
     double time_ns(const Setting& setting);
     std::size_t simulations() const { return simulations_; }
@@ -53,6 +59,7 @@ private:
     std::map<std::string, std::shared_ptr<const topo::Machine>> machines_;
     std::map<std::string, std::unique_ptr<sim::PlatformModel>> platforms_;
     std::map<std::string, double> times_;
+    std::map<std::string, std::string> substitutes_;
 };
 
 }  // namespace numacoll::reproduce

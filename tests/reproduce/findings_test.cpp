@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
 #include "algorithms/registry.hpp"
@@ -80,4 +81,25 @@ TEST(Findings, TheWestmereModelCheckIsReproduced) {
         return;
     }
     FAIL() << "no hpdc13-westmere-line";
+}
+
+TEST(Findings, ARealWestmereExportGivesTheSameVerdicts) {
+    // hwloc's export of a real 2 x X5650 node, with the westmere params.
+    const std::string path = std::string(NUMACOLL_HWLOC_XML_DIR) + "/Intel-Westmere-2xXeon-X5650.output";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
+    Experiment bundled(true), real(true);
+    real.substitute("westmere", path);
+    EXPECT_EQ(real.resolved(Setting{"westmere"}).topology, path);
+    EXPECT_EQ(real.resolved(Setting{"westmere"}).params, "westmere");
+    for (const Finding& finding : findings()) {
+        if (finding.name != "hpdc13-westmere-line" && finding.name != "hpdc13-westmere-crossover" &&
+            finding.name != "hpdc13-westmere-bcast")
+            continue;
+        SCOPED_TRACE(finding.name);
+        const Outcome expected = finding.evaluate(bundled);
+        const Outcome outcome = finding.evaluate(real);
+        EXPECT_EQ(outcome.verdict, expected.verdict);
+        EXPECT_EQ(outcome.numacoll, expected.numacoll);
+    }
+    EXPECT_GT(real.simulations(), 20u);
 }
