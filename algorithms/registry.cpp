@@ -15,6 +15,7 @@
 #include "algorithms/gather/binomial.hpp"
 #include "algorithms/gather/leader.hpp"
 #include "algorithms/gather/linear.hpp"
+#include "algorithms/pingpong/direct.hpp"
 #include "algorithms/reduce/flat.hpp"
 #include "algorithms/reduce/tree.hpp"
 #include "algorithms/scatter/tree.hpp"
@@ -45,6 +46,7 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
         all.push_back(allgather_ring_info());
         all.push_back(allgather_recursive_doubling_info());
         all.push_back(allgather_leader_info());
+        all.push_back(pingpong_direct_info());
         return all;
     }();
     return registry;

@@ -36,6 +36,7 @@ const std::vector<WithoutModel>& algorithms_without_model() {
             {C::allgather, "ring", measured},
             {C::allgather, "recursive-doubling", measured},
             {C::allgather, "leader", measured},
+            {C::pingpong, "direct", "2 (o_s + L + o_r) + 2 m G in LogGP terms; numacoll has no model of it"},
         };
         for (const char* flat : {"linear", "chain", "pipeline", "binary", "binomial", "in-order-binary"})
             for (const std::string prefix : {"", "hier-"}) all.push_back({C::reduce, prefix + flat, measured});

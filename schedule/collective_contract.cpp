@@ -1,8 +1,19 @@
 #include "schedule/collective_contract.hpp"
 
 #include <numeric>
+#include <string>
 
 namespace numacoll::sched {
+
+int pingpong_peer(const CollectiveSpec& spec) {
+    const auto found = spec.options.find("peer");
+    if (found == spec.options.end()) return 1;
+    try {
+        return std::stoi(found->second);
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
 
 bool has_input(const CollectiveSpec& spec, int rank) {
     switch (spec.collective) {
@@ -13,6 +24,7 @@ bool has_input(const CollectiveSpec& spec, int rank) {
         case Collective::bcast:
         case Collective::scatter: return rank == spec.root;
         case Collective::barrier: return false;
+        case Collective::pingpong: return rank == spec.root || rank == pingpong_peer(spec);
     }
     return false;
 }
@@ -26,6 +38,7 @@ bool has_output(const CollectiveSpec& spec, int rank) {
         case Collective::gather: return rank == spec.root;
         case Collective::bcast: return rank != spec.root;
         case Collective::barrier: return false;
+        case Collective::pingpong: return rank == spec.root || rank == pingpong_peer(spec);
     }
     return false;
 }
@@ -65,6 +78,9 @@ std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks
             case Collective::allgather:
                 for (int source = 0; source < ranks; ++source)
                     blocks.push_back({rank, m * static_cast<std::uint64_t>(source), m, {source}, 0});
+                break;
+            case Collective::pingpong:  // the root gets the peer's bytes back, the peer the root's
+                blocks.push_back({rank, 0, m, {rank == spec.root ? pingpong_peer(spec) : spec.root}, 0});
                 break;
             case Collective::barrier: break;
         }

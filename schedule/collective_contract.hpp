@@ -19,6 +19,9 @@
 // - gather: every rank has an input of m; the root's output (m x ranks)
 //   holds rank q's input at block q.
 // - allgather: the same output at every rank.
+// - pingpong: the root and its peer (option peer, rank 1 by default) have
+//   an input and an output of m; the peer's output is the root's input and
+//   the root's output the peer's input (the ping, then the pong).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +44,8 @@ struct RequiredBlock {
 
 std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int rank);   // 0: no input
 std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank);  // 0: no output
+// The rank a ping-pong's root exchanges with: its spec's option peer (1 when absent, -1 when not a number).
+int pingpong_peer(const CollectiveSpec& spec);
 bool has_input(const CollectiveSpec& spec, int rank);
 bool has_output(const CollectiveSpec& spec, int rank);
 

@@ -37,7 +37,7 @@
 namespace numacoll::sched {
 
 // The names of these values live in a table in schedule.cpp, in this order.
-enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather };
+enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather, pingpong };
 enum class ReduceOp { sum, min, max, prod };
 enum class TaskKind { copy, reduce, flag, net, compute, wait };
 enum class BufferRole { input, output, temp };

@@ -71,6 +71,7 @@ std::vector<Variant> variants() {
         {C::barrier, "tree", {{"bcast", "2stage"}}},
         {C::barrier, "tree", {{"bcast", "nary"}}},
         {C::barrier, "dissemination", {}},
+        {C::pingpong, "direct", {}},
     };
     // Every flat algorithm and its hierarchical version, with its default options.
     for (const auto& flat : algo::flat_bcast_algorithms())
@@ -97,7 +98,7 @@ std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Vari
         case sched::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
         case sched::Collective::reduce: return {{200, {"off", "64"}}};
         case sched::Collective::bcast: return {{203, {"off", "64"}}};
-        default: return {{203, {"off"}}, {0, {"off"}}};  // scatter, gather, allgather: no chunks
+        default: return {{203, {"off"}}, {0, {"off"}}};  // scatter, gather, allgather, pingpong: no chunks
     }
 }
 
@@ -115,6 +116,10 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             spec.bytes = bytes;
             spec.root = root;
             spec.options = variant.options;
+            if (variant.collective == sched::Collective::pingpong) {  // two ranks: the root and the next one
+                if (layout.size() < 2) return;
+                spec.options["peer"] = std::to_string((root + layout.size() - 1) % layout.size());
+            }
             if (const auto [name, off] = chunk_option(variant); !name.empty())
                 spec.options[name] = strip == "off" ? off : strip;
             const sched::CheckReport report = sched::check_schedule(algo::generate_schedule(spec, layout));

@@ -27,6 +27,7 @@ const std::map<std::string, std::vector<std::string>>& alternatives() {
         {"leader", {"default", "nic", "rank-order"}},
         {"intra", {"linear", "binomial", "chain", "pipeline", "binary"}},
         {"stages", {"1stage", "2stage"}},
+        {"peer", {"next", "2", "3"}},
     };
     return values;
 }

@@ -118,6 +118,7 @@ TEST(ThreadsExecutor, CorruptedOutputIsCaught) {
 TEST(ThreadsExecutor, EveryAlgorithmIsCorrect) {
     for (const auto& info : algo::algorithm_registry())
         for (int threads : {1, 2, 3, 5}) {
+            if (info.collective == sched::Collective::pingpong && threads < 2) continue;  // two ranks at least
             const bool barrier = info.collective == sched::Collective::barrier;
             const bool copies = !sched::is_reduction(info.collective) && !barrier;
             for (std::uint64_t bytes : barrier ? std::vector<std::uint64_t>{0}

@@ -89,8 +89,10 @@ TEST(Findings, ARealWestmereExportGivesTheSameVerdicts) {
     if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
     Experiment bundled(true), real(true);
     real.substitute("westmere", path);
-    EXPECT_EQ(real.resolved(Setting{"westmere"}).topology, path);
-    EXPECT_EQ(real.resolved(Setting{"westmere"}).params, "westmere");
+    Setting westmere;
+    westmere.topology = "westmere";
+    EXPECT_EQ(real.resolved(westmere).topology, path);
+    EXPECT_EQ(real.resolved(westmere).params, "westmere");
     for (const Finding& finding : findings()) {
         if (finding.name != "hpdc13-westmere-line" && finding.name != "hpdc13-westmere-crossover" &&
             finding.name != "hpdc13-westmere-bcast")
