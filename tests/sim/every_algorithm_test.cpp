@@ -1,6 +1,6 @@
 // The engine runs schedules, not algorithms: every registered algorithm
-// simulates on the paper's two machines with no engine change, and takes
-// a positive time that ends with its last task.
+// simulates on every bundled machine, on 1 to 16 nodes, with no engine
+// change, and takes a positive time that ends with its last task.
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
@@ -9,13 +9,18 @@
 
 using namespace numacoll;
 
-TEST(EveryAlgorithm, SimulatesOnWestmereAndMagnycours) {
-    for (const char* topology : {"westmere", "magnycours"}) {
-        const auto machine = test::load(topology);
-        const algo::Layout layout = algo::make_layout(machine, {});
-        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), 1);
+class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryAlgorithm, SimulatesOnOneToSixteenNodes) {
+    const auto machine = test::load(GetParam());
+    for (int nodes : {1, 3, 16}) {
+        algo::LayoutOptions options;
+        options.nodes = nodes;
+        const algo::Layout layout = algo::make_layout(machine, options);
+        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), nodes);
         for (const auto& info : algo::algorithm_registry()) {
-            SCOPED_TRACE(std::string(topology) + " " + sched::to_string(info.collective) + " " + info.name);
+            SCOPED_TRACE(GetParam() + " " + std::to_string(nodes) + " node(s) " + sched::to_string(info.collective) +
+                         " " + info.name);
             sched::CollectiveSpec spec;
             spec.collective = info.collective;
             spec.algorithm = info.name;
@@ -31,3 +36,6 @@ TEST(EveryAlgorithm, SimulatesOnWestmereAndMagnycours) {
         }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(BundledMachines, EveryAlgorithm,
+                         ::testing::Values("westmere", "magnycours", "opteron8218", "haswell"));
