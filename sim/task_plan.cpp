@@ -42,8 +42,8 @@ struct ReadSource {
 };
 
 // Per buffer, byte intervals -> where those bytes live now; per last-level
-// cache domain, what it holds, oldest first (Defect of old: every copy stayed
-// cached forever, so deep trees never paid their passes to DRAM).
+// cache domain, what it holds, oldest first (a cache that kept every copy
+// would spare deep trees their passes to DRAM).
 class Placement {
 public:
     Placement(const sched::Schedule& schedule, const PlatformModel& platform)

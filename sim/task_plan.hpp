@@ -20,6 +20,9 @@
 //   goes to where the bytes really are. Plans are built before the
 //   simulation, so such a read carries both sources and the engine picks
 //   one when the read starts (Step::source_ready_after).
+// - A domain's last-level caches hold at most their size: what a write or a
+//   shared copy puts beyond it evicts the oldest ranges (first in, first
+//   out, by task in planning order) to DRAM, and their shared copies vanish.
 // - A net transfer lands in the DRAM of the destination buffer's NUMA node
 //   (the NIC writes memory), and reads the source from DRAM.
 //
