@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/registry.hpp"
+#include "costs/params.hpp"
+#include "models/registry.hpp"
+#include "models/shape.hpp"
 #include "reproduce/findings.hpp"
 #include "reproduce/sweep.hpp"
 
@@ -42,13 +46,40 @@ Outcome one_line(Experiment& experiment, const std::string& machine, double mode
     return outcome;
 }
 
+// HPDC'13 equation (5), the tree's closed form, over the sweep's sizes
+// (Figure 18 draws it with the tiled one, equation (11), which numacoll has
+// no model of).
+Series tree_model(Experiment& experiment, const std::string& machine, const std::vector<std::uint64_t>& sizes) {
+    Series series{"tree, HPDC'13 equation 5", {}, {}};
+    const Setting setting = experiment.resolved(on(machine));
+    const auto loaded = std::make_shared<const topo::Machine>(topo::load_machine(setting.topology));
+    const costs::Params params = costs::params_for(*loaded, setting.params);
+    const models::NodeShape shape = models::node_shape(algo::make_layout(loaded, {}));
+    const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, "tree");
+    for (std::uint64_t bytes : sizes) {
+        sched::CollectiveSpec spec;
+        spec.collective = sched::Collective::allreduce;
+        spec.algorithm = "tree";
+        spec.bytes = bytes;
+        for (const auto& option : algo::find_algorithm(spec.collective, "tree").options)
+            spec.options.emplace(option.name, option.default_value);
+        if (const auto ns = model->predict(spec, shape, params)) {
+            series.x.push_back(static_cast<double>(bytes));
+            series.y.push_back(*ns / 1000);
+        }
+    }
+    return series;
+}
+
 Outcome crossover(Experiment& experiment, const std::string& machine, double paper_bytes, const std::string& figure) {
     const Sweep result = sweep(experiment, on(machine), {algorithm("tree"), algorithm("tiled"), algorithm("dissemination")},
                                doubling(512, 256 << 10));
     Outcome outcome;
     outcome.command = sim_command(on(machine), result.sizes, {"tree", "tiled", "dissemination"});
+    std::vector<Series> lines = result.series_us();
+    lines.push_back(tree_model(experiment, machine, result.sizes));
     FigureData plot{figure, fmt::format("Allreduce on {}: tree against tiled-reduce-broadcast", machine), "bytes",
-                    "time (us)", true, true, result.series_us(), {{'x', paper_bytes, "crossover"}}};
+                    "time (us)", true, true, lines, {{'x', paper_bytes, "crossover"}}};
     outcome.figures.push_back(plot);
     const auto at = crossover_bytes(result, "tree", "tiled");
     if (!at) {
@@ -132,7 +163,7 @@ std::vector<Finding> hpdc13_findings() {
                     }});
     list.push_back({"hpdc13-westmere-crossover", "HPDC'13 3.3-3.4, Figures 14, 18, 19", "Westmere, 12 threads, allreduce",
                     "tree is best below 16 KB, tiled-reduce-broadcast above",
-                    [](Experiment& e) { return crossover(e, "westmere", 16 * 1024, "hpdc13-fig19-westmere-crossover"); }});
+                    [](Experiment& e) { return crossover(e, "westmere", 16 * 1024, "hpdc13-fig18-19-westmere-crossover"); }});
     list.push_back({"hpdc13-magnycours-crossover", "HPDC'13 3.4", "Magny-Cours, 32 threads, allreduce",
                     "the tree/tiled crossover is at 14 KB",
                     [](Experiment& e) { return crossover(e, "magnycours", 14 * 1024, "hpdc13-magnycours-crossover"); }});
