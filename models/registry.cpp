@@ -1,11 +1,14 @@
 #include "models/registry.hpp"
 
+#include "models/allreduce/dissemination.hpp"
+#include "models/allreduce/tiled.hpp"
 #include "models/allreduce/tree.hpp"
 
 namespace numacoll::models {
 
 const std::vector<ModelInfo>& model_registry() {
-    static const std::vector<ModelInfo> registry = {allreduce_tree_model()};
+    static const std::vector<ModelInfo> registry = {allreduce_tree_model(), allreduce_tiled_model(),
+                                                    allreduce_dissemination_model()};
     return registry;
 }
 
@@ -20,8 +23,6 @@ const std::vector<WithoutModel>& algorithms_without_model() {
     static const std::vector<WithoutModel> list = [] {
         const std::string measured = "its sources measure it and give no closed form";
         std::vector<WithoutModel> all = {
-            {C::allreduce, "dissemination", "HPDC'13 equations (6) and (7) give its cost; numacoll has no model of them"},
-            {C::allreduce, "tiled", "HPDC'13 equation (11) gives its cost; numacoll has no model of it"},
             {C::allreduce, "tiled-naive", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
             {C::allreduce, "tiled-cyclic", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
             {C::reduce, "tree", "HPDC'13 equation (3) gives its reduction phase; numacoll has no model of it"},

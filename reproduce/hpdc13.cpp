@@ -46,22 +46,22 @@ Outcome one_line(Experiment& experiment, const std::string& machine, double mode
     return outcome;
 }
 
-// HPDC'13 equation (5), the tree's closed form, over the sweep's sizes
-// (Figure 18 draws it with the tiled one, equation (11), which numacoll has
-// no model of).
-Series tree_model(Experiment& experiment, const std::string& machine, const std::vector<std::uint64_t>& sizes) {
-    Series series{"tree, HPDC'13 equation 5", {}, {}};
+// An allreduce's HPDC'13 closed form (tree: equation 5, tiled: 11) over the
+// sweep's sizes, as Figure 18 draws them.
+Series model_series(Experiment& experiment, const std::string& machine, const std::string& algorithm,
+                    const std::vector<std::uint64_t>& sizes) {
+    const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, algorithm);
+    Series series{algorithm + ", " + model->source.substr(model->source.find("HPDC'13")), {}, {}};
     const Setting setting = experiment.resolved(on(machine));
     const auto loaded = std::make_shared<const topo::Machine>(topo::load_machine(setting.topology));
     const costs::Params params = costs::params_for(*loaded, setting.params);
     const models::NodeShape shape = models::node_shape(algo::make_layout(loaded, {}));
-    const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, "tree");
     for (std::uint64_t bytes : sizes) {
         sched::CollectiveSpec spec;
         spec.collective = sched::Collective::allreduce;
-        spec.algorithm = "tree";
+        spec.algorithm = algorithm;
         spec.bytes = bytes;
-        for (const auto& option : algo::find_algorithm(spec.collective, "tree").options)
+        for (const auto& option : algo::find_algorithm(spec.collective, algorithm).options)
             spec.options.emplace(option.name, option.default_value);
         if (const auto ns = model->predict(spec, shape, params)) {
             series.x.push_back(static_cast<double>(bytes));
@@ -77,7 +77,8 @@ Outcome crossover(Experiment& experiment, const std::string& machine, double pap
     Outcome outcome;
     outcome.command = sim_command(on(machine), result.sizes, {"tree", "tiled", "dissemination"});
     std::vector<Series> lines = result.series_us();
-    lines.push_back(tree_model(experiment, machine, result.sizes));
+    lines.push_back(model_series(experiment, machine, "tree", result.sizes));
+    lines.push_back(model_series(experiment, machine, "tiled", result.sizes));
     FigureData plot{figure, fmt::format("Allreduce on {}: tree against tiled-reduce-broadcast", machine), "bytes",
                     "time (us)", true, true, lines, {{'x', paper_bytes, "crossover"}}};
     outcome.figures.push_back(plot);

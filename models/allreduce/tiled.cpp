@@ -1,0 +1,33 @@
+#include "models/allreduce/tiled.hpp"
+
+#include <algorithm>
+
+#include "models/hpdc13_terms.hpp"
+#include "schedule/options.hpp"
+
+namespace numacoll::models {
+
+double tiled_allreduce_ns(const costs::Params& params, const NodeShape& shape, bool two_stage, std::uint64_t bytes) {
+    const Hpdc13Terms t = hpdc13_terms(params);
+    const double m = static_cast<double>(bytes);
+    const int q = std::max(1, shape.threads_per_socket), s = std::max(1, shape.sockets);
+    const double intra = t.a_alpha * q + t.big_b_alpha * q * m;
+    const double inter = (t.a_beta + t.big_b_beta * m) * ceil_log(2, s);
+    return intra + inter + hpdc13_broadcast_ns(t, q, s, two_stage, m);
+}
+
+ModelInfo allreduce_tiled_model() {
+    ModelInfo info;
+    info.collective = sched::Collective::allreduce;
+    info.name = "tiled";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.4, equations (8) to (11)";
+    info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
+                      const costs::Params& params) -> std::optional<double> {
+        if (shape.nodes != 1) return std::nullopt;
+        const sched::OptionReader options(spec, "tiled");
+        return tiled_allreduce_ns(params, shape, options.text("bcast") == "2stage", spec.bytes);
+    };
+    return info;
+}
+
+}  // namespace numacoll::models

@@ -1,0 +1,24 @@
+#include "models/hpdc13_terms.hpp"
+
+namespace numacoll::models {
+
+Hpdc13Terms hpdc13_terms(const costs::Params& params) {
+    const auto& alpha = params.at(costs::Level::same_socket);
+    const auto& beta = params.at(costs::Level::other_socket);
+    return {alpha.latency_ns.value, 1 / alpha.bandwidth_bytes_per_ns.value, 1 / alpha.aggregate_bandwidth_bytes_per_ns.value,
+            beta.latency_ns.value,  1 / beta.bandwidth_bytes_per_ns.value,  1 / beta.aggregate_bandwidth_bytes_per_ns.value};
+}
+
+int ceil_log(int n, int x) {
+    int steps = 0;
+    for (long long reach = 1; reach < x; reach *= n) ++steps;
+    return steps;
+}
+
+double hpdc13_broadcast_ns(const Hpdc13Terms& t, int q, int s, bool two_stage, double m) {
+    if (s == 1) return q > 1 ? t.a_alpha + t.big_b_alpha * (q - 1) * m : 0;
+    if (two_stage) return t.a_alpha + t.big_b_alpha * (q - 1) * m + t.a_beta + t.b_beta * m;
+    return t.a_beta + t.big_b_beta * q * m;
+}
+
+}  // namespace numacoll::models

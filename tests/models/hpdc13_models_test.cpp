@@ -1,0 +1,56 @@
+// HPDC'13's tiled (equations 8-11) and dissemination (6, 7) models by hand
+// on round parameters, and through the registry.
+#include <gtest/gtest.h>
+
+#include "models/allreduce/dissemination.hpp"
+#include "models/allreduce/tiled.hpp"
+#include "models/registry.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+// a_a = 10, b_a = 1, B_a = 0.5; a_b = 100, b_b = 2, B_b = 1 (ns, ns per byte).
+costs::Params round_params() {
+    costs::Params params;
+    params.reduce_bytes_per_ns = {100, "test"};
+    for (costs::Level level : costs::all_levels) params.at(level) = {{10, "test"}, {1, "test"}, {2, "test"}};
+    params.at(costs::Level::other_socket) = {{100, "test"}, {0.5, "test"}, {1, "test"}};
+    return params;
+}
+
+}  // namespace
+
+TEST(TiledModel, TwoSocketsOfFourByHand) {
+    // q = 4, s = 2, m = 100: intra = 10*4 + 0.5*4*100 = 240; inter = (100 + 1*100) * 1 = 200;
+    // broadcast one stage = 100 + 1*4*100 = 500, two stages = 10 + 0.5*3*100 + 100 + 2*100 = 460.
+    const models::NodeShape shape{2, 4, 1};
+    EXPECT_DOUBLE_EQ(models::tiled_allreduce_ns(round_params(), shape, false, 100), 940);
+    EXPECT_DOUBLE_EQ(models::tiled_allreduce_ns(round_params(), shape, true, 100), 900);
+    // One socket: no tree of tiles, and the broadcast stays inside: 240 + 10 + 0.5*3*100 = 400.
+    EXPECT_DOUBLE_EQ(models::tiled_allreduce_ns(round_params(), {1, 4, 1}, false, 100), 400);
+    const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, "tiled");
+    ASSERT_NE(model, nullptr);
+    sched::CollectiveSpec spec;
+    spec.algorithm = "tiled";
+    spec.bytes = 100;
+    spec.options = {{"bcast", "2stage"}, {"strip", "auto"}, {"internode", "recursive-doubling"}};
+    EXPECT_DOUBLE_EQ(*model->predict(spec, shape, round_params()), 900);
+    EXPECT_FALSE(model->predict(spec, {2, 4, 2}, round_params()).has_value());
+}
+
+TEST(DisseminationModel, PowersOfTwoAndTheExcessThreadsByHand) {
+    const costs::Params params = round_params();
+    // q = 4, s = 2 (p = 8): (10 + 0.5*4*100) * 2 + (100 + 1*4*100) * 1 = 920.
+    EXPECT_DOUBLE_EQ(models::dissemination_allreduce_ns(params, {2, 4, 1}, 100), 920);
+    // q = 6 (q' = 4, r = 2), s = 2: 420 + 500 + 2 (10 + 0.5*2*100) = 1140.
+    EXPECT_DOUBLE_EQ(models::dissemination_allreduce_ns(params, {2, 6, 1}, 100), 1140);
+    // q = 4, s = 3: p = 12 is no power of two; r = 0: 420 + 500 * 2 + 2 * 10 = 1440.
+    EXPECT_DOUBLE_EQ(models::dissemination_allreduce_ns(params, {3, 4, 1}, 100), 1440);
+    const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, "dissemination");
+    ASSERT_NE(model, nullptr);
+    sched::CollectiveSpec spec;
+    spec.algorithm = "dissemination";
+    spec.bytes = 100;
+    EXPECT_DOUBLE_EQ(*model->predict(spec, {2, 4, 1}, params), 920);
+}
