@@ -24,7 +24,7 @@ namespace {
 struct ReproduceOptions {
     std::vector<std::string> names;
     std::vector<std::string> machines;  // NAME=PATH
-    std::string folder = "reproduce";
+    std::string folder = "numacoll-reproduce";  // beside numacoll-out, never the source folder reproduce/
     bool list = false;
     bool no_plots = false;
     bool quiet = false;
@@ -158,7 +158,7 @@ CommandRun add_reproduce_command(CLI::App& app) {
     command->add_flag("--no-plots", options->no_plots, "write the CSV files but draw no figures");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
     command->footer("Examples:\n  numacoll reproduce --list\n  numacoll reproduce hpdc13-westmere-line\n"
-                    "  numacoll reproduce all -o reproduce   # every finding, a few seconds\n"
+                    "  numacoll reproduce all -o numacoll-reproduce   # every finding, a few seconds\n"
                     "  numacoll reproduce hpdc13 --machine westmere=my-westmere.xml   # the same on a real node's export\n"
                     "docs/fidelity.md explains every verdict.");
     return [options] { return run_reproduce(*options); };
