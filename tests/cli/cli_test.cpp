@@ -461,5 +461,10 @@ TEST(Cli, ReproduceWritesTheTableTheCsvAndTheFigures) {
     // Bad input: one line and exit 2, before any work.
     expect_usage_error("reproduce no-such-finding -o " + folder.string(), "unknown finding 'no-such-finding'");
     expect_usage_error("reproduce hpdc13-westmere-line -o " + (folder / "reproduce.csv").string(), "reproduce.csv");
+    expect_usage_error("reproduce hpdc13-westmere-line --machine skylake=x.xml -o " + folder.string(),
+                       "NAME a bundled machine");
+    expect_usage_error("reproduce hpdc13-westmere-line --machine westmere=" + (folder / "none.xml").string() + " -o " +
+                           folder.string(),
+                       "none.xml");
     EXPECT_EQ(run("reproduce --list").exit_code, 0);
 }
