@@ -38,6 +38,8 @@ public:
         Figure figure{value.get<double>(), ""};
         if (positive && !(figure.value > 0))
             throw InputError(fmt::format("params '{}': '{}{}.value' must be > 0 (got {})", label_, path, key, figure.value));
+        if (!positive && !(figure.value >= 0))
+            throw InputError(fmt::format("params '{}': '{}{}.value' must be >= 0 (got {})", label_, path, key, figure.value));
         const json& source = child(node, "source", path + key + ".");
         if (!source.is_string() || source.get<std::string>().empty())
             throw InputError(fmt::format("params '{}': '{}{}.source' must say where the value comes from", label_, path, key));
@@ -110,19 +112,12 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         const json& node = reader.child(levels, to_string(level), "levels.");
         LevelParams& out = params.at(level);
         out.latency_ns = reader.figure(node, "latency_ns", path, false);
-        if (out.latency_ns.value < 0)
-            throw InputError(fmt::format("params '{}': '{}latency_ns.value' must be >= 0", label, path));
         out.bandwidth_bytes_per_ns = reader.figure(node, "bandwidth_bytes_per_ns", path);
         out.aggregate_bandwidth_bytes_per_ns = reader.figure(node, "aggregate_bandwidth_bytes_per_ns", path);
     }
     if (root.contains("messages")) {
         const json& node = root.at("messages");
-        auto overhead = [&](const char* key) {
-            Figure figure = reader.figure(node, key, "messages.", false);
-            if (figure.value < 0)
-                throw InputError(fmt::format("params '{}': 'messages.{}.value' must be >= 0", label, key));
-            return figure;
-        };
+        auto overhead = [&](const char* key) { return reader.figure(node, key, "messages.", false); };
         params.messages = MessageParams{overhead("network_send_overhead_ns"), overhead("network_receive_overhead_ns"),
                                         overhead("network_gap_ns"), overhead("process_send_overhead_ns"),
                                         overhead("process_receive_overhead_ns")};
