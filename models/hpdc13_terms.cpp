@@ -1,5 +1,8 @@
 #include "models/hpdc13_terms.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace numacoll::models {
 
 Hpdc13Terms hpdc13_terms(const costs::Params& params) {
@@ -13,6 +16,16 @@ int ceil_log(int n, int x) {
     int steps = 0;
     for (long long reach = 1; reach < x; reach *= n) ++steps;
     return steps;
+}
+
+double hpdc13_reduction_ns(const Hpdc13Terms& t, int q, int s, int n, double m) {
+    double intra = 0;
+    long long width = n;
+    for (int step = 0; step < ceil_log(n, q); ++step, width *= n) {
+        const double concurrent = std::ceil(static_cast<double>(q) / static_cast<double>(width));
+        intra += (n - 1) * std::max(t.a_alpha + t.b_alpha * m, t.a_alpha + t.big_b_alpha * concurrent * m);
+    }
+    return intra + (n - 1) * (t.a_beta + t.b_beta * m) * ceil_log(n, s);
 }
 
 double hpdc13_broadcast_ns(const Hpdc13Terms& t, int q, int s, bool two_stage, double m) {

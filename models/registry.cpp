@@ -3,12 +3,16 @@
 #include "models/allreduce/dissemination.hpp"
 #include "models/allreduce/tiled.hpp"
 #include "models/allreduce/tree.hpp"
+#include "models/barrier/tree.hpp"
+#include "models/bcast/tree.hpp"
+#include "models/reduce/tree.hpp"
 
 namespace numacoll::models {
 
 const std::vector<ModelInfo>& model_registry() {
     static const std::vector<ModelInfo> registry = {allreduce_tree_model(), allreduce_tiled_model(),
-                                                    allreduce_dissemination_model()};
+                                                    allreduce_dissemination_model(), reduce_tree_model(),
+                                                    bcast_tree_model(),           barrier_tree_model()};
     return registry;
 }
 
@@ -25,10 +29,7 @@ const std::vector<WithoutModel>& algorithms_without_model() {
         std::vector<WithoutModel> all = {
             {C::allreduce, "tiled-naive", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
             {C::allreduce, "tiled-cyclic", "a baseline HPDC'13 measures (section 3.2) without a closed form"},
-            {C::reduce, "tree", "HPDC'13 equation (3) gives its reduction phase; numacoll has no model of it"},
-            {C::bcast, "tree", "HPDC'13 equation (4) gives its broadcast phase; numacoll has no model of it"},
             {C::bcast, "leader", measured},
-            {C::barrier, "tree", "HPDC'13 equations (3) and (4) at m = 0; numacoll has no model of them"},
             {C::barrier, "dissemination", "HPDC'13 equation (6) at m = 0; numacoll has no model of it"},
             {C::scatter, "tree", measured},
             {C::gather, "linear", measured},

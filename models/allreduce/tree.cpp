@@ -13,15 +13,7 @@ double tree_allreduce_ns(const costs::Params& params, const NodeShape& shape, in
     const Hpdc13Terms t = hpdc13_terms(params);
     const double m = static_cast<double>(bytes);
     const int q = std::max(1, shape.threads_per_socket), s = std::max(1, shape.sockets), n = std::max(2, arity);
-
-    double intra = 0;
-    long long width = n;
-    for (int step = 0; step < ceil_log(n, q); ++step, width *= n) {
-        const double concurrent = std::ceil(static_cast<double>(q) / static_cast<double>(width));
-        intra += (n - 1) * std::max(t.a_alpha + t.b_alpha * m, t.a_alpha + t.big_b_alpha * concurrent * m);
-    }
-    const double inter = (n - 1) * (t.a_beta + t.b_beta * m) * ceil_log(n, s);
-    return intra + inter + hpdc13_broadcast_ns(t, q, s, two_stage, m);
+    return hpdc13_reduction_ns(t, q, s, n, m) + hpdc13_broadcast_ns(t, q, s, two_stage, m);
 }
 
 ModelInfo allreduce_tree_model() {

@@ -1,6 +1,10 @@
-// HPDC'13's tiled (equations 8-11) and dissemination (6, 7) models by hand
-// on round parameters, and through the registry.
+// HPDC'13's tiled (equations 8-11), dissemination (6, 7), reduce (1-3),
+// bcast (4) and barrier (1-4 at m = 0) models by hand on round parameters,
+// through the registry.
 #include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
 
 #include "models/allreduce/dissemination.hpp"
 #include "models/allreduce/tiled.hpp"
@@ -53,4 +57,34 @@ TEST(DisseminationModel, PowersOfTwoAndTheExcessThreadsByHand) {
     spec.algorithm = "dissemination";
     spec.bytes = 100;
     EXPECT_DOUBLE_EQ(*model->predict(spec, {2, 4, 1}, params), 920);
+}
+
+namespace {
+
+std::optional<double> predict(sched::Collective collective, std::uint64_t bytes,
+                              std::map<std::string, std::string> options, const models::NodeShape& shape) {
+    const models::ModelInfo* model = models::find_model(collective, "tree");
+    EXPECT_NE(model, nullptr);
+    sched::CollectiveSpec spec;
+    spec.collective = collective;
+    spec.algorithm = "tree";
+    spec.bytes = bytes;
+    spec.options = std::move(options);
+    return model->predict(spec, shape, round_params());
+}
+
+}  // namespace
+
+TEST(TreePhaseModels, ReduceBroadcastAndBarrierByHand) {
+    const models::NodeShape shape{2, 4, 1};
+    // Reduction, q = 4, s = 2, n = 2, m = 100: intra 110 + 110, inter (100 + 2*100) * 1 = 300.
+    EXPECT_DOUBLE_EQ(*predict(sched::Collective::reduce, 100, {{"arity", "2"}}, shape), 520);
+    // Broadcast: one stage 100 + 1*4*100 = 500; two stages 10 + 0.5*3*100 + 100 + 2*100 = 460; n-ary: none.
+    EXPECT_DOUBLE_EQ(*predict(sched::Collective::bcast, 100, {{"arity", "2"}, {"bcast", "1stage"}}, shape), 500);
+    EXPECT_DOUBLE_EQ(*predict(sched::Collective::bcast, 100, {{"arity", "2"}, {"bcast", "2stage"}}, shape), 460);
+    EXPECT_FALSE(predict(sched::Collective::bcast, 100, {{"arity", "2"}, {"bcast", "nary"}}, shape).has_value());
+    // Barrier (m = 0): 2 steps of 10 inside, 100 across, then 100 (one stage) or 10 + 100 (two stages).
+    EXPECT_DOUBLE_EQ(*predict(sched::Collective::barrier, 0, {{"arity", "2"}, {"bcast", "1stage"}}, shape), 220);
+    EXPECT_DOUBLE_EQ(*predict(sched::Collective::barrier, 0, {{"arity", "2"}, {"bcast", "2stage"}}, shape), 230);
+    EXPECT_FALSE(predict(sched::Collective::barrier, 0, {{"arity", "2"}, {"bcast", "1stage"}}, {2, 4, 2}).has_value());
 }
