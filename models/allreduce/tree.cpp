@@ -1,7 +1,6 @@
 #include "models/allreduce/tree.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "models/hpdc13_terms.hpp"
 #include "schedule/options.hpp"

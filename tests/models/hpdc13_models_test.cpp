@@ -9,21 +9,10 @@
 #include "models/allreduce/dissemination.hpp"
 #include "models/allreduce/tiled.hpp"
 #include "models/registry.hpp"
+#include "model_fixtures.hpp"
 
 using namespace numacoll;
-
-namespace {
-
-// a_a = 10, b_a = 1, B_a = 0.5; a_b = 100, b_b = 2, B_b = 1 (ns, ns per byte).
-costs::Params round_params() {
-    costs::Params params;
-    params.reduce_bytes_per_ns = {100, "test"};
-    for (costs::Level level : costs::all_levels) params.at(level) = {{10, "test"}, {1, "test"}, {2, "test"}};
-    params.at(costs::Level::other_socket) = {{100, "test"}, {0.5, "test"}, {1, "test"}};
-    return params;
-}
-
-}  // namespace
+using test::round_params;
 
 TEST(TiledModel, TwoSocketsOfFourByHand) {
     // q = 4, s = 2, m = 100: intra = 10*4 + 0.5*4*100 = 240; inter = (100 + 1*100) * 1 = 200;

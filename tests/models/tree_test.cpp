@@ -8,18 +8,12 @@
 #include "common/error.hpp"
 #include "models/registry.hpp"
 #include "models/shape.hpp"
+#include "model_fixtures.hpp"
 
 using namespace numacoll;
+using test::round_params;
 
 namespace {
-
-costs::Params round_params() {
-    costs::Params params;
-    params.reduce_bytes_per_ns = {100, "test"};
-    for (costs::Level level : costs::all_levels) params.at(level) = {{10, "test"}, {1, "test"}, {2, "test"}};
-    params.at(costs::Level::other_socket) = {{100, "test"}, {0.5, "test"}, {1, "test"}};
-    return params;
-}
 
 sched::CollectiveSpec tree_spec(std::uint64_t bytes, const std::string& bcast, const std::string& arity = "2") {
     sched::CollectiveSpec spec;
