@@ -20,5 +20,6 @@ CommandRun add_validate_command(CLI::App& app);
 CommandRun add_plot_command(CLI::App& app);
 CommandRun add_demo_command(CLI::App& app);
 CommandRun add_reproduce_command(CLI::App& app);
+CommandRun add_calibrate_command(CLI::App& app);
 
 }  // namespace numacoll::cli

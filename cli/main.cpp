@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_dag_command(app));
     remember(numacoll::cli::add_sim_command(app));
     remember(numacoll::cli::add_run_command(app));
+    remember(numacoll::cli::add_calibrate_command(app));
     remember(numacoll::cli::add_validate_command(app));
     remember(numacoll::cli::add_plot_command(app));
     remember(numacoll::cli::add_reproduce_command(app));

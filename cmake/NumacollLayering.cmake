@@ -4,7 +4,7 @@
 file(GLOB_RECURSE numacoll_layered_sources CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/common/*.?pp ${CMAKE_SOURCE_DIR}/topologies/*.?pp ${CMAKE_SOURCE_DIR}/schedule/*.?pp
   ${CMAKE_SOURCE_DIR}/costs/*.?pp ${CMAKE_SOURCE_DIR}/results/*.?pp ${CMAKE_SOURCE_DIR}/sim/*.?pp
-  ${CMAKE_SOURCE_DIR}/exec/*.?pp ${CMAKE_SOURCE_DIR}/validate/*.?pp ${CMAKE_SOURCE_DIR}/models/*.?pp)
+  ${CMAKE_SOURCE_DIR}/exec/*.?pp ${CMAKE_SOURCE_DIR}/calibrate/*.?pp ${CMAKE_SOURCE_DIR}/validate/*.?pp ${CMAKE_SOURCE_DIR}/models/*.?pp)
 add_custom_command(
   OUTPUT ${CMAKE_BINARY_DIR}/layering.stamp
   COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${CMAKE_SOURCE_DIR} -DSTAMP=${CMAKE_BINARY_DIR}/layering.stamp

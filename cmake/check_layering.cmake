@@ -1,6 +1,6 @@
 # Fails when a module includes a header it must not know, so that the build,
 # not a convention, keeps the layers apart:
-# - the engines (sim/, exec/, validate/) and everything below the generators
+# - the engines (sim/, exec/, validate/), calibrate/ and everything below the generators
 #   (common/, topologies/, schedule/, costs/, results/) include nothing from
 #   algorithms/;
 # - models/ may read a layout (algorithms/layout, hierarchy, levels), never
@@ -8,7 +8,7 @@
 # Usage: cmake -DSOURCE_DIR=<tree> [-DSTAMP=<file>] -P check_layering.cmake
 set(layout_headers "algorithms/(layout|hierarchy|levels)\\.hpp")
 set(violations "")
-foreach(folder common topologies schedule costs results sim exec validate models)
+foreach(folder common topologies schedule costs results sim exec calibrate validate models)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.cpp" "${SOURCE_DIR}/${folder}/*.hpp")
   foreach(source IN LISTS sources)
     file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"algorithms/")

@@ -106,6 +106,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
     params.reduce_bytes_per_ns = reader.figure(core, "reduce_bytes_per_ns", "core.");
     if (core.contains("compute_flops_per_ns"))
         params.compute_flops_per_ns = reader.figure(core, "compute_flops_per_ns", "core.");
+    if (core.contains("flag_overhead_ns"))
+        params.flag_overhead_ns = reader.figure(core, "flag_overhead_ns", "core.", false);
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));
@@ -131,6 +133,48 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
 }
 
 }  // namespace
+
+namespace {
+
+nlohmann::ordered_json figure_json(const Figure& figure) {
+    return nlohmann::ordered_json{{"value", figure.value}, {"source", figure.source}};
+}
+
+}  // namespace
+
+std::string params_to_json(const Params& params) {
+    using ordered = nlohmann::ordered_json;
+    ordered root = ordered::object();
+    root["format"] = "numacoll-params";
+    root["version"] = 1;
+    root["name"] = params.name;
+    root["description"] = params.description;
+    root["cache_line_bytes"] = params.cache_line_bytes;
+    ordered core = {{"reduce_bytes_per_ns", figure_json(params.reduce_bytes_per_ns)}};
+    if (params.compute_flops_per_ns) core["compute_flops_per_ns"] = figure_json(*params.compute_flops_per_ns);
+    if (params.flag_overhead_ns) core["flag_overhead_ns"] = figure_json(*params.flag_overhead_ns);
+    root["core"] = core;
+    ordered levels = ordered::object();
+    for (Level level : all_levels) {
+        const LevelParams& at = params.at(level);
+        levels[to_string(level)] = {{"latency_ns", figure_json(at.latency_ns)},
+                                    {"bandwidth_bytes_per_ns", figure_json(at.bandwidth_bytes_per_ns)},
+                                    {"aggregate_bandwidth_bytes_per_ns", figure_json(at.aggregate_bandwidth_bytes_per_ns)}};
+    }
+    root["levels"] = levels;
+    if (params.messages) {
+        const MessageParams& m = *params.messages;
+        root["messages"] = {{"network_send_overhead_ns", figure_json(m.network_send_overhead_ns)},
+                            {"network_receive_overhead_ns", figure_json(m.network_receive_overhead_ns)},
+                            {"network_gap_ns", figure_json(m.network_gap_ns)},
+                            {"process_send_overhead_ns", figure_json(m.process_send_overhead_ns)},
+                            {"process_receive_overhead_ns", figure_json(m.process_receive_overhead_ns)}};
+    }
+    if (params.nic_dma)
+        root["nic_dma"] = {{"read_window_bytes", figure_json(params.nic_dma->read_window_bytes)},
+                           {"write_window_bytes", figure_json(params.nic_dma->write_window_bytes)}};
+    return root.dump(2) + "\n";
+}
 
 std::vector<std::string> bundled_params_names() {
     std::vector<std::string> names;

@@ -71,6 +71,9 @@ struct Params {
     // Floating-point operations a core performs per ns (compute tasks);
     // absent when the file does not give it.
     std::optional<Figure> compute_flops_per_ns;
+    // What a flag costs beyond its cache line: the store, the waiter's spin
+    // loop noticing it and leaving (exec/flag.hpp), in ns; absent: nothing.
+    std::optional<Figure> flag_overhead_ns;
     std::array<LevelParams, all_levels.size()> levels;
     // Absent in a file that does not give them: messages then cost no
     // processor time, and DMA is limited by bandwidth alone.
@@ -93,5 +96,9 @@ Params load_params(const std::string& spec);
 Params params_for(const topo::Machine& machine, const std::string& spec);
 
 std::vector<std::string> bundled_params_names();
+
+// The params as a file parse_params reads back to the same values (every
+// figure with its source); `origin` and `generic_fallback` are not written.
+std::string params_to_json(const Params& params);
 
 }  // namespace numacoll::costs

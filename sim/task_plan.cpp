@@ -295,6 +295,11 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 if (processes) serial(core, messages->process_send_overhead_ns);
                 steps.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
                                  {EndpointKind::core, waiter.node, waiter.core}, line});
+                if (const auto& overhead = platform.params().flag_overhead_ns; overhead && overhead->value > 0) {
+                    const Endpoint waiter_core{EndpointKind::core, waiter.node, waiter.core};
+                    steps.push_back({shares_core[task.peer] ? Step::Kind::shared_work : Step::Kind::work, waiter_core,
+                                     waiter_core, overhead->value * platform.params().reduce_bytes_per_ns.value});
+                }
                 break;
             }
             case sched::TaskKind::net: {
@@ -327,7 +332,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 steps.push_back({Step::Kind::work, core, core, 0});
                 break;
         }
-        if (shares_core[task.thread])
+        if (shares_core[task.thread] && task.kind != sched::TaskKind::flag)  // a flag's work is its waiter's
             for (Step& step : steps)
                 if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
         plans.add(steps);

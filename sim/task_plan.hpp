@@ -36,7 +36,9 @@
 //   duration, after the transfers that do share resources. (When several
 //   ranks share t's core, hyper-threads, that step is shared_work: the
 //   ranks share the core's speed.)
-// - flag:   one cache line from the setter's cache to the waiter's core;
+// - flag:   one cache line from the setter's cache to the waiter's core,
+//           then the flag's overhead (core.flag_overhead_ns) on the waiter's
+//           core: the spin loop that notices the line and leaves;
 // - net:    memory -> NIC -> network -> NIC -> memory (payload m, or 0 for a
 //           pure synchronisation message), through the NIC nearest the
 //           sender's and the receiver's NUMA node; with message overheads

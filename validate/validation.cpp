@@ -13,6 +13,12 @@
 
 namespace numacoll::validate {
 
+sched::Schedule as_executed(const sched::Schedule& schedule) {
+    sched::Schedule threads = schedule;
+    threads.rank_kind = sched::RankKind::thread;
+    return threads;
+}
+
 ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sched::CollectiveSpec>& specs,
                              const std::function<void(const ValidationPoint&, int done, int total)>& on_point) {
     ValidationRun run;
@@ -22,7 +28,7 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
         const bool traced = schedule.spec.bytes == setup.trace_bytes;
         exec::ExecOptions options = setup.exec_options;
         options.trace = traced;
-        const sim::Simulation simulated = sim::simulate(schedule, *setup.platform);
+        const sim::Simulation simulated = sim::simulate(as_executed(schedule), *setup.platform);
         const exec::ExecResult measured = exec::run_on_threads(schedule, *setup.machine, options);
 
         const auto complete = [&](results::ResultRow row) {

@@ -66,6 +66,11 @@ struct ValidationSetup {
     results::ResultRow row_template;  // placement, topology, provenance: what every row shares
 };
 
+// The schedule as the thread executor runs it: every rank a thread of one
+// process, so a schedule written for MPI processes pays no message
+// overheads between them (sim/task_plan.hpp), in the simulation as in the run.
+sched::Schedule as_executed(const sched::Schedule& schedule);
+
 // Simulates, executes and models each spec in turn; `on_point` is told
 // about each finished point (done of total), so that it can be written at once.
 ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sched::CollectiveSpec>& specs,

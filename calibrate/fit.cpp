@@ -1,0 +1,357 @@
+#include "calibrate/fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "common/error.hpp"
+#include "common/statistics.hpp"
+
+namespace numacoll::calibrate {
+
+using costs::Level;
+
+const char* to_string(Microbenchmark kind) {
+    switch (kind) {
+        case Microbenchmark::flag: return "flag";
+        case Microbenchmark::copy: return "copy";
+        case Microbenchmark::reduce: return "reduce";
+        case Microbenchmark::contended_copy: return "contended-copy";
+        case Microbenchmark::dram_chase: return "dram-chase";
+        case Microbenchmark::dram_copy: return "dram-copy";
+        case Microbenchmark::contended_dram_copy: return "contended-dram-copy";
+        case Microbenchmark::compute: return "compute";
+    }
+    return "?";
+}
+
+double predicted_ns(const Measurement& mb, const costs::Params& params) {
+    const double m = static_cast<double>(mb.bytes);
+    const double line = params.cache_line_bytes;
+    const costs::LevelParams& local = params.at(Level::local_cache);
+    const costs::LevelParams& at = params.at(mb.level);
+    const auto b = [](const costs::LevelParams& level) { return 1.0 / level.bandwidth_bytes_per_ns.value; };
+    const auto big_b = [](const costs::LevelParams& level) { return 1.0 / level.aggregate_bandwidth_bytes_per_ns.value; };
+    const double write_ns = local.latency_ns.value + m * b(local);
+    const double read_ns = at.latency_ns.value + m * b(at);
+    const double d = mb.streams;
+    switch (mb.kind) {
+        case Microbenchmark::flag:
+            return at.latency_ns.value + line * b(at) + (params.flag_overhead_ns ? params.flag_overhead_ns->value : 0);
+        case Microbenchmark::copy: return read_ns + write_ns;
+        case Microbenchmark::reduce: return write_ns + read_ns + m / params.reduce_bytes_per_ns.value + write_ns;
+        case Microbenchmark::contended_copy:
+            return at.latency_ns.value + m * std::max(b(at), d * big_b(at)) + write_ns;
+        case Microbenchmark::dram_chase: return at.latency_ns.value + line * b(at);
+        case Microbenchmark::dram_copy: return 2 * read_ns;
+        case Microbenchmark::contended_dram_copy: return 2 * (at.latency_ns.value + m * std::max(b(at), d * big_b(at)));
+        case Microbenchmark::compute:
+            if (!params.compute_flops_per_ns) throw UsageError("params give no core.compute_flops_per_ns");
+            return m / params.compute_flops_per_ns->value;
+    }
+    return 0;
+}
+
+namespace {
+
+// Weighted linear least squares: minimises sum_i (row_i . x - y_i)^2 over
+// the columns not held at zero; returns x with held columns at 0. Columns
+// are scaled to unit norm first (latencies and per-byte costs differ by
+// orders of magnitude). Empty when the free columns are not determined.
+std::optional<std::vector<double>> least_squares(const std::vector<std::vector<double>>& rows,
+                                                 const std::vector<double>& y, const std::vector<bool>& held) {
+    const std::size_t k = held.size();
+    std::vector<std::size_t> free;
+    for (std::size_t j = 0; j < k; ++j)
+        if (!held[j]) free.push_back(j);
+    const std::size_t n = free.size();
+    std::vector<double> scale(n, 0);
+    for (std::size_t c = 0; c < n; ++c) {
+        for (const auto& row : rows) scale[c] += row[free[c]] * row[free[c]];
+        if (!(scale[c] > 0)) return std::nullopt;
+        scale[c] = std::sqrt(scale[c]);
+    }
+    // Normal equations of the scaled problem, then Gaussian elimination with partial pivoting.
+    std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t r = 0; r < n; ++r) {
+            const double u = rows[i][free[r]] / scale[r];
+            for (std::size_t c = 0; c < n; ++c) a[r][c] += u * rows[i][free[c]] / scale[c];
+            a[r][n] += u * y[i];
+        }
+    for (std::size_t col = 0; col < n; ++col) {
+        std::size_t pivot = col;
+        for (std::size_t r = col + 1; r < n; ++r)
+            if (std::fabs(a[r][col]) > std::fabs(a[pivot][col])) pivot = r;
+        if (std::fabs(a[pivot][col]) < 1e-12) return std::nullopt;
+        std::swap(a[pivot], a[col]);
+        for (std::size_t r = 0; r < n; ++r) {
+            if (r == col) continue;
+            const double factor = a[r][col] / a[col][col];
+            for (std::size_t c = col; c <= n; ++c) a[r][c] -= factor * a[col][c];
+        }
+    }
+    std::vector<double> x(k, 0);
+    for (std::size_t c = 0; c < n; ++c) x[free[c]] = a[c][n] / a[c][c] / scale[c];
+    return x;
+}
+
+// Least squares with every coefficient >= 0: a negative one is held at
+// zero (the most negative first) and the rest fitted again.
+std::vector<double> non_negative_fit(const std::vector<std::vector<double>>& rows, const std::vector<double>& y,
+                                     std::size_t unknowns, const std::string& what) {
+    std::vector<bool> held(unknowns, false);
+    for (;;) {
+        const auto x = least_squares(rows, y, held);
+        if (!x)
+            throw CheckError(fmt::format("calibration: the measurements do not determine {} (too few distinct sizes)", what));
+        std::size_t worst = unknowns;
+        for (std::size_t j = 0; j < unknowns; ++j)
+            if (!held[j] && (*x)[j] < 0 && (worst == unknowns || (*x)[j] < (*x)[worst])) worst = j;
+        if (worst == unknowns) return *x;
+        held[worst] = true;
+    }
+}
+
+bool is_cache_row(const Measurement& mb) { return mb.kind == Microbenchmark::copy || mb.kind == Microbenchmark::reduce; }
+
+double rms(const std::vector<double>& values) {
+    if (values.empty()) return 0;
+    double sum = 0;
+    for (double v : values) sum += v * v;
+    return std::sqrt(sum / static_cast<double>(values.size()));
+}
+
+std::string join_kinds(const std::set<std::string>& kinds) {
+    std::string out;
+    for (const auto& kind : kinds) out += (out.empty() ? "" : ", ") + kind;
+    return out;
+}
+
+// Columns of the cache-level problem: a_l, b_l, 1/rate, then a_L, b_L per remote level.
+struct CacheColumns {
+    std::map<Level, std::size_t> latency, per_byte;
+    std::size_t inverse_rate = 2;
+    std::size_t count = 3;
+};
+
+CacheColumns cache_columns(const std::vector<Measurement>& measurements) {
+    CacheColumns columns;
+    columns.latency[Level::local_cache] = 0;
+    columns.per_byte[Level::local_cache] = 1;
+    for (const auto& mb : measurements)
+        if (is_cache_row(mb) && mb.level != Level::local_cache && !columns.latency.count(mb.level)) {
+            columns.latency[mb.level] = columns.count++;
+            columns.per_byte[mb.level] = columns.count++;
+        }
+    return columns;
+}
+
+std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns, double line) {
+    std::vector<double> row(columns.count, 0);
+    const double m = static_cast<double>(mb.bytes);
+    const auto add = [&](Level level, double latency_times, double bytes) {
+        row[columns.latency.at(level)] += latency_times;
+        row[columns.per_byte.at(level)] += bytes;
+    };
+    switch (mb.kind) {
+        case Microbenchmark::copy:
+            add(mb.level, 1, m);
+            add(Level::local_cache, 1, m);
+            break;
+        case Microbenchmark::reduce:
+            add(mb.level, 1, m);
+            add(Level::local_cache, 2, 2 * m);
+            row[columns.inverse_rate] += m;
+            break;
+        default: break;
+    }
+    return row;
+}
+
+// The aggregate of a level from its contended rows, given its a and b:
+// the per-byte cost x of each row (m >= 16 KiB, where bytes dominate)
+// shows contention when it exceeds b by 5%; then B = x / d.
+void fit_aggregate(LevelFit& fit, const std::vector<Measurement>& rows, const costs::LevelParams& local) {
+    std::vector<double> aggregates;
+    const double b = 1.0 / fit.bandwidth_bytes_per_ns;
+    for (const auto& mb : rows) {
+        fit.streams_measured = std::max(fit.streams_measured, mb.streams);
+        const double m = static_cast<double>(mb.bytes);
+        if (m < 16384) continue;
+        const double per_byte = mb.kind == Microbenchmark::contended_dram_copy
+                                    ? (mb.time_ns / 2 - fit.latency_ns) / m
+                                    : (mb.time_ns - fit.latency_ns - local.latency_ns.value) / m -
+                                          1.0 / local.bandwidth_bytes_per_ns.value;
+        if (per_byte > 1.05 * b) aggregates.push_back(mb.streams / per_byte);
+    }
+    if (!aggregates.empty()) {
+        fit.contention_seen = true;
+        fit.aggregate_bytes_per_ns = median(aggregates);
+    } else if (fit.streams_measured > 0) {
+        fit.aggregate_bytes_per_ns = fit.streams_measured * fit.bandwidth_bytes_per_ns;
+    }
+}
+
+}  // namespace
+
+FitResult fit_measurements(const std::vector<Measurement>& measurements, double line) {
+    FitResult result;
+    // 1. The cache levels, the reduction rate: one linear problem.
+    const CacheColumns columns = cache_columns(measurements);
+    std::vector<std::vector<double>> rows;
+    std::vector<double> y;
+    std::vector<const Measurement*> used;
+    bool reduces = false;
+    for (const auto& mb : measurements) {
+        if (!is_cache_row(mb) || !(mb.time_ns > 0)) continue;
+        std::vector<double> row = cache_row(mb, columns, line);
+        for (double& v : row) v /= mb.time_ns;
+        rows.push_back(row);
+        y.push_back(1.0);
+        used.push_back(&mb);
+        reduces = reduces || mb.kind == Microbenchmark::reduce;
+    }
+    if (!rows.empty()) {
+        if (!reduces)  // the rate is not in any row: hold it out of the problem
+            for (auto& row : rows) row[columns.inverse_rate] = 0;
+        std::vector<std::vector<double>> problem = rows;
+        std::vector<double> x;
+        if (reduces) {
+            x = non_negative_fit(problem, y, columns.count, "the cache levels and the reduction rate");
+        } else {
+            for (auto& row : problem) row.erase(row.begin() + static_cast<long>(columns.inverse_rate));
+            x = non_negative_fit(problem, y, columns.count - 1, "the cache levels");
+            x.insert(x.begin() + static_cast<long>(columns.inverse_rate), 0.0);
+        }
+        for (const auto& [level, latency_column] : columns.latency) {
+            const double per_byte = x[columns.per_byte.at(level)];
+            if (!(per_byte > 0))
+                throw CheckError(fmt::format("calibration: the fit gives {} no per-byte cost (its measurements do not grow "
+                                             "with size); measure larger sizes",
+                                             costs::to_string(level)));
+            LevelFit fit;
+            fit.latency_ns = x[latency_column];
+            fit.bandwidth_bytes_per_ns = 1.0 / per_byte;
+            result.levels[level] = fit;
+        }
+        if (reduces && x[columns.inverse_rate] > 0) result.reduce_bytes_per_ns = 1.0 / x[columns.inverse_rate];
+        // Residuals per level: a row counts for each level it uses.
+        std::map<Level, std::vector<double>> errors;
+        std::map<Level, std::set<std::string>> kinds;
+        std::vector<double> reduce_errors;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            double predicted = 0;
+            for (std::size_t j = 0; j < x.size(); ++j) predicted += rows[i][j] * x[j];
+            const double error = predicted - 1.0;  // rows are relative already
+            errors[used[i]->level].push_back(error);
+            kinds[used[i]->level].insert(to_string(used[i]->kind));
+            if (used[i]->level != Level::local_cache) {
+                errors[Level::local_cache].push_back(error);
+                kinds[Level::local_cache].insert(to_string(used[i]->kind));
+            }
+            if (used[i]->kind == Microbenchmark::reduce) reduce_errors.push_back(error);
+        }
+        for (auto& [level, fit] : result.levels) {
+            fit.residual = rms(errors[level]);
+            fit.rows = static_cast<int>(errors[level].size());
+            fit.microbenchmarks = join_kinds(kinds[level]);
+        }
+        result.reduce_residual = rms(reduce_errors);
+    }
+
+    // Flags: what they take beyond their line, at the levels fitted above.
+    std::vector<double> overheads;
+    std::vector<std::pair<double, double>> flag_lines;  // (line time, measured)
+    for (const auto& mb : measurements) {
+        if (mb.kind != Microbenchmark::flag || !(mb.time_ns > 0) || !result.levels.count(mb.level)) continue;
+        const LevelFit& at = result.levels.at(mb.level);
+        const double line_ns = at.latency_ns + line / at.bandwidth_bytes_per_ns;
+        overheads.push_back(mb.time_ns - line_ns);
+        flag_lines.emplace_back(line_ns, mb.time_ns);
+    }
+    if (!overheads.empty()) {
+        result.flag_overhead_ns = std::max(0.0, median(overheads));
+        std::vector<double> errors;
+        for (const auto& [line_ns, measured] : flag_lines) errors.push_back((line_ns + *result.flag_overhead_ns) / measured - 1);
+        result.flag_residual = rms(errors);
+    }
+
+    // 2. DRAM: chases and copies, a second linear problem.
+    std::vector<std::vector<double>> dram_rows;
+    std::vector<double> dram_y;
+    std::set<std::string> dram_kinds;
+    for (const auto& mb : measurements) {
+        if (!(mb.time_ns > 0)) continue;
+        const double m = static_cast<double>(mb.bytes);
+        if (mb.kind == Microbenchmark::dram_chase)
+            dram_rows.push_back({1 / mb.time_ns, line / mb.time_ns});
+        else if (mb.kind == Microbenchmark::dram_copy)
+            dram_rows.push_back({2 / mb.time_ns, 2 * m / mb.time_ns});
+        else
+            continue;
+        dram_y.push_back(1.0);
+        dram_kinds.insert(to_string(mb.kind));
+    }
+    if (!dram_rows.empty()) {
+        const std::vector<double> x = non_negative_fit(dram_rows, dram_y, 2, "the DRAM latency and bandwidth");
+        if (!(x[1] > 0)) throw CheckError("calibration: the fit gives DRAM no per-byte cost");
+        LevelFit fit;
+        fit.latency_ns = x[0];
+        fit.bandwidth_bytes_per_ns = 1.0 / x[1];
+        std::vector<double> errors;
+        for (const auto& row : dram_rows) errors.push_back(row[0] * x[0] + row[1] * x[1] - 1.0);
+        fit.residual = rms(errors);
+        fit.rows = static_cast<int>(errors.size());
+        fit.microbenchmarks = join_kinds(dram_kinds);
+        result.levels[Level::dram] = fit;
+    }
+
+    // 3. Aggregates, from the contended rows of each fitted level.
+    const costs::LevelParams local_params = [&] {
+        costs::LevelParams local;
+        if (result.levels.count(Level::local_cache)) {
+            local.latency_ns.value = result.levels[Level::local_cache].latency_ns;
+            local.bandwidth_bytes_per_ns.value = result.levels[Level::local_cache].bandwidth_bytes_per_ns;
+        }
+        return local;
+    }();
+    std::map<Level, std::vector<Measurement>> contended;
+    for (const auto& mb : measurements)
+        if (mb.kind == Microbenchmark::contended_copy || mb.kind == Microbenchmark::contended_dram_copy)
+            contended[mb.level].push_back(mb);
+    for (auto& [level, list] : contended) {
+        auto found = result.levels.find(level);
+        if (found == result.levels.end())
+            throw CheckError(fmt::format("calibration: contended measurements of {} without its single-stream ones",
+                                         costs::to_string(level)));
+        if (level != Level::dram && !result.levels.count(Level::local_cache))
+            throw CheckError("calibration: contended copies need the local copies to separate the write");
+        fit_aggregate(found->second, list, local_params);
+        found->second.microbenchmarks += ", " + std::string(to_string(list.front().kind));
+    }
+
+    // 4. The compute rate: flops = rate x time through the origin, relative errors.
+    double sum_ratio = 0, sum_square = 0;
+    std::vector<const Measurement*> computes;
+    for (const auto& mb : measurements)
+        if (mb.kind == Microbenchmark::compute && mb.time_ns > 0) {
+            const double ratio = static_cast<double>(mb.bytes) / mb.time_ns;
+            sum_ratio += ratio;
+            sum_square += ratio * ratio;
+            computes.push_back(&mb);
+        }
+    if (!computes.empty()) {
+        const double ns_per_flop = sum_ratio / sum_square;
+        result.compute_flops_per_ns = 1.0 / ns_per_flop;
+        std::vector<double> errors;
+        for (const auto* mb : computes) errors.push_back(static_cast<double>(mb->bytes) * ns_per_flop / mb->time_ns - 1.0);
+        result.compute_residual = rms(errors);
+    }
+    return result;
+}
+
+}  // namespace numacoll::calibrate

@@ -1,0 +1,82 @@
+// calibrate::fit: from microbenchmark timings to the cost model's figures,
+// by least squares on the costs the simulator charges (sim/task_plan.hpp),
+// so that a calibrated simulation of the microbenchmarks gives back their
+// measured times. With a = latency, b = 1 / per-stream bandwidth, B = 1 /
+// aggregate bandwidth (HPDC'13 section 2.1), l = local_cache, L = the level
+// that joins the two cores, m bytes, line = one cache line:
+//   flag at L                 a_L + line·b_L + o_flag       (one line, setter's cache -> waiter, then its spin loop)
+//   copy from L               a_L + m·b_L + a_l + m·b_l     (the read, then the write to the own cache)
+//   reduce, own + one from L  (a_l + m·b_l) + (a_L + m·b_L) + m / rate + (a_l + m·b_l)
+//   d concurrent copies at L  a_L + m·max(b_L, d·B_L) + a_l + m·b_l
+//   DRAM line chase           a_d + line·b_d               (per line)
+//   DRAM copy (m > LLC)       2 (a_d + m·b_d)              (read from and write to DRAM)
+//   d concurrent DRAM copies  2 (a_d + m·max(b_d, d·B_d))
+//   compute                   flops / flops_per_ns
+// A copy from the own cache has L = l. The latencies, b and 1/rate of the
+// cache levels are one linear least-squares problem; each row is divided by
+// its measured time, so that 64 B and 4 MiB weigh alike (relative error).
+// Flags are left out of it: their one line would pin a_L to what a flag's
+// spin loop adds; o_flag is what the flags take beyond their line, the
+// median over the levels. Aggregates follow from the contended rows once b
+// is known. A figure the
+// fit makes negative is held at zero and the rest fitted again.
+//
+// Invariants: the fit uses only the levels the measurements cover;
+// residuals are root-mean-square relative errors of the rows that use a level.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "costs/params.hpp"
+
+namespace numacoll::calibrate {
+
+enum class Microbenchmark { flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute };
+const char* to_string(Microbenchmark kind);
+
+// One microbenchmark point, as measured (or made up from known figures).
+struct Measurement {
+    Microbenchmark kind = Microbenchmark::copy;
+    costs::Level level = costs::Level::local_cache;  // where the data comes from (dram for the DRAM ones)
+    std::uint64_t bytes = 0;                          // per stream; flops for compute
+    int streams = 1;                                  // d
+    double time_ns = 0;                               // median (per line for a chase, per one-way flag)
+    double p10_ns = 0, p90_ns = 0;
+    int iterations = 0;
+    std::string pus;                                  // the logical PUs it ran on, "0,1"
+};
+
+struct LevelFit {
+    double latency_ns = 0;
+    double bandwidth_bytes_per_ns = 0;             // 1/b
+    std::optional<double> aggregate_bytes_per_ns;  // 1/B; none without contended rows
+    bool contention_seen = false;  // false: d streams ran as fast as one, and 1/B is d/b, a lower bound
+    int streams_measured = 0;      // the largest d of the contended rows
+    double residual = 0;           // RMS relative error of the rows that use the level
+    int rows = 0;
+    std::string microbenchmarks;   // "flag, copy, reduce"
+};
+
+struct FitResult {
+    std::map<costs::Level, LevelFit> levels;  // only the measured ones
+    std::optional<double> reduce_bytes_per_ns;
+    double reduce_residual = 0;
+    std::optional<double> compute_flops_per_ns;
+    double compute_residual = 0;
+    std::optional<double> flag_overhead_ns;
+    double flag_residual = 0;  // RMS relative error of the flags with the overhead
+};
+
+// What the simulator charges for a measurement's microbenchmark with these
+// params (the table above).
+double predicted_ns(const Measurement& measurement, const costs::Params& params);
+
+// Fits every figure the measurements determine. CheckError when they cannot
+// (a remote level without its local copies, fewer rows than unknowns).
+FitResult fit_measurements(const std::vector<Measurement>& measurements, double cache_line_bytes);
+
+}  // namespace numacoll::calibrate

@@ -1,0 +1,283 @@
+#include "calibrate/microbenchmarks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <random>
+
+#include "exec/flag.hpp"
+#include "exec/input_pattern.hpp"
+#include "exec/kernels.hpp"
+#include "exec/verification.hpp"
+
+namespace numacoll::calibrate {
+
+namespace {
+
+using Buffer = std::shared_ptr<std::byte>;
+
+// Keeps results that nothing else reads from being optimised away.
+volatile double double_sink = 0;
+volatile std::uint64_t index_sink = 0;
+
+std::string pu_list(const std::vector<int>& pus) {
+    std::string out;
+    for (int pu : pus) out += (out.empty() ? "" : ",") + std::to_string(pu);
+    return out;
+}
+
+class FlagPingPong : public exec::IterationWork {
+public:
+    explicit FlagPingPong(int rounds) : rounds_(rounds) {}
+    void prepare(int, std::uint32_t) override {}
+    void run(int thread, std::uint32_t iteration, bool) override {
+        const std::uint32_t base = (iteration - 1) * static_cast<std::uint32_t>(rounds_);
+        for (std::uint32_t r = 1; r <= static_cast<std::uint32_t>(rounds_); ++r) {
+            if (thread == 0) {
+                ping_.publish(base + r);
+                ping_.wake();
+                pong_.wait_for(base + r);
+            } else {
+                ping_.wait_for(base + r);
+                pong_.publish(base + r);
+                pong_.wake();
+            }
+        }
+    }
+    bool completed(std::uint32_t iterations) const {
+        const std::uint32_t last = iterations * static_cast<std::uint32_t>(rounds_);
+        return ping_.generation.load() == last && pong_.generation.load() == last;
+    }
+
+private:
+    int rounds_;
+    exec::Flag ping_, pong_;
+};
+
+// Thread t writes the inputs listed for it before each iteration, then
+// copies or reduces its jobs' sources into their destinations.
+struct Job {
+    std::vector<std::byte*> sources;  // one: a copy; two: a sum
+    std::byte* destination = nullptr;
+};
+
+class CopyWork : public exec::IterationWork {
+public:
+    CopyWork(std::uint64_t bytes, std::vector<std::vector<std::pair<std::byte*, int>>> inputs, std::vector<Job> jobs)
+        : bytes_(bytes), inputs_(std::move(inputs)), jobs_(std::move(jobs)) {}
+
+    void prepare(int thread, std::uint32_t iteration) override {
+        for (const auto& [input, rank] : inputs_[thread])
+            exec::fill_input(input, bytes_, rank, iteration, sched::ReduceOp::sum);
+    }
+    void run(int thread, std::uint32_t, bool) override {
+        const Job& job = jobs_[thread];
+        if (!job.destination) return;
+        if (job.sources.size() == 1) {
+            std::memcpy(job.destination, job.sources[0], bytes_);
+            return;
+        }
+        const double* sources[2] = {reinterpret_cast<const double*>(job.sources[0]),
+                                    reinterpret_cast<const double*>(job.sources[1])};
+        exec::reduce_into(reinterpret_cast<double*>(job.destination), {sources, 2}, bytes_ / sizeof(double),
+                          sched::ReduceOp::sum);
+    }
+
+private:
+    std::uint64_t bytes_;
+    std::vector<std::vector<std::pair<std::byte*, int>>> inputs_;  // per thread: (input, rank it stands for)
+    std::vector<Job> jobs_;                                        // per thread
+};
+
+class ChaseWork : public exec::IterationWork {
+public:
+    ChaseWork(const std::uint64_t* next, int steps) : next_(next), steps_(steps) {}
+    void prepare(int, std::uint32_t) override {}
+    void run(int, std::uint32_t, bool) override {
+        std::uint64_t at = position_;
+        for (int s = 0; s < steps_; ++s) at = next_[at * lines_stride];
+        position_ = at;
+        index_sink = at;
+    }
+    static constexpr std::uint64_t lines_stride = 8;  // one uint64 per 64-byte line
+
+private:
+    const std::uint64_t* next_;
+    int steps_;
+    std::uint64_t position_ = 0;
+};
+
+class ComputeWork : public exec::IterationWork {
+public:
+    explicit ComputeWork(double flops) : flops_(flops) {}
+    void prepare(int, std::uint32_t) override {}
+    void run(int, std::uint32_t, bool) override { double_sink = exec::compute_flops(flops_); }
+
+private:
+    double flops_;
+};
+
+[[noreturn]] void wrong(const std::string& what) {
+    throw exec::VerificationError(fmt::format("calibration microbenchmark gave a wrong result: {}", what));
+}
+
+}  // namespace
+
+Microbenchmarks::Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations)
+    : machine_(machine), iterations_(iterations), binding_(machine) {}
+
+exec::HarnessOptions Microbenchmarks::options(int timed) const {
+    exec::HarnessOptions options;
+    options.warmup_iterations = std::min(iterations_.warmup, std::max(1, timed / 5));
+    options.timed_iterations = timed;
+    return options;
+}
+
+int Microbenchmarks::numa_of_pu(int pu) const { return machine_.numa_of_core(machine_.core_of_pu(pu)); }
+
+Microbenchmarks::Timed Microbenchmarks::finish(Measurement measurement, const exec::HarnessResult& result,
+                                               double units_per_iteration) {
+    Timed timed;
+    for (double ns : result.iteration_ns) timed.iteration_ns.push_back(ns / units_per_iteration);
+    const TimeStats stats = summarize_times(timed.iteration_ns);
+    measurement.time_ns = stats.median_ns;
+    measurement.p10_ns = stats.p10_ns;
+    measurement.p90_ns = stats.p90_ns;
+    measurement.iterations = stats.iterations;
+    pinned_ = pinned_ && result.threads_pinned;
+    timed.measurement = measurement;
+    return timed;
+}
+
+Microbenchmarks::Timed Microbenchmarks::flag(costs::Level level, PuPair pair) {
+    auto work = std::make_unique<FlagPingPong>(iterations_.flag_rounds);  // the flags' lines on the heap, apart
+    const exec::HarnessOptions harness = options(iterations_.timed);
+    const auto result = exec::run_iterations({pair.writer_pu, pair.reader_pu}, binding_, harness, *work);
+    if (!work->completed(static_cast<std::uint32_t>(result.iterations))) wrong("a flag missed a round");
+    Measurement m{Microbenchmark::flag, level, 64, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
+    return finish(m, result, 2.0 * iterations_.flag_rounds);
+}
+
+Microbenchmarks::Timed Microbenchmarks::copy(costs::Level level, PuPair pair, std::uint64_t bytes) {
+    Timed timed = contended_copy(level, {pair}, bytes);
+    timed.measurement.kind = Microbenchmark::copy;
+    return timed;
+}
+
+Microbenchmarks::Timed Microbenchmarks::contended_copy(costs::Level level, const std::vector<PuPair>& pairs,
+                                                       std::uint64_t bytes) {
+    // Threads: every PU that reads or writes, in order of first mention.
+    std::vector<int> pus;
+    const auto thread_of = [&](int pu) {
+        auto at = std::find(pus.begin(), pus.end(), pu);
+        if (at != pus.end()) return static_cast<int>(at - pus.begin());
+        pus.push_back(pu);
+        return static_cast<int>(pus.size()) - 1;
+    };
+    for (const PuPair& pair : pairs) thread_of(pair.reader_pu);
+    for (const PuPair& pair : pairs) thread_of(pair.writer_pu);
+    std::vector<std::vector<std::pair<std::byte*, int>>> inputs(pus.size());
+    std::vector<Job> jobs(pus.size());
+    std::vector<Buffer> memory;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        memory.push_back(binding_.allocate(bytes, numa_of_pu(pairs[k].writer_pu)));
+        std::byte* source = memory.back().get();
+        memory.push_back(binding_.allocate(bytes, numa_of_pu(pairs[k].reader_pu)));
+        inputs[thread_of(pairs[k].writer_pu)].push_back({source, static_cast<int>(k)});
+        jobs[thread_of(pairs[k].reader_pu)] = {{source}, memory.back().get()};
+    }
+    CopyWork work(bytes, inputs, jobs);
+    const auto result = exec::run_iterations(pus, binding_, options(iterations_.timed), work);
+    const auto last = static_cast<std::uint32_t>(result.iterations);
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const std::byte* copied = jobs[thread_of(pairs[k].reader_pu)].destination;
+        for (std::uint64_t i = 0; i < bytes; i += std::max<std::uint64_t>(1, bytes / 4096))
+            if (static_cast<std::uint8_t>(copied[i]) != exec::input_byte(static_cast<int>(k), i, last, sched::ReduceOp::sum))
+                wrong(fmt::format("copy {} byte {}", k, i));
+    }
+    std::vector<int> listed;
+    for (const PuPair& pair : pairs) listed.push_back(pair.writer_pu), listed.push_back(pair.reader_pu);
+    Measurement m{Microbenchmark::contended_copy, level, bytes, static_cast<int>(pairs.size()), 0, 0, 0, 0, pu_list(listed)};
+    return finish(m, result, 1);
+}
+
+Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, std::uint64_t bytes) {
+    const bool local = pair.writer_pu == pair.reader_pu;
+    std::vector<int> pus = {pair.reader_pu};
+    if (!local) pus.push_back(pair.writer_pu);
+    Buffer own = binding_.allocate(bytes, numa_of_pu(pair.reader_pu));
+    Buffer other = binding_.allocate(bytes, numa_of_pu(pair.writer_pu));
+    Buffer sum = binding_.allocate(bytes, numa_of_pu(pair.reader_pu));
+    std::vector<std::vector<std::pair<std::byte*, int>>> inputs(pus.size());
+    inputs[0].push_back({own.get(), 0});
+    inputs[local ? 0 : 1].push_back({other.get(), 1});
+    std::vector<Job> jobs(pus.size());
+    jobs[0] = {{own.get(), other.get()}, sum.get()};
+    CopyWork work(bytes, inputs, jobs);
+    const auto result = exec::run_iterations(pus, binding_, options(iterations_.timed), work);
+    const auto last = static_cast<std::uint32_t>(result.iterations);
+    const auto* values = reinterpret_cast<const double*>(sum.get());
+    for (std::uint64_t e = 0; e < bytes / sizeof(double); e += std::max<std::uint64_t>(1, bytes / 8 / 4096))
+        if (values[e] != exec::reduced_value(2, e, last, sched::ReduceOp::sum)) wrong(fmt::format("sum element {}", e));
+    Measurement m{Microbenchmark::reduce, level, bytes, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
+    return finish(m, result, 1);
+}
+
+Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps) {
+    // Sattolo's shuffle makes one cycle through every line, so the walk
+    // never settles in a cache-sized subset.
+    const std::uint64_t lines = buffer_bytes / 64;
+    Buffer memory = binding_.allocate(lines * 64, numa_of_pu(pu));
+    auto* next = reinterpret_cast<std::uint64_t*>(memory.get());
+    std::vector<std::uint64_t> order(lines);
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 random(12345);
+    for (std::uint64_t i = lines - 1; i > 0; --i) std::swap(order[i], order[random() % i]);
+    for (std::uint64_t i = 0; i < lines; ++i) next[order[i] * ChaseWork::lines_stride] = order[(i + 1) % lines];
+    std::uint64_t at = 0, length = 0;
+    do at = next[at * ChaseWork::lines_stride], ++length;
+    while (at != 0 && length <= lines);
+    if (length != lines) wrong(fmt::format("the chase cycle has {} of {} lines", length, lines));
+    ChaseWork work(next, steps);
+    const auto result = exec::run_iterations({pu}, binding_, options(std::max(3, iterations_.timed / 10)), work);
+    Measurement m{Microbenchmark::dram_chase, costs::Level::dram, 64, 1, 0, 0, 0, 0, std::to_string(pu)};
+    return finish(m, result, steps);
+}
+
+Microbenchmarks::Timed Microbenchmarks::dram_copy(const std::vector<int>& pus, std::uint64_t bytes) {
+    std::vector<std::vector<std::pair<std::byte*, int>>> inputs(pus.size());
+    std::vector<Job> jobs(pus.size());
+    std::vector<Buffer> memory;
+    for (std::size_t t = 0; t < pus.size(); ++t) {
+        memory.push_back(binding_.allocate(bytes, numa_of_pu(pus[t])));
+        memory.push_back(binding_.allocate(bytes, numa_of_pu(pus[t])));
+        inputs[t].push_back({memory[2 * t].get(), static_cast<int>(t)});
+        jobs[t] = {{memory[2 * t].get()}, memory[2 * t + 1].get()};
+    }
+    CopyWork work(bytes, inputs, jobs);
+    const auto result = exec::run_iterations(pus, binding_, options(std::max(3, iterations_.timed / 10)), work);
+    const auto last = static_cast<std::uint32_t>(result.iterations);
+    for (std::size_t t = 0; t < pus.size(); ++t)
+        for (std::uint64_t i = 0; i < bytes; i += bytes / 1024)
+            if (static_cast<std::uint8_t>(jobs[t].destination[i]) !=
+                exec::input_byte(static_cast<int>(t), i, last, sched::ReduceOp::sum))
+                wrong(fmt::format("DRAM copy {} byte {}", t, i));
+    const bool contended = pus.size() > 1;
+    Measurement m{contended ? Microbenchmark::contended_dram_copy : Microbenchmark::dram_copy,
+                  costs::Level::dram, bytes, static_cast<int>(pus.size()), 0, 0, 0, 0, pu_list(pus)};
+    return finish(m, result, 1);
+}
+
+Microbenchmarks::Timed Microbenchmarks::compute(int pu, double flops) {
+    ComputeWork work(flops);
+    const auto result = exec::run_iterations({pu}, binding_, options(std::max(5, iterations_.timed / 4)), work);
+    if (!(double_sink > 0)) wrong("compute work returned nothing");
+    Measurement m{Microbenchmark::compute, costs::Level::local_cache, static_cast<std::uint64_t>(flops), 1, 0, 0, 0, 0,
+                  std::to_string(pu)};
+    return finish(m, result, 1);
+}
+
+}  // namespace numacoll::calibrate

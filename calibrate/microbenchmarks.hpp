@@ -1,0 +1,79 @@
+// calibrate::Microbenchmarks: the measurements a calibration fits, each a
+// small loop run through the executor's harness (exec/harness.hpp): pinned
+// threads, buffers on their NUMA nodes, warm-up then timed iterations, an
+// iteration's time the longest any thread spent in it, inputs rewritten
+// before each iteration outside the timed region (the Modified state of
+// HPDC'13 section 3.4). The operations are the executor's own: memcpy for
+// a copy, exec::reduce_into for a reduction, exec::Flag for a flag,
+// exec::compute_flops for compute work. Every result is checked after the
+// last iteration (VerificationError when wrong).
+//
+// - flag: a ping-pong of flags between two PUs, `rounds` round trips per
+//   iteration; the time is per one-way flag;
+// - copy: the reader copies m bytes the writer wrote (writer == reader: its own);
+// - reduce: the reader sums its own m bytes and the writer's into a third buffer;
+// - contended_copy: d readers copy at once, each from its own writer;
+// - dram_chase: one PU follows a random cycle through every line of a buffer
+//   far larger than the last-level cache; the time is per line;
+// - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
+//   copy their own part of it at once;
+// - compute: exec::compute_flops on one PU.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "calibrate/fit.hpp"
+#include "exec/harness.hpp"
+#include "exec/memory_binding.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::calibrate {
+
+// Iterations of one point (the harness's), and flag round trips per iteration.
+struct BenchmarkIterations {
+    int warmup = 10;
+    int timed = 100;
+    int flag_rounds = 100;
+};
+
+// A writer PU and the PU that reads what it wrote (logical indexes).
+struct PuPair {
+    int writer_pu = 0;
+    int reader_pu = 0;
+};
+
+class Microbenchmarks {
+public:
+    Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations);
+
+    // The raw iteration times of each (for rounds that are pooled later), and the point.
+    struct Timed {
+        Measurement measurement;
+        std::vector<double> iteration_ns;  // per unit: per one-way flag, per line of a chase
+    };
+
+    Timed flag(costs::Level level, PuPair pair);
+    Timed copy(costs::Level level, PuPair pair, std::uint64_t bytes);
+    Timed reduce(costs::Level level, PuPair pair, std::uint64_t bytes);
+    Timed contended_copy(costs::Level level, const std::vector<PuPair>& pairs, std::uint64_t bytes);
+    Timed dram_chase(int pu, std::uint64_t buffer_bytes, int steps);
+    Timed dram_copy(const std::vector<int>& pus, std::uint64_t bytes_per_stream);
+    Timed compute(int pu, double flops);
+
+    bool threads_pinned() const { return pinned_; }
+    bool memory_bound() const { return binding_.memory_bound(); }
+
+private:
+    exec::HarnessOptions options(int timed) const;
+    int numa_of_pu(int pu) const;
+    Timed finish(Measurement measurement, const exec::HarnessResult& result, double units_per_iteration);
+
+    const topo::Machine& machine_;
+    BenchmarkIterations iterations_;
+    exec::MemoryBinding binding_;
+    bool pinned_ = true;
+};
+
+}  // namespace numacoll::calibrate

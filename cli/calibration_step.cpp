@@ -1,0 +1,85 @@
+#include "cli/calibration_step.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "calibrate/calibration.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/text_file.hpp"
+#include "results/provenance.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::cli {
+
+void write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
+                       const CalibrationStep& step, costs::Params* params_out) {
+    // Both outputs open before the work, so that a bad path fails at once.
+    OutputFile params_file(params_path);
+    std::optional<OutputFile> measurements_file;
+    if (!measurements_path.empty()) measurements_file.emplace(measurements_path);
+    costs::load_params(step.base);  // an unknown base fails before the work too
+    const topo::Machine machine = topo::load_live();
+    calibrate::CalibrationOptions options;
+    options.quick = step.quick;
+    options.base = step.base;
+    if (!quiet) options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
+    const calibrate::CalibrationRun run = calibrate::calibrate_machine(machine, options);
+    params_file.write(costs::params_to_json(run.params));
+    params_file.commit();
+    if (measurements_file) {
+        measurements_file->write(calibrate::measurements_csv(run.measurements, run.params));
+        measurements_file->commit();
+    }
+    if (!quiet) {
+        std::cerr << fmt::format("calibrate: {} points in {:.1f} s{}{}\n", run.measurements.size(), run.seconds,
+                                 run.threads_pinned ? "" : "; threads NOT pinned (the system refused)",
+                                 run.memory_bound ? "" : "; memory NOT bound to NUMA nodes (the system refused)");
+        for (const auto& [level, fit] : run.fit.levels)
+            std::cerr << fmt::format("calibrate:   {:<12} a = {:8.2f} ns  1/b = {:7.2f} GB/s  1/B = {}  residual {:.1f}% ({} rows)\n",
+                                     costs::to_string(level), fit.latency_ns, fit.bandwidth_bytes_per_ns,
+                                     fit.aggregate_bytes_per_ns ? fmt::format("{:7.2f} GB/s{}", *fit.aggregate_bytes_per_ns,
+                                                                              fit.contention_seen ? "" : " (lower bound)")
+                                                                : std::string("-"),
+                                     100 * fit.residual, fit.rows);
+        if (run.fit.reduce_bytes_per_ns)
+            std::cerr << fmt::format("calibrate:   reduction    {:.2f} bytes/ns, residual {:.1f}%\n", *run.fit.reduce_bytes_per_ns,
+                                     100 * run.fit.reduce_residual);
+        if (run.fit.flag_overhead_ns)
+            std::cerr << fmt::format("calibrate:   flag         {:.2f} ns beyond its line, residual {:.1f}%\n",
+                                     *run.fit.flag_overhead_ns, 100 * run.fit.flag_residual);
+        if (!run.levels_from_base.empty()) {
+            std::string names;
+            for (const auto& name : run.levels_from_base) names += (names.empty() ? "" : ", ") + name;
+            std::cerr << fmt::format("calibrate:   from base '{}' (not on this machine, or not measurable here): {}\n", step.base, names);
+        }
+    }
+    if (params_out) *params_out = run.params;
+}
+
+costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step) {
+    const std::filesystem::path dir(folder);
+    const std::string params_path = (dir / "params-calibrated.json").string();
+    const std::string host = results::current_provenance().host;
+    std::error_code error;
+    if (step.reuse && std::filesystem::is_regular_file(params_path, error)) {
+        try {
+            costs::Params cached = costs::parse_params(read_text_file(params_path, "params"), params_path);
+            if (cached.name == calibrate::calibrated_name(host)) {
+                if (!step.quiet) std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n", params_path);
+                return cached;
+            }
+        } catch (const InputError&) {
+            // A damaged cache is measured again and replaced.
+        }
+    }
+    costs::Params params;
+    write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
+    params.origin = params_path;
+    return params;
+}
+
+}  // namespace numacoll::cli

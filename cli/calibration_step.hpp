@@ -1,0 +1,27 @@
+// Calibrating this machine as a step of a larger command (validate
+// --calibrate, demo): the params go into the output folder beside the
+// results they explain, as params-calibrated.json with the microbenchmarks'
+// figures in calibration.csv. A file calibrated on this host is reused when
+// asked (the main job reruns in seconds); one from another host is not.
+#pragma once
+
+#include <string>
+
+#include "costs/params.hpp"
+
+namespace numacoll::cli {
+
+struct CalibrationStep {
+    bool quick = false;
+    std::string base = "generic";
+    bool reuse = false;  // take the folder's params-calibrated.json when it was made on this host
+    bool quiet = false;
+};
+
+costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step);
+
+// Writes a calibration's params and measurements (the `calibrate` command's files).
+void write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
+                       const CalibrationStep& step, costs::Params* params_out = nullptr);
+
+}  // namespace numacoll::cli
