@@ -15,6 +15,7 @@ using CommandRun = std::function<int()>;
 CommandRun add_topo_command(CLI::App& app);
 CommandRun add_dag_command(CLI::App& app);
 CommandRun add_sim_command(CLI::App& app);
+CommandRun add_model_command(CLI::App& app);
 CommandRun add_run_command(CLI::App& app);
 CommandRun add_validate_command(CLI::App& app);
 CommandRun add_plot_command(CLI::App& app);

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_topo_command(app));
     remember(numacoll::cli::add_dag_command(app));
     remember(numacoll::cli::add_sim_command(app));
+    remember(numacoll::cli::add_model_command(app));
     remember(numacoll::cli::add_run_command(app));
     remember(numacoll::cli::add_calibrate_command(app));
     remember(numacoll::cli::add_validate_command(app));

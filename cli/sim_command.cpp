@@ -8,6 +8,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/model_predictions.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "results/result_row.hpp"
@@ -51,7 +52,10 @@ CommandRun add_sim_command(CLI::App& app) {
 
     return [options] {
         // Outputs open first: a path that cannot be written fails before any work.
-        results::ResultWriter output(options->output);
+        // The result columns, and the closed-form model's prediction beside the simulation's.
+        std::vector<std::string> columns = results::result_columns();
+        columns.push_back("model_ns");
+        results::CsvWriter output(options->output, columns);
         std::optional<results::TraceWriter> trace;
         if (!options->trace.empty()) trace.emplace(options->trace);
         const auto machine = options->machine.load();
@@ -73,7 +77,10 @@ CommandRun add_sim_command(CLI::App& app) {
             row.topology = machine->source;
             row.params = params.origin;
             row.provenance = provenance;
-            output.write(row);  // each point as it finishes
+            std::vector<std::string> fields = results::result_fields(row);
+            const std::optional<double> model = model_ns(schedule.spec, layout, params);
+            fields.push_back(model ? fmt::format("{:.6f}", *model) : "");
+            output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);
             ++done;
             const auto& spec = schedule.spec;

@@ -21,10 +21,14 @@ namespace numacoll::models {
 // One node as the papers' models see it: s sockets of q threads. Sockets
 // are the socket groups the generators build their trees on
 // (algo::socket_groups); q is the largest one's size.
+// ranks_per_node is the layout's; 0 stands for s q (every socket full).
 struct NodeShape {
     int sockets = 1;             // s
     int threads_per_socket = 1;  // q
     int nodes = 1;
+    int ranks_per_node = 0;
+    int node_ranks() const { return ranks_per_node > 0 ? ranks_per_node : sockets * threads_per_socket; }
+    int ranks() const { return node_ranks() * nodes; }
 };
 
 struct ModelInfo {

@@ -12,6 +12,7 @@ NodeShape node_shape(const algo::Layout& layout) {
     shape.sockets = static_cast<int>(sockets.size());
     for (const auto& socket : sockets) shape.threads_per_socket = std::max(shape.threads_per_socket, static_cast<int>(socket.size()));
     shape.nodes = layout.nodes;
+    shape.ranks_per_node = layout.ranks_per_node;
     return shape;
 }
 

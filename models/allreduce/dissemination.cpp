@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/hpdc13_terms.hpp"
+#include "models/p2p_terms.hpp"
 
 namespace numacoll::models {
 
@@ -18,6 +19,15 @@ double dissemination_allreduce_ns(const costs::Params& params, const NodeShape& 
     double time = (t.a_alpha + t.big_b_alpha * lanes * m) * ceil_log(2, lanes) +
                   (t.a_beta + t.big_b_beta * lanes * m) * ceil_log(2, s);
     if (!power_of_two) time += 2 * (t.a_alpha + t.big_b_alpha * excess * m);
+    if (shape.nodes > 1) {
+        // Section 2.5: the same rounds among nodes, every lane's message sharing the node's wire.
+        const P2pTerms net = p2p_terms(params, costs::Level::network, false);
+        int node_power = 1;
+        while (2 * node_power <= shape.nodes) node_power *= 2;
+        const double round_ns = net.fold_ns(m) + (lanes * s - 1) * m * net.net_ns_per_byte;
+        time += round_ns * ceil_log(2, node_power);
+        if (node_power != shape.nodes) time += net.fold_ns(m) + net.copy_ns(m);
+    }
     return time;
 }
 
@@ -25,10 +35,9 @@ ModelInfo allreduce_dissemination_model() {
     ModelInfo info;
     info.collective = sched::Collective::allreduce;
     info.name = "dissemination";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.3, equations (6) and (7)";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.3, equations (6) and (7); section 2.5 on several nodes";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
-        if (shape.nodes != 1) return std::nullopt;
         return dissemination_allreduce_ns(params, shape, spec.bytes);
     };
     return info;

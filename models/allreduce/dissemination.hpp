@@ -6,8 +6,12 @@
 //   otherwise, with q' = 2^floor(log2 q) and r = q - q' excess threads per socket:
 //     (a_a + B_a q' m) ceil(log2 q') + (a_b + B_b q' m) ceil(log2 s) + 2 (a_a + B_a r m)  (7)
 // (the excess threads fold into a host first and copy the result last).
+// On k nodes (section 2.5) the rounds go on among nodes: ceil(log2 k')
+// rounds of a network message and fold (models/p2p_terms.hpp), the s q'
+// lanes of a node sharing its wire, plus one fold and one copy for the
+// excess nodes when k is no power of two.
 // Like the paper, it leaves out strip mining, the reduction arithmetic and
-// the flags, and covers one node.
+// the flags inside a node.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/hpdc13_terms.hpp"
+#include "models/internode_terms.hpp"
 #include "schedule/options.hpp"
 
 namespace numacoll::models {
@@ -23,9 +24,9 @@ ModelInfo allreduce_tiled_model() {
     info.source = "Li, Hoefler, Snir, HPDC'13, section 2.4, equations (8) to (11)";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
-        if (shape.nodes != 1) return std::nullopt;
         const sched::OptionReader options(spec, "tiled");
-        return tiled_allreduce_ns(params, shape, options.text("bcast") == "2stage", spec.bytes);
+        return tiled_allreduce_ns(params, shape, options.text("bcast") == "2stage", spec.bytes) +
+               internode_term_ns(spec, "tiled", shape, params);
     };
     return info;
 }

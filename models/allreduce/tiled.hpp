@@ -9,7 +9,8 @@
 // equation (4) for the broadcast the algorithm is told to use (the paper's
 // equation 11 takes the cheaper of the two). Options: bcast (2stage: two
 // stages; 1stage: one). Like the paper, it leaves out strip mining, the
-// reduction arithmetic and the flags, and covers one node.
+// reduction arithmetic and the flags, and adds, on several nodes, the internode allreduce among node
+// roots of section 2.5 (models/internode_terms.hpp, option internode).
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/hpdc13_terms.hpp"
+#include "models/internode_terms.hpp"
 #include "schedule/options.hpp"
 
 namespace numacoll::models {
@@ -22,10 +23,10 @@ ModelInfo allreduce_tree_model() {
     info.source = "Li, Hoefler, Snir, HPDC'13, section 2.2, equations (1), (2), (4) and (5)";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
-        if (shape.nodes != 1) return std::nullopt;
         const sched::OptionReader options(spec, "tree");
         return tree_allreduce_ns(params, shape, options.integer("arity", 2), options.text("bcast") == "2stage",
-                                 spec.bytes);
+                                 spec.bytes) +
+               internode_term_ns(spec, "tree", shape, params);
     };
     return info;
 }

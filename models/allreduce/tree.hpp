@@ -15,7 +15,8 @@
 //   T = T_intra + T_inter + T_bcast.
 // Options: arity (n) and bcast (2stage: two stages; 1stage and nary: one).
 // The paper's model leaves out strip mining, the reduction arithmetic and the
-// flags, and covers one node: for several it gives no prediction.
+// flags, and adds, on several nodes, the internode allreduce among node roots of
+// section 2.5 (models/internode_terms.hpp, option internode).
 #pragma once
 
 #include <cstdint>

@@ -113,7 +113,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "run", "validate", "plot", "demo", "reproduce"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -265,6 +265,29 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
     expect_usage_error("dag --from /nonexistent/schedule.txt", "/nonexistent/schedule.txt");
     expect_usage_error("dag -o /nonexistent/dir/out.txt", "/nonexistent/dir/out.txt");
     expect_usage_error("", "subcommand");
+    expect_usage_error("model -c reduce -a bogus", "unknown algorithm 'bogus' for reduce");
+    expect_usage_error("model -c bcast -a linear --option fanout=2", "has no option 'fanout'");
+    expect_usage_error("model -c reduce -a linear --bytes 12", "not a multiple of 8");
+}
+
+TEST(Cli, ModelPrintsOneRowPerAlgorithmAndSize) {
+    const Result result = run("model --topology westmere -c bcast -a binomial,pipeline --bytes 64,1KiB");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out.rfind("collective,algorithm,bytes,ranks,nodes,model_ns,source,", 0), 0u) << result.out;
+    EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 5) << result.out;
+    EXPECT_NE(result.out.find("bcast,binomial,64,12,1,"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("bcast,pipeline,1024,12,1,"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("Pjesivac-Grbovic"), std::string::npos) << result.out;
+}
+
+TEST(Cli, SimRowsCarryTheModelsPrediction) {
+    // One socket, two ranks: the model equals the simulation (tests/models/simulator_agreement_test.cpp).
+    const Result result = run("sim --topology 'synthetic:Package:1 L3Cache:1 Core:2' -c bcast -a linear --bytes 1KiB -q");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto header_end = result.out.find('\n');
+    EXPECT_NE(result.out.substr(0, header_end).find(",model_ns"), std::string::npos) << result.out;
+    const std::string row = result.out.substr(header_end + 1);
+    EXPECT_FALSE(row.ends_with(",\n")) << row;  // the model reaches this shape
 }
 
 TEST(Cli, FailedWriteLeavesNothingBehind) {
