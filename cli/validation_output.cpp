@@ -56,6 +56,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.machine = layout.machine.get();
     setup.platform = &platform;
     setup.shape = models::node_shape(layout);
+    setup.shape.threads_only = true;  // as the thread executor runs every schedule
     setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;

@@ -61,7 +61,7 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
         const int fanout = flat_name == "chain" ? options.integer("fanout", 1) : 1;
         const double m = static_cast<double>(spec.bytes);
         const auto run = [&](int p, costs::Level level) {
-            const P2pTerms terms = p2p_terms(params, level, true);
+            const P2pTerms terms = p2p_terms(params, level, !shape.threads_only);
             return reduction ? flat_reduce_ns(flat_name, p, fanout, terms, m, segment)
                              : flat_bcast_ns(flat_name, p, fanout, terms, m, segment);
         };

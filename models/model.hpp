@@ -27,6 +27,9 @@ struct NodeShape {
     int threads_per_socket = 1;  // q
     int nodes = 1;
     int ranks_per_node = 0;
+    // Every rank a thread of one process (the thread executor runs them so):
+    // hand-overs pay no message overheads, whatever the schedule's ranks are.
+    bool threads_only = false;
     int node_ranks() const { return ranks_per_node > 0 ? ranks_per_node : sockets * threads_per_socket; }
     int ranks() const { return node_ranks() * nodes; }
 };

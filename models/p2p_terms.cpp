@@ -17,7 +17,7 @@ LevelCost level_cost(const costs::Params& params, costs::Level level) {
 
 double P2pTerms::signal_ns(int concurrent, int into_one_reader) const {
     if (network) return 0;
-    return send_overhead_ns + hop.ns(line_bytes, concurrent, into_one_reader);
+    return send_overhead_ns + hop.ns(line_bytes, concurrent, into_one_reader) + flag_overhead_ns;
 }
 
 double P2pTerms::copy_ns(double bytes, int concurrent) const {
@@ -41,6 +41,7 @@ P2pTerms p2p_terms(const costs::Params& params, costs::Level level, bool process
     terms.local = level_cost(params, costs::Level::local_cache);
     terms.landing = level_cost(params, costs::Level::dram);
     terms.line_bytes = params.cache_line_bytes;
+    terms.flag_overhead_ns = params.flag_overhead_ns ? params.flag_overhead_ns->value : 0;
     terms.reduce_ns_per_byte = 1 / params.reduce_bytes_per_ns.value;
     if (!terms.network) {
         terms.hop = level_cost(params, level);

@@ -5,7 +5,7 @@
 // of transfers sharing a resource (a + m max(b, B d), HPDC'13 section 2.1).
 //
 // Inside a node the receiver pulls: the sender raises a flag (one cache
-// line, a + 64 max(b, B d)), the receiver reads the m bytes at the level
+// line, a + 64 max(b, B d), plus the flag overhead when the params give one), the receiver reads the m bytes at the level
 // joining the two cores (a + m max(b, B d)) and writes them to its own cache
 // (local_cache a + m b); a fold also reads its own partial from its cache
 // and reduces m bytes at reduce_bytes_per_ns. MPI processes pay the process
@@ -37,6 +37,7 @@ struct P2pTerms {
     LevelCost local;    // the receiver's own cache
     LevelCost landing;  // DRAM, where a message lands
     double line_bytes = 64;
+    double flag_overhead_ns = 0;  // core.flag_overhead_ns: a flag's spin loop beyond its line
     double reduce_ns_per_byte = 0;
     double send_overhead_ns = 0, receive_overhead_ns = 0, gap_ns = 0;
     double net_latency_ns = 0, net_ns_per_byte = 0;

@@ -10,6 +10,7 @@
 #include "common/statistics.hpp"
 #include "models/registry.hpp"
 #include "sim/engine.hpp"
+#include "validate/selection.hpp"
 
 namespace numacoll::validate {
 
@@ -94,6 +95,7 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
     for (const auto& p : points) by_algorithm[p.measured.collective + " " + p.measured.algorithm].push_back(&p);
     std::string out = fmt::format("numacoll validation: {}\n", description);
     out += "relative error = (predicted - measured median) / measured median; absolute error = |predicted - measured median|\n\n";
+    out += selection_text(select_algorithms(points));
     for (const auto& [name, list] : by_algorithm) {
         out += fmt::format("{} ({} sizes, {} ranks)\n", name, list.size(), list.front()->measured.ranks);
         for (const bool simulated : {true, false}) {

@@ -28,7 +28,7 @@ ModelInfo allgather_ring_model() {
     return allgather_model("ring", "MPICH/Open MPI ring allgather; Thakur, Rabenseifner, Gropp 2005, (p - 1)(a + m b)",
                            [](const NodeShape& shape, const costs::Params& params, double m) {
                                const int p = shape.ranks();
-                               const P2pTerms terms = p2p_terms(params, joining_level(shape), true);
+                               const P2pTerms terms = p2p_terms(params, joining_level(shape), !shape.threads_only);
                                return terms.local_copy_ns(m) + p * (p - 1) * (terms.signal_ns() + terms.copy_ns(m));
                            });
 }
@@ -38,7 +38,7 @@ ModelInfo allgather_recursive_doubling_model() {
         "recursive-doubling", "MPICH recursive-doubling allgather; Thakur, Rabenseifner, Gropp 2005",
         [](const NodeShape& shape, const costs::Params& params, double m) {
             const int p = shape.ranks();
-            const P2pTerms terms = p2p_terms(params, joining_level(shape), true);
+            const P2pTerms terms = p2p_terms(params, joining_level(shape), !shape.threads_only);
             int power = 1;
             while (2 * power <= p) power *= 2;
             const bool excess = power != p;
@@ -58,10 +58,10 @@ ModelInfo allgather_leader_model() {
             NodeShape node = shape;
             node.nodes = 1;
             const int per_node = node.node_ranks();
-            const P2pTerms inside = p2p_terms(params, joining_level(node), true);
+            const P2pTerms inside = p2p_terms(params, joining_level(node), !shape.threads_only);
             double time = linear_gather_ns(per_node, inside, m);
             if (shape.nodes > 1) {
-                const P2pTerms net = p2p_terms(params, costs::Level::network, true);
+                const P2pTerms net = p2p_terms(params, costs::Level::network, !shape.threads_only);
                 time += net.copy_ns(per_node * m) + (shape.nodes - 2) * per_node * m * net.net_ns_per_byte;
             }
             if (per_node > 1)

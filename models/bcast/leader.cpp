@@ -18,10 +18,10 @@ ModelInfo bcast_leader_model() {
         const double m = static_cast<double>(spec.bytes);
         NodeShape node = shape;
         node.nodes = 1;
-        const double across = flat_bcast_ns("linear", shape.nodes, 1, p2p_terms(params, costs::Level::network, true),
+        const double across = flat_bcast_ns("linear", shape.nodes, 1, p2p_terms(params, costs::Level::network, !shape.threads_only),
                                             m, segment);
         return across + flat_bcast_ns(options.text("intra"), node.node_ranks(), 4,
-                                      p2p_terms(params, joining_level(node), true), m, segment);
+                                      p2p_terms(params, joining_level(node), !shape.threads_only), m, segment);
     };
     return info;
 }

@@ -14,9 +14,9 @@ ModelInfo gather_leader_model() {
         const double m = static_cast<double>(spec.bytes);
         NodeShape node = shape;
         node.nodes = 1;
-        const double inside = linear_gather_ns(node.node_ranks(), p2p_terms(params, joining_level(node), true), m);
+        const double inside = linear_gather_ns(node.node_ranks(), p2p_terms(params, joining_level(node), !shape.threads_only), m);
         if (shape.nodes == 1) return inside;
-        const P2pTerms net = p2p_terms(params, costs::Level::network, true);
+        const P2pTerms net = p2p_terms(params, costs::Level::network, !shape.threads_only);
         const double blocks = node.node_ranks() * m;
         return inside + net.copy_ns(blocks) + (shape.nodes - 2) * blocks * net.net_ns_per_byte;
     };

@@ -21,7 +21,7 @@ ModelInfo pingpong_direct_model() {
         const costs::Level level = !same_node    ? costs::Level::network
                                    : same_socket ? costs::Level::same_socket
                                                  : costs::Level::other_socket;
-        const P2pTerms terms = p2p_terms(params, level, true);
+        const P2pTerms terms = p2p_terms(params, level, !shape.threads_only);
         const double m = static_cast<double>(spec.bytes);
         return 2 * (terms.signal_ns() + terms.copy_ns(m));
     };
