@@ -103,11 +103,13 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     }
 }
 
-algo::Layout live_layout(int threads, bool oversubscribe) {
+algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement, const std::vector<int>& pus) {
     if (threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", threads));
     MachineOptions options;
     options.topology = "live";
     options.ranks_per_node = threads;
+    options.placement = placement;
+    options.pus = pus;
     return options.layout(options.load(), oversubscribe);
 }
 

@@ -1,7 +1,9 @@
 // numacoll demo: the main job on its embedded default, the whole chain on
 // this machine: its hwloc model; the allreduce "tree" DAG, proven and drawn;
-// then, from 8 B to 16 MiB, the same DAGs simulated on SimGrid, executed on
-// pinned threads and compared with the paper's model; and the plots.
+// a quick calibration (kept in the output folder and reused on this host);
+// then, from 8 B to 16 MiB, the allreduce tree, tiled and dissemination DAGs
+// simulated on SimGrid, executed on pinned threads and compared with the
+// paper's models; and the plots.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "cli/calibration_step.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/validation_output.hpp"
@@ -47,10 +50,13 @@ CommandRun add_demo_command(CLI::App& app) {
     auto* command = app.add_subcommand(
         "demo", "the main job: this machine's model, its allreduce tree DAG proven, simulated, executed, plotted");
     auto options = std::make_shared<DemoOptions>();
+    options->algorithm.algorithm = "tree,tiled,dissemination";
     options->algorithm.add_to(*command, true);
     command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
-    command->add_option("--params", options->params, "cost parameters for this machine (default: generic)");
+    command->add_option("--params", options->params,
+                        "cost parameters for this machine (default: a quick calibration, kept in the output folder "
+                        "and reused on this host)");
     command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
     command->add_option("--iterations,-n", options->iterations, "timed iterations per size")->capture_default_str();
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
@@ -80,8 +86,11 @@ CommandRun add_demo_command(CLI::App& app) {
         if (!report.holds) throw CheckError("the symbolic check fails: " + report.problems.front());
 
         // 2. The sweep: simulated, executed, modelled.
-        const costs::Params params = costs::params_for(*machine, options->params);
-        announce_generic_params(params, *machine, "demo", false);
+        std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
+        const costs::Params params = options->params.empty()
+                                         ? calibrate_into_folder(options->output_dir, {true, "generic", true, false})
+                                         : costs::params_for(*machine, options->params);
+        std::cout << fmt::format("params: {}\n", params.description);
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;

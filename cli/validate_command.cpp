@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/calibration_step.hpp"
 #include "cli/common.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
@@ -19,7 +20,11 @@ struct ValidateOptions {
     AlgorithmOptions algorithm;
     int threads = 0;
     bool oversubscribe = false;
+    std::string placement = "compact";
+    std::vector<int> pus;
     std::string params;
+    bool calibrate = false;
+    bool quick = false;
     std::string bytes = "8B:16MiB";
     std::string trace_bytes = "64KiB";
     int iterations = 50;
@@ -37,9 +42,16 @@ CommandRun add_validate_command(CLI::App& app) {
     options->algorithm.add_to(*command, true);
     command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
-    command->add_option("--params", options->params,
-                        "cost parameters for this machine: a JSON file (see docs/params.md) or a bundled name; "
-                        "default: generic");
+    command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
+        ->capture_default_str();
+    command->add_option("--pus", options->pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
+    auto* params = command->add_option("--params", options->params,
+                                       "cost parameters for this machine: a JSON file (numacoll calibrate writes one, "
+                                       "see docs/params.md) or a bundled name; default: generic");
+    command->add_flag("--calibrate", options->calibrate,
+                      "calibrate this machine first (numacoll calibrate), into the output folder's params-calibrated.json")
+        ->excludes(params);
+    command->add_flag("--quick", options->quick, "with --calibrate: the quick calibration (under a minute)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
@@ -50,22 +62,27 @@ CommandRun add_validate_command(CLI::App& app) {
         ->capture_default_str();
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer("Examples:\n  numacoll validate -o out && numacoll plot out\n"
-                    "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out");
+                    "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out\n"
+                    "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out");
 
     return [options] {
-        const algo::Layout layout = live_layout(options->threads, options->oversubscribe);
+        if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
+        const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus);
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
         const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
-        const costs::Params params = costs::params_for(*machine, options->params);
+        costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
+        if (options->calibrate)
+            params = calibrate_into_folder(options->output_dir, {options->quick, "generic", false, options->quiet});
         announce_generic_params(params, *machine, "validate", options->quiet);
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
         const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes, options->quiet);
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes, options->quiet,
+                                    options->pus.empty() ? options->placement : "list");
         std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
         return 0;
     };

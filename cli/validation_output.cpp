@@ -33,7 +33,8 @@ namespace numacoll::cli {
 
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
-                                    const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet) {
+                                    const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
+                                    const std::string& placement) {
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
     const std::string description =
@@ -60,7 +61,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;
-    setup.row_template.placement = algo::to_string(algo::Placement::compact);
+    setup.row_template.placement = placement;
     setup.row_template.topology = layout.machine->source;
     setup.row_template.provenance = results::current_provenance();
     const auto run = validate::run_validation(setup, specs, [&](const validate::ValidationPoint& p, int done, int total) {

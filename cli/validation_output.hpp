@@ -19,7 +19,8 @@ namespace numacoll::cli {
 // and DIR/trace-measured.csv. Progress on stderr unless quiet. Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
-                                    const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet);
+                                    const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
+                                    const std::string& placement = "compact");
 
 // Runs python3 on an embedded plotting script (by its stem) for DIR, which
 // must hold `needed`; returns the PNG paths it printed. Throws Error when

@@ -8,6 +8,13 @@ DIR/latency.png: log-log latency over vector size, one panel per algorithm,
 with the measured median and its p10-p90 band, the simulation, and the
 paper's closed-form model, as in Figures 18 and 21 of HPDC'13.
 
+Per collective with two algorithms or more (COLL is its name):
+DIR/compare-COLL.png, every algorithm over size, measured as lines with
+their p10-p90 bands and simulated dashed; DIR/error-COLL.png, the relative
+error of the simulation and of the model per algorithm over size; and
+DIR/best-COLL.png, a strip of which algorithm is fastest at each size
+according to the measurement, the simulation and the model.
+
 If DIR/trace-simulated.csv and DIR/trace-measured.csv exist, it also writes
 DIR/gantt.png: the simulated and measured timelines of one run, one row per
 thread, one bar per task, coloured by kind.
@@ -60,7 +67,7 @@ def plot_latency(folder):
         modelled = [row for row in group if row["model_ns"]]
         if modelled:
             axis.plot([max(int(row["bytes"]), 1) for row in modelled], [float(row["model_ns"]) / 1000 for row in modelled],
-                      "^:", color="tab:green", label="model (HPDC'13 eq. 5)")
+                      "^:", color="tab:green", label="model (closed form)")
         axis.set_xscale("log", base=2)
         axis.set_yscale("log")
         axis.xaxis.set_major_formatter(FuncFormatter(human_bytes))
@@ -73,6 +80,91 @@ def plot_latency(folder):
     provenance = rows[0].get("provenance", "")
     figure.suptitle("\n".join(textwrap.wrap(f"numacoll validate: {provenance}", 110)), fontsize=7)
     return save_figure(figure, folder, "latency.png", top=0.95)
+
+
+def by_collective(rows):
+    """{collective: {algorithm: rows sorted by size}}."""
+    out = {}
+    for row in rows:
+        out.setdefault(row["collective"], {}).setdefault(row["algorithm"], []).append(row)
+    for algorithms in out.values():
+        for group in algorithms.values():
+            group.sort(key=lambda row: int(row["bytes"]))
+    return out
+
+
+def size_axis(axis):
+    axis.set_xscale("log", base=2)
+    axis.xaxis.set_major_formatter(FuncFormatter(human_bytes))
+    axis.tick_params(axis="x", labelrotation=45)
+    axis.set_xlabel("vector size per rank")
+    axis.grid(True, which="both", alpha=0.3)
+
+
+def plot_comparisons(folder, rows):
+    """compare-, error- and best- pictures for each collective with several algorithms."""
+    pictures = []
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for collective, algorithms in sorted(by_collective(rows).items()):
+        if len(algorithms) < 2:
+            continue
+        names = sorted(algorithms)
+        colour = {name: colours[k % len(colours)] for k, name in enumerate(names)}
+        # All algorithms over size.
+        figure, axis = plt.subplots(figsize=(8, 5))
+        for name in names:
+            group = algorithms[name]
+            sizes = [max(int(row["bytes"]), 1) for row in group]
+            micro = lambda key: [float(row[key]) / 1000 for row in group]  # noqa: E731
+            axis.fill_between(sizes, micro("measured_p10_ns"), micro("measured_p90_ns"), color=colour[name], alpha=0.15)
+            axis.plot(sizes, micro("measured_median_ns"), "o-", color=colour[name], label=f"{name} measured")
+            axis.plot(sizes, micro("simulated_ns"), "--", color=colour[name], label=f"{name} simulated")
+        size_axis(axis)
+        axis.set_yscale("log")
+        axis.set_ylabel("latency (µs)")
+        axis.set_title(f"{collective}: algorithms compared (bands: measured p10-p90)")
+        axis.legend(fontsize=8)
+        pictures.append(save_figure(figure, folder, f"compare-{collective}.png", top=1.0))
+        # Relative errors.
+        figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False, sharey=True)
+        for axis, name in zip(axes[0], names):
+            group = algorithms[name]
+            sizes = [max(int(row["bytes"]), 1) for row in group]
+            axis.axhspan(-10, 10, color="tab:gray", alpha=0.15, label="within 10%")
+            axis.plot(sizes, [100 * float(row["simulated_error"]) for row in group], "s--", color="tab:red", label="simulated")
+            modelled = [row for row in group if row["model_error"]]
+            if modelled:
+                axis.plot([max(int(row["bytes"]), 1) for row in modelled], [100 * float(row["model_error"]) for row in modelled],
+                          "^:", color="tab:green", label="model")
+            size_axis(axis)
+            axis.set_title(f"{collective} {name}")
+            axis.axhline(0, color="black", linewidth=0.8)
+        axes[0][0].set_ylabel("(predicted - measured) / measured (%)")
+        axes[0][0].legend(fontsize=8)
+        pictures.append(save_figure(figure, folder, f"error-{collective}.png", top=1.0))
+        # Which algorithm wins at each size.
+        sizes = sorted({int(row["bytes"]) for group in algorithms.values() for row in group})
+        lookup = {(row["algorithm"], int(row["bytes"])): row for group in algorithms.values() for row in group}
+        sources = [("measured", "measured_median_ns"), ("simulated", "simulated_ns"), ("model", "model_ns")]
+        figure, axis = plt.subplots(figsize=(max(8, 0.45 * len(sizes)), 2.6))
+        for y, (label, key) in enumerate(sources):
+            for x, size in enumerate(sizes):
+                times = [(float(lookup[(name, size)][key]), name) for name in names
+                         if (name, size) in lookup and lookup[(name, size)][key]]
+                if len(times) != len(names):
+                    continue
+                axis.barh(y, 1, left=x, color=colour[min(times)[1]], edgecolor="white")
+        axis.set_yticks(range(len(sources)))
+        axis.set_yticklabels([label for label, _ in sources])
+        axis.invert_yaxis()
+        axis.set_xticks([x + 0.5 for x in range(len(sizes))])
+        axis.set_xticklabels([human_bytes(size) for size in sizes], rotation=60, fontsize=7)
+        axis.set_xlim(0, len(sizes))
+        axis.set_title(f"{collective}: the fastest algorithm at each size")
+        handles = [plt.Rectangle((0, 0), 1, 1, color=colour[name]) for name in names]
+        axis.legend(handles, names, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+        pictures.append(save_figure(figure, folder, f"best-{collective}.png", top=1.0))
+    return pictures
 
 
 def save_figure(figure, folder, name, top):
@@ -119,7 +211,7 @@ def main(argv):
     if not os.path.exists(os.path.join(folder, "validation.csv")):
         print(f"plot_validation: no validation.csv in '{folder}' (run numacoll validate -o {folder} first)", file=sys.stderr)
         return 2
-    for path in (plot_latency(folder), plot_gantt(folder)):
+    for path in [plot_latency(folder)] + plot_comparisons(folder, read_rows(os.path.join(folder, "validation.csv"))) + [plot_gantt(folder)]:
         if path:
             print(path)
     return 0

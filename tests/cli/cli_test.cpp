@@ -416,6 +416,39 @@ TEST(Cli, ValidateAndPlot) {
     expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "cannot create output folder");
 }
 
+TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
+    const auto params = scratch_dir() / "calibrated.json";
+    const auto points = scratch_dir() / "points.csv";
+    const Result result = run("calibrate --quick -o " + params.string() + " --measurements " + points.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("calibrate: [1/"), std::string::npos) << result.err;  // progress
+    const std::string json = slurp(params);
+    EXPECT_NE(json.find("\"name\": \"calibrated:"), std::string::npos);
+    EXPECT_NE(json.find("least-squares fit, residual"), std::string::npos);
+    EXPECT_NE(json.find("flag_overhead_ns"), std::string::npos);
+    EXPECT_NE(slurp(points).find("microbenchmark,level,bytes,streams"), std::string::npos);
+    // The file is a params file like any other.
+    const Result sim = run("sim --topology live --bytes 64 --params " + params.string() + " -o -");
+    EXPECT_EQ(sim.exit_code, 0) << sim.err;
+    // Bad input: one line, exit 2, before any measurement.
+    expect_usage_error("calibrate --quick --base nowhere -o " + (scratch_dir() / "x.json").string(), "unknown params 'nowhere'");
+    expect_usage_error("calibrate --quick -o /nonexistent-folder/p.json", "/nonexistent-folder/p.json");
+    EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "x.json"));
+    // validate --calibrate keeps its params beside its results; --quick alone is refused.
+    const auto dir = scratch_dir() / "validated";
+    const Result validate = run("validate --calibrate --quick --algorithm tree,tiled --bytes 64,64KiB -n 3 -q -o " + dir.string());
+    ASSERT_EQ(validate.exit_code, 0) << validate.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "params-calibrated.json"));
+    const std::string summary = slurp(dir / "summary.txt");
+    EXPECT_NE(summary.find("params-calibrated.json"), std::string::npos);
+    EXPECT_NE(summary.find("allreduce: which algorithm is fastest (2 sizes)"), std::string::npos) << summary;
+    expect_usage_error("validate --quick --bytes 64 -o " + dir.string(), "--quick goes with --calibrate");
+    const Result plot = run("plot " + dir.string());
+    EXPECT_EQ(plot.exit_code, 0) << plot.err;
+    for (const char* picture : {"compare-allreduce.png", "error-allreduce.png", "best-allreduce.png"})
+        EXPECT_TRUE(std::filesystem::exists(dir / picture)) << picture;
+}
+
 TEST(Cli, SimWritesOneRowPerPoint) {
     const auto csv_path = scratch_dir() / "sim.csv";
     const auto trace_path = scratch_dir() / "trace.csv";
