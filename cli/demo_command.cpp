@@ -86,7 +86,8 @@ CommandRun add_demo_command(CLI::App& app) {
         if (!report.holds) throw CheckError("the symbolic check fails: " + report.problems.front());
 
         // 2. The sweep: simulated, executed, modelled.
-        std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
+        if (options->params.empty())
+            std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
         const costs::Params params = options->params.empty()
                                          ? calibrate_into_folder(options->output_dir, {true, "generic", true, false})
                                          : costs::params_for(*machine, options->params);
