@@ -279,9 +279,11 @@ std::string measurements_csv(const std::vector<Measurement>& measurements, const
     std::string out = "microbenchmark,level,bytes,streams,pus,median_ns,p10_ns,p90_ns,iterations,fitted_ns,fit_error\n";
     for (const auto& m : measurements) {
         const double fitted = predicted_ns(m, params);
-        out += fmt::format("{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{:.4f}\n", to_string(m.kind),
+        // A point within the harness's floor measures 0 and stays out of the fit: no error to give.
+        out += fmt::format("{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{}\n", to_string(m.kind),
                            costs::to_string(m.level), m.bytes, m.streams, m.pus, m.time_ns, m.p10_ns, m.p90_ns,
-                           m.iterations, fitted, (fitted - m.time_ns) / m.time_ns);
+                           m.iterations, fitted,
+                           m.time_ns > 0 ? fmt::format("{:.4f}", (fitted - m.time_ns) / m.time_ns) : std::string());
     }
     return out;
 }

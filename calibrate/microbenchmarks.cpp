@@ -138,10 +138,19 @@ exec::HarnessOptions Microbenchmarks::options(int timed) const {
 
 int Microbenchmarks::numa_of_pu(int pu) const { return machine_.numa_of_core(machine_.core_of_pu(pu)); }
 
+double Microbenchmarks::floor_ns(const std::vector<int>& pus, const std::vector<bool>& timed_threads) {
+    const auto key = std::make_pair(pus, timed_threads);
+    const auto found = floors_.find(key);
+    if (found != floors_.end()) return found->second;
+    return floors_[key] = exec::timing_floor_ns(pus, binding_, true, timed_threads);
+}
+
 Microbenchmarks::Timed Microbenchmarks::finish(Measurement measurement, const exec::HarnessResult& result,
-                                               double units_per_iteration) {
+                                               double units_per_iteration, const std::vector<int>& pus,
+                                               const std::vector<bool>& timed_threads) {
     Timed timed;
-    for (double ns : result.iteration_ns) timed.iteration_ns.push_back(ns / units_per_iteration);
+    const double floor = floor_ns(pus, timed_threads);
+    for (double ns : result.iteration_ns) timed.iteration_ns.push_back(std::max(0.0, ns - floor) / units_per_iteration);
     const TimeStats stats = summarize_times(timed.iteration_ns);
     measurement.time_ns = stats.median_ns;
     measurement.p10_ns = stats.p10_ns;
@@ -158,7 +167,7 @@ Microbenchmarks::Timed Microbenchmarks::flag(costs::Level level, PuPair pair) {
     const auto result = exec::run_iterations({pair.writer_pu, pair.reader_pu}, binding_, harness, *work);
     if (!work->completed(static_cast<std::uint32_t>(result.iterations))) wrong("a flag missed a round");
     Measurement m{Microbenchmark::flag, level, 64, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
-    return finish(m, result, 2.0 * iterations_.flag_rounds);
+    return finish(m, result, 2.0 * iterations_.flag_rounds, {pair.writer_pu, pair.reader_pu});
 }
 
 Microbenchmarks::Timed Microbenchmarks::copy(costs::Level level, PuPair pair, std::uint64_t bytes) {
@@ -190,7 +199,9 @@ Microbenchmarks::Timed Microbenchmarks::contended_copy(costs::Level level, const
         jobs[thread_of(pairs[k].reader_pu)] = {{source}, memory.back().get()};
     }
     CopyWork work(bytes, inputs, jobs);
-    const auto result = exec::run_iterations(pus, binding_, options(iterations_.timed), work);
+    exec::HarnessOptions harness = options(iterations_.timed);
+    for (const Job& job : jobs) harness.timed_threads.push_back(job.destination != nullptr);  // readers only
+    const auto result = exec::run_iterations(pus, binding_, harness, work);
     const auto last = static_cast<std::uint32_t>(result.iterations);
     for (std::size_t k = 0; k < pairs.size(); ++k) {
         const std::byte* copied = jobs[thread_of(pairs[k].reader_pu)].destination;
@@ -201,7 +212,7 @@ Microbenchmarks::Timed Microbenchmarks::contended_copy(costs::Level level, const
     std::vector<int> listed;
     for (const PuPair& pair : pairs) listed.push_back(pair.writer_pu), listed.push_back(pair.reader_pu);
     Measurement m{Microbenchmark::contended_copy, level, bytes, static_cast<int>(pairs.size()), 0, 0, 0, 0, pu_list(listed)};
-    return finish(m, result, 1);
+    return finish(m, result, 1, pus, harness.timed_threads);
 }
 
 Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, std::uint64_t bytes) {
@@ -217,13 +228,16 @@ Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, 
     std::vector<Job> jobs(pus.size());
     jobs[0] = {{own.get(), other.get()}, sum.get()};
     CopyWork work(bytes, inputs, jobs);
-    const auto result = exec::run_iterations(pus, binding_, options(iterations_.timed), work);
+    exec::HarnessOptions harness = options(iterations_.timed);
+    harness.timed_threads = {true, false};  // the reader; the writer only prepares
+    harness.timed_threads.resize(pus.size());
+    const auto result = exec::run_iterations(pus, binding_, harness, work);
     const auto last = static_cast<std::uint32_t>(result.iterations);
     const auto* values = reinterpret_cast<const double*>(sum.get());
     for (std::uint64_t e = 0; e < bytes / sizeof(double); e += std::max<std::uint64_t>(1, bytes / 8 / 4096))
         if (values[e] != exec::reduced_value(2, e, last, sched::ReduceOp::sum)) wrong(fmt::format("sum element {}", e));
     Measurement m{Microbenchmark::reduce, level, bytes, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
-    return finish(m, result, 1);
+    return finish(m, result, 1, pus, harness.timed_threads);
 }
 
 Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps) {
@@ -244,7 +258,7 @@ Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_
     ChaseWork work(next, steps);
     const auto result = exec::run_iterations({pu}, binding_, options(std::max(3, iterations_.timed / 10)), work);
     Measurement m{Microbenchmark::dram_chase, costs::Level::dram, 64, 1, 0, 0, 0, 0, std::to_string(pu)};
-    return finish(m, result, steps);
+    return finish(m, result, steps, {pu});
 }
 
 Microbenchmarks::Timed Microbenchmarks::dram_copy(const std::vector<int>& pus, std::uint64_t bytes) {
@@ -268,7 +282,7 @@ Microbenchmarks::Timed Microbenchmarks::dram_copy(const std::vector<int>& pus, s
     const bool contended = pus.size() > 1;
     Measurement m{contended ? Microbenchmark::contended_dram_copy : Microbenchmark::dram_copy,
                   costs::Level::dram, bytes, static_cast<int>(pus.size()), 0, 0, 0, 0, pu_list(pus)};
-    return finish(m, result, 1);
+    return finish(m, result, 1, pus);
 }
 
 Microbenchmarks::Timed Microbenchmarks::compute(int pu, double flops) {
@@ -277,7 +291,7 @@ Microbenchmarks::Timed Microbenchmarks::compute(int pu, double flops) {
     if (!(double_sink > 0)) wrong("compute work returned nothing");
     Measurement m{Microbenchmark::compute, costs::Level::local_cache, static_cast<std::uint64_t>(flops), 1, 0, 0, 0, 0,
                   std::to_string(pu)};
-    return finish(m, result, 1);
+    return finish(m, result, 1, {pu});
 }
 
 }  // namespace numacoll::calibrate

@@ -18,9 +18,13 @@
 // - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
 //   copy their own part of it at once;
 // - compute: exec::compute_flops on one PU.
+// Every time is given less the harness's floor on the same threads
+// (exec::timing_floor_ns: its clock reads and the threads' start), which
+// validation adds back to predictions: the figures describe the work alone.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -68,12 +72,16 @@ public:
 private:
     exec::HarnessOptions options(int timed) const;
     int numa_of_pu(int pu) const;
-    Timed finish(Measurement measurement, const exec::HarnessResult& result, double units_per_iteration);
+    // The iteration times less the harness's floor on the same threads, per unit.
+    Timed finish(Measurement measurement, const exec::HarnessResult& result, double units_per_iteration,
+                 const std::vector<int>& pus, const std::vector<bool>& timed_threads = {});
+    double floor_ns(const std::vector<int>& pus, const std::vector<bool>& timed_threads);
 
     const topo::Machine& machine_;
     BenchmarkIterations iterations_;
     exec::MemoryBinding binding_;
     bool pinned_ = true;
+    std::map<std::pair<std::vector<int>, std::vector<bool>>, double> floors_;
 };
 
 }  // namespace numacoll::calibrate

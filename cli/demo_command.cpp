@@ -100,7 +100,7 @@ CommandRun add_demo_command(CLI::App& app) {
                                  sched::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
         const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false);
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false, "compact", 3);
         std::cout << summary;
 
         // 3. The plots.

@@ -29,6 +29,7 @@ struct ValidateOptions {
     std::string trace_bytes = "64KiB";
     int iterations = 50;
     int warmup = 5;
+    int rounds = 3;
     std::string output_dir = "numacoll-validate";
     bool quiet = false;
 };
@@ -58,6 +59,9 @@ CommandRun add_validate_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
     command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_option("--rounds", options->rounds,
+                        "measure every point this many times, interleaved, and pool the iterations")
+        ->capture_default_str();
     command->add_option("--output-dir,-o", options->output_dir, "folder for validation.csv, summary.txt, traces")
         ->capture_default_str();
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
@@ -67,6 +71,7 @@ CommandRun add_validate_command(CLI::App& app) {
 
     return [options] {
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
+        if (options->rounds < 1) throw UsageError(fmt::format("--rounds must be >= 1 (got {})", options->rounds));
         const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus);
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
@@ -82,7 +87,7 @@ CommandRun add_validate_command(CLI::App& app) {
         exec_options.warmup_iterations = options->warmup;
         const std::string summary =
             write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes, options->quiet,
-                                    options->pus.empty() ? options->placement : "list");
+                                    options->pus.empty() ? options->placement : "list", options->rounds);
         std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
         return 0;
     };

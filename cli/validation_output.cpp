@@ -34,13 +34,13 @@ namespace numacoll::cli {
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
-                                    const std::string& placement) {
+                                    const std::string& placement, int rounds) {
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
     const std::string description =
-        fmt::format("numacoll {}; machine {}; {} threads; params {}{}; {} timed iterations", numacoll::version_and_revision,
-                    layout.machine->source, layout.size(), params.origin, params.generic_fallback ? " (generic)" : "",
-                    exec_options.timed_iterations);
+        fmt::format("numacoll {}; machine {}; {} threads; params {}{}; {} timed iterations x {} rounds",
+                    numacoll::version_and_revision, layout.machine->source, layout.size(), params.origin,
+                    params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations, rounds);
     // Rows go out as each point finishes: an interrupted run keeps them.
     results::CsvWriter csv((dir / "validation.csv").string(), validate::validation_columns());
     OutputFile summary_file((dir / "summary.txt").string());
@@ -61,6 +61,16 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;
+    setup.rounds = rounds;
+    {
+        std::vector<int> pus;
+        for (const auto& rank : layout.ranks) pus.push_back(rank.pu);
+        exec::MemoryBinding binding(*layout.machine);
+        setup.timing_floor_ns = exec::timing_floor_ns(pus, binding, exec_options.pin_threads);
+    }
+    if (!quiet && rounds > 1)
+        std::cerr << fmt::format("measuring {} points in {} interleaved rounds; the last one reports each point\n",
+                                 specs.size(), rounds);
     setup.row_template.placement = placement;
     setup.row_template.topology = layout.machine->source;
     setup.row_template.provenance = results::current_provenance();

@@ -16,11 +16,13 @@ namespace numacoll::cli {
 // Simulates, executes and models every spec in `folder`, which exists
 // (ensure_folder); writes DIR/validation.csv,
 // DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
-// and DIR/trace-measured.csv. Progress on stderr unless quiet. Returns the summary.
+// and DIR/trace-measured.csv. Progress on stderr unless quiet. Every point
+// is measured `rounds` times, interleaved (validate::ValidationSetup).
+// Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
-                                    const std::string& placement = "compact");
+                                    const std::string& placement = "compact", int rounds = 1);
 
 // Runs python3 on an embedded plotting script (by its stem) for DIR, which
 // must hold `needed`; returns the PNG paths it printed. Throws Error when

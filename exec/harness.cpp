@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "exec/flag.hpp"
 #include "exec/spin_barrier.hpp"
 
 namespace numacoll::exec {
@@ -18,9 +20,21 @@ void check_iteration_counts(const HarnessOptions& options) {
                                      options.warmup_iterations));
 }
 
+namespace {
+
+void check_timed_threads(const HarnessOptions& options, std::size_t threads) {
+    if (options.timed_threads.empty()) return;
+    if (options.timed_threads.size() != threads ||
+        std::none_of(options.timed_threads.begin(), options.timed_threads.end(), [](bool timed) { return timed; }))
+        throw UsageError("the harness needs one timed_threads entry per thread, and one thread timed at least");
+}
+
+}  // namespace
+
 HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding, const HarnessOptions& options,
                              IterationWork& work) {
     check_iteration_counts(options);
+    check_timed_threads(options, pus.size());
     const int threads = static_cast<int>(pus.size());
     const int timed_end = options.warmup_iterations + options.timed_iterations;
     const int total = timed_end + (options.trace ? 1 : 0);
@@ -28,9 +42,14 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
     result.iterations = total;
     result.arrivals.assign(total, std::vector<Clock::time_point>(threads));
     result.departures.assign(total, std::vector<Clock::time_point>(threads));
-    std::vector<std::vector<double>> thread_ns(total, std::vector<double>(threads, 0));
     std::mutex binding_mutex;
     SpinBarrier meeting(threads);
+    // The common start of each iteration: thread 0 sets it a little ahead,
+    // and every thread waits for that instant, so that no thread's clock
+    // starts before another's (leaving the barrier takes each a cache line's
+    // transfer, by which time the first may have done its part).
+    std::atomic<std::int64_t> start_at_ns{0};
+    Flag start_set;
 
     const auto thread_main = [&](int thread) {
         block_interrupts_in_this_thread();  // the thread that owns the output files takes Ctrl-C
@@ -42,12 +61,23 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
             const auto iteration = static_cast<std::uint32_t>(it);
             work.prepare(thread, iteration);
             meeting.arrive_and_wait();
+            if (thread == 0) {
+                const auto ahead = Clock::now() + std::chrono::nanoseconds(common_start_lead_ns);
+                start_at_ns.store(ahead.time_since_epoch().count(), std::memory_order_relaxed);
+                start_set.publish(iteration);
+                start_set.wake();
+            } else {
+                start_set.wait_for(iteration);
+            }
+            const Clock::time_point common_start{Clock::duration(start_at_ns.load(std::memory_order_relaxed))};
             if (options.before_arrival) options.before_arrival(thread);
             const bool record = options.trace && it == total;
+            while (Clock::now() < common_start) {
+                // No pause: the shorter the loop, the closer together the threads leave it.
+            }
             const Clock::time_point start = Clock::now();
             work.run(thread, iteration, record);
             const Clock::time_point end = Clock::now();
-            thread_ns[it - 1][thread] = nanoseconds(start, end);
             result.arrivals[it - 1][thread] = start;
             result.departures[it - 1][thread] = end;
             // Nobody prepares the next iteration while another thread may still run this one.
@@ -58,11 +88,40 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
     for (int thread = 0; thread < threads; ++thread) running.emplace_back(thread_main, thread);
     for (auto& thread : running) thread.join();
 
-    for (int it = options.warmup_iterations; it < timed_end; ++it)
-        result.iteration_ns.push_back(*std::max_element(thread_ns[it].begin(), thread_ns[it].end()));
+    const auto timed = [&](int thread) { return options.timed_threads.empty() || options.timed_threads[thread]; };
+    for (int it = options.warmup_iterations; it < timed_end; ++it) {
+        std::optional<Clock::time_point> first_start, last_end;
+        for (int thread = 0; thread < threads; ++thread) {
+            if (!timed(thread)) continue;
+            first_start = std::min(first_start.value_or(result.arrivals[it][thread]), result.arrivals[it][thread]);
+            last_end = std::max(last_end.value_or(result.departures[it][thread]), result.departures[it][thread]);
+        }
+        result.iteration_ns.push_back(nanoseconds(*first_start, *last_end));
+    }
     result.stats = summarize_times(result.iteration_ns);
     result.threads_pinned = options.pin_threads && binding.threads_pinned();
     return result;
+}
+
+namespace {
+
+class NoWork : public IterationWork {
+public:
+    void prepare(int, std::uint32_t) override {}
+    void run(int, std::uint32_t, bool) override {}
+};
+
+}  // namespace
+
+double timing_floor_ns(const std::vector<int>& pus, MemoryBinding& binding, bool pin_threads,
+                       const std::vector<bool>& timed_threads) {
+    HarnessOptions options;
+    options.timed_threads = timed_threads;
+    options.warmup_iterations = 100;
+    options.timed_iterations = 1000;
+    options.pin_threads = pin_threads;
+    NoWork nothing;
+    return run_iterations(pus, binding, options, nothing).stats.median_ns;
 }
 
 }  // namespace numacoll::exec

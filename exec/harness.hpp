@@ -2,8 +2,13 @@
 // (HPDC'13 section 3.4): one pinned thread per participant, warm-up
 // iterations, then timed ones. Before each, every thread does its untimed
 // preparation (a collective rewrites its inputs: the paper's Modified-state
-// setup), then all meet at a barrier outside the timed region; an
-// iteration's time is the longest any thread spent in it. With `trace`, one
+// setup), then all meet at a barrier outside the timed region and wait for
+// one instant, set a microsecond ahead by the first thread; an iteration's
+// time runs from the first thread's start to the last thread's end. (Timing
+// each thread from its own start hid what the first thread does while the
+// others are still leaving the barrier, such as the flag of a broadcast's
+// root; the common instant keeps the starts within a clock read of each
+// other, so that the span does not count the barrier's exit either.) With `trace`, one
 // more iteration after the timed ones is recorded by the work itself (its
 // extra clock reads stay out of the statistics).
 //
@@ -38,18 +43,26 @@ public:
     virtual void run(int thread, std::uint32_t iteration, bool record) = 0;
 };
 
+// How far ahead of the barrier's end the common start of an iteration lies:
+// enough for every thread to read it (a few cache-line transfers).
+inline constexpr std::int64_t common_start_lead_ns = 1000;
+
 struct HarnessOptions {
     int warmup_iterations = 10;
     int timed_iterations = 100;
     bool pin_threads = true;
     bool trace = false;  // one more, recorded iteration
+    // The threads whose work is timed (empty: all). A microbenchmark's
+    // helper that only prepares data (a writer whose line another thread
+    // reads) does nothing in the timed region, and its start is not the work's.
+    std::vector<bool> timed_threads;
     // Called by each thread after the meeting that starts an iteration, before
     // its clock starts (tests delay one thread here to prove that a barrier waits).
     std::function<void(int thread)> before_arrival;
 };
 
 struct HarnessResult {
-    std::vector<double> iteration_ns;  // timed iterations, in order: the longest thread of each
+    std::vector<double> iteration_ns;  // timed iterations, in order: first start to last end
     TimeStats stats;
     // Per iteration (all of them, warm-up and trace included), per thread:
     // when its clock started and stopped. Index [iteration - 1][thread].
@@ -65,5 +78,12 @@ void check_iteration_counts(const HarnessOptions& options);
 // its PU when asked; the iteration counts are checked first.
 HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding, const HarnessOptions& options,
                              IterationWork& work);
+
+// The harness's own share of every iteration it times on these PUs: the
+// median of iterations in which no thread does anything (two clock reads
+// per thread, and how far apart the threads leave the common start).
+// `timed_threads` as in HarnessOptions.
+double timing_floor_ns(const std::vector<int>& pus, MemoryBinding& binding, bool pin_threads = true,
+                       const std::vector<bool>& timed_threads = {});
 
 }  // namespace numacoll::exec

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/byte_size.hpp"
+#include "common/error.hpp"
 #include "common/statistics.hpp"
 #include "models/registry.hpp"
 #include "sim/engine.hpp"
@@ -23,14 +24,31 @@ sched::Schedule as_executed(const sched::Schedule& schedule) {
 ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sched::CollectiveSpec>& specs,
                              const std::function<void(const ValidationPoint&, int done, int total)>& on_point) {
     ValidationRun run;
+    if (setup.rounds < 1) throw UsageError(fmt::format("rounds must be >= 1 (got {})", setup.rounds));
+    // Earlier rounds measure every point and keep their iteration times; the
+    // last one adds its own, simulates, and finishes each point in turn.
+    std::vector<std::vector<double>> pooled(specs.size());
+    bool pinned = true, bound = true;
+    for (int round = 1; round < setup.rounds; ++round)
+        for (std::size_t k = 0; k < specs.size(); ++k) {
+            const exec::ExecResult measured =
+                exec::run_on_threads(setup.make_schedule(specs[k]), *setup.machine, setup.exec_options);
+            pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
+            pinned = pinned && measured.threads_pinned;
+            bound = bound && measured.memory_bound;
+        }
     int done = 0;
-    for (const auto& requested : specs) {
-        const sched::Schedule schedule = setup.make_schedule(requested);
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        const sched::Schedule schedule = setup.make_schedule(specs[k]);
         const bool traced = schedule.spec.bytes == setup.trace_bytes;
         exec::ExecOptions options = setup.exec_options;
         options.trace = traced;
         const sim::Simulation simulated = sim::simulate(as_executed(schedule), *setup.platform);
-        const exec::ExecResult measured = exec::run_on_threads(schedule, *setup.machine, options);
+        exec::ExecResult measured = exec::run_on_threads(schedule, *setup.machine, options);
+        pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
+        measured.stats = summarize_times(pooled[k]);
+        measured.threads_pinned = measured.threads_pinned && pinned;
+        measured.memory_bound = measured.memory_bound && bound;
 
         const auto complete = [&](results::ResultRow row) {
             row.placement = setup.row_template.placement;
@@ -39,6 +57,7 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
             return row;
         };
         ValidationPoint point;
+        point.timing_floor_ns = setup.timing_floor_ns;
         point.simulated = complete(results::simulated_row(schedule, simulated.timeline.makespan_ns));
         point.simulated.params = setup.platform->params().origin;
         point.measured =
@@ -50,6 +69,7 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
         run.numa_bound = run.numa_bound && measured.memory_bound;
         if (traced) run.traces.push_back({schedule, simulated.timeline, measured.timeline});
         if (on_point) on_point(point, ++done, static_cast<int>(specs.size()));
+        pooled[k] = {};
     }
     return run;
 }
@@ -61,6 +81,7 @@ std::vector<std::string> validation_columns() {
         "iterations",     "model_ns",        "simulated_error", "model_error",    "simulated_abs_error_ns",
         "model_abs_error_ns", "provenance"};
     for (auto& column : results::provenance_columns()) columns.push_back(column);
+    columns.push_back("timing_floor_ns");  // added to predictions before the errors
     return columns;
 }
 
@@ -82,11 +103,12 @@ std::vector<std::string> validation_fields(const ValidationPoint& p, const std::
         p.model_ns ? fmt::format("{:.3f}", *p.model_ns) : "",
         fmt::format("{:.4f}", p.simulated_error()),
         p.model_ns ? fmt::format("{:.4f}", *p.model_error()) : "",
-        one(std::fabs(p.simulated.time_ns - p.measured.time_ns)),
-        p.model_ns ? one(std::fabs(*p.model_ns - p.measured.time_ns)) : "",
+        one(std::fabs(p.simulated.time_ns + p.timing_floor_ns - p.measured.time_ns)),
+        p.model_ns ? one(std::fabs(*p.model_ns + p.timing_floor_ns - p.measured.time_ns)) : "",
         description,
     };
     for (auto& field : results::provenance_fields(p.measured.provenance)) fields.push_back(field);
+    fields.push_back(fmt::format("{:.1f}", p.timing_floor_ns));
     return fields;
 }
 
@@ -94,14 +116,21 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
     std::map<std::string, std::vector<const ValidationPoint*>> by_algorithm;
     for (const auto& p : points) by_algorithm[p.measured.collective + " " + p.measured.algorithm].push_back(&p);
     std::string out = fmt::format("numacoll validation: {}\n", description);
-    out += "relative error = (predicted - measured median) / measured median; absolute error = |predicted - measured median|\n\n";
+    out += "relative error = (predicted - measured median) / measured median; absolute error = |predicted - measured median|\n";
+    if (!points.empty() && points.front().timing_floor_ns > 0)
+        out += fmt::format("predicted = the simulated or modelled time + the harness's timing floor on these threads, {:.1f} ns "
+                           "(an iteration in which no thread does anything: its clock reads and how far apart the threads "
+                           "start); the tables show the predictions without it\n",
+                           points.front().timing_floor_ns);
+    out += "\n";
     out += selection_text(select_algorithms(points));
     for (const auto& [name, list] : by_algorithm) {
         out += fmt::format("{} ({} sizes, {} ranks)\n", name, list.size(), list.front()->measured.ranks);
         for (const bool simulated : {true, false}) {
             const char* engine = simulated ? "simulated" : "model";
             const auto predicted = [&](const ValidationPoint& p) -> std::optional<double> {
-                return simulated ? std::optional<double>(p.simulated.time_ns) : p.model_ns;
+                if (simulated) return p.simulated.time_ns + p.timing_floor_ns;
+                return p.model_ns ? std::optional<double>(*p.model_ns + p.timing_floor_ns) : std::nullopt;
             };
             std::vector<double> errors, absolute_ns;
             const ValidationPoint* worst = nullptr;

@@ -32,10 +32,14 @@ struct ValidationPoint {
     results::ResultRow simulated;  // engine "sim"
     results::ResultRow measured;   // engine "threads", with its spread
     std::optional<double> model_ns;  // none: no closed form for this algorithm (or shape)
-    double simulated_error() const { return relative_error(simulated.time_ns, measured.time_ns); }
+    // What the harness adds to every measured iteration on these threads
+    // (exec::timing_floor_ns): predictions are compared with the
+    // measurement after adding it, like with like.
+    double timing_floor_ns = 0;
+    double simulated_error() const { return relative_error(simulated.time_ns + timing_floor_ns, measured.time_ns); }
     std::optional<double> model_error() const {
         if (!model_ns) return std::nullopt;
-        return relative_error(*model_ns, measured.time_ns);
+        return relative_error(*model_ns + timing_floor_ns, measured.time_ns);
     }
 };
 
@@ -63,6 +67,11 @@ struct ValidationSetup {
     std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;
     exec::ExecOptions exec_options;
     std::uint64_t trace_bytes = 0;
+    // Each point is measured once per round, the rounds one after the other
+    // over all points, and its statistics pool their iterations: a drift of
+    // the host spreads over every point instead of spoiling a few.
+    int rounds = 1;
+    double timing_floor_ns = 0;  // exec::timing_floor_ns on the layout's PUs
     results::ResultRow row_template;  // placement, topology, provenance: what every row shares
 };
 

@@ -35,7 +35,7 @@ TEST(Microbenchmarks, CopiesAndReductionsRunAndCheckTheirResults) {
     const calibrate::PuPair local{0, 0}, across{last_pu(), 0};
     const auto small = bench.copy(Level::local_cache, local, 1024);
     const auto large = bench.copy(Level::local_cache, local, 1 << 20);
-    EXPECT_GT(small.measurement.time_ns, 0);
+    EXPECT_GE(small.measurement.time_ns, 0);  // less the harness floor: a tiny copy may be within it
     EXPECT_GT(large.measurement.time_ns, small.measurement.time_ns);
     EXPECT_EQ(small.measurement.iterations, 5);
     EXPECT_EQ(small.iteration_ns.size(), 5u);

@@ -51,7 +51,15 @@ TEST(Validation, CsvKeepsItsColumnsAndGainsProvenance) {
     EXPECT_EQ(fields[12], "0.2000");   // (1200 - 1000) / 1000
     EXPECT_EQ(fields[13], "-0.1000");  // (900 - 1000) / 1000
     EXPECT_EQ(fields[16], "a run");
-    EXPECT_EQ(fields.back(), "2026-11-22T00:00:00Z");
+    EXPECT_EQ(fields[fields.size() - 2], "2026-11-22T00:00:00Z");  // the provenance, then the floor
+    EXPECT_EQ(columns.back(), "timing_floor_ns");
+    // The harness's floor is added to the predictions before the errors.
+    validate::ValidationPoint floored = point(1200, 1000, 900);
+    floored.timing_floor_ns = 50;
+    const auto with_floor = validate::validation_fields(floored, "a run");
+    EXPECT_EQ(with_floor[12], "0.2500");   // (1200 + 50 - 1000) / 1000
+    EXPECT_EQ(with_floor[13], "-0.0500");  // (900 + 50 - 1000) / 1000
+    EXPECT_EQ(with_floor.back(), "50.0");
     const auto without_model = validate::validation_fields(point(1200, 1000, std::nullopt), "a run");
     EXPECT_EQ(without_model[11], "");
     EXPECT_EQ(without_model[13], "");
