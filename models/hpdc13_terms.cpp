@@ -12,6 +12,29 @@ Hpdc13Terms hpdc13_terms(const costs::Params& params) {
             beta.latency_ns.value,  1 / beta.bandwidth_bytes_per_ns.value,  1 / beta.aggregate_bandwidth_bytes_per_ns.value};
 }
 
+Hpdc13StepCosts hpdc13_step_costs(const costs::Params& params) {
+    const auto line_ns = [&](costs::Level level) {
+        const auto& at = params.at(level);
+        return at.latency_ns.value + params.cache_line_bytes / at.bandwidth_bytes_per_ns.value +
+               (params.flag_overhead_ns ? params.flag_overhead_ns->value : 0);
+    };
+    const auto& local = params.at(costs::Level::local_cache);
+    return {local.latency_ns.value, 1 / local.bandwidth_bytes_per_ns.value, 1 / params.reduce_bytes_per_ns.value,
+            line_ns(costs::Level::same_socket), line_ns(costs::Level::other_socket)};
+}
+
+double hpdc13_reduction_steps_ns(const Hpdc13StepCosts& c, int q, int s, int n, double m) {
+    const double step_alpha = c.fold_step_ns(c.flag_alpha_ns, m, (n - 1) * m);
+    const double step_beta = c.fold_step_ns(c.flag_beta_ns, m, (n - 1) * m);
+    return step_alpha * ceil_log(n, q) + step_beta * ceil_log(n, s);
+}
+
+double hpdc13_broadcast_steps_ns(const Hpdc13StepCosts& c, int q, int s, bool two_stage, double m) {
+    if (s == 1) return q > 1 ? c.flag_alpha_ns + c.local_ns(m) : 0;
+    const double across = c.flag_beta_ns + c.local_ns(m);
+    return two_stage && q > 1 ? across + c.flag_alpha_ns + c.local_ns(m) : across;
+}
+
 int ceil_log(int n, int x) {
     int steps = 0;
     for (long long reach = 1; reach < x; reach *= n) ++steps;

@@ -27,6 +27,33 @@ int ceil_log(int n, int x);
 // then across sockets T_inter = (n - 1) (a_b + b_b m) ceil(log_n s).
 double hpdc13_reduction_ns(const Hpdc13Terms& terms, int q, int s, int n, double m);
 
+// What equations (1)-(11) leave out, and section 3.4 accounts for when it
+// checks them on Westmere: each step's local accesses (a reduction step
+// reads the own partial and writes the result, the 2 Rl of its unfolding;
+// a broadcast copy writes once, Rl), the arithmetic of a fold, and the
+// synchronisation it subtracts by timing a zero-byte run (one flag per step
+// of the critical path: a + 64 B b at the step's level, plus the flag
+// overhead where the params give one). Local accesses of 0 bytes cost nothing.
+struct Hpdc13StepCosts {
+    double a_local = 0, b_local = 0;
+    double reduce_ns_per_byte = 0;
+    double flag_alpha_ns = 0, flag_beta_ns = 0;
+    double local_ns(double m) const { return m > 0 ? a_local + b_local * m : 0; }
+    // One step of a reduction: its flag, the own partial read and the result
+    // written, and `folded` bytes of arithmetic.
+    double fold_step_ns(double flag_ns, double m, double folded) const {
+        return flag_ns + 2 * local_ns(m) + folded * reduce_ns_per_byte;
+    }
+};
+
+Hpdc13StepCosts hpdc13_step_costs(const costs::Params& params);
+
+// The steps of equations (1)-(3): ceil(log_n q) inside the sockets, ceil(log_n s) across.
+double hpdc13_reduction_steps_ns(const Hpdc13StepCosts& costs, int q, int s, int n, double m);
+
+// The stages of equation (4): a flag and the readers' local write per stage.
+double hpdc13_broadcast_steps_ns(const Hpdc13StepCosts& costs, int q, int s, bool two_stage, double m);
+
 // Equation (4) for the style the algorithm is told to use: one stage
 // a_b + B_b q m, or two stages a_a + B_a (q - 1) m + a_b + b_b m; on one
 // socket a_a + B_a (q - 1) m (0 for one thread).

@@ -19,6 +19,10 @@ double dissemination_allreduce_ns(const costs::Params& params, const NodeShape& 
     double time = (t.a_alpha + t.big_b_alpha * lanes * m) * ceil_log(2, lanes) +
                   (t.a_beta + t.big_b_beta * lanes * m) * ceil_log(2, s);
     if (!power_of_two) time += 2 * (t.a_alpha + t.big_b_alpha * excess * m);
+    // Each round's flag, own partial read, write and fold (section 3.4's accounting).
+    const Hpdc13StepCosts c = hpdc13_step_costs(params);
+    time += c.fold_step_ns(c.flag_alpha_ns, m, m) * (ceil_log(2, lanes) + (power_of_two ? 0 : 2)) +
+            c.fold_step_ns(c.flag_beta_ns, m, m) * ceil_log(2, s);
     if (shape.nodes > 1) {
         // Section 2.5: the same rounds among nodes, every lane's message sharing the node's wire.
         const P2pTerms net = p2p_terms(params, costs::Level::network, false);
@@ -35,7 +39,8 @@ ModelInfo allreduce_dissemination_model() {
     ModelInfo info;
     info.collective = sched::Collective::allreduce;
     info.name = "dissemination";
-    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.3, equations (6) and (7); section 2.5 on several nodes";
+    info.source = "Li, Hoefler, Snir, HPDC'13, section 2.3, equations (6) and (7), with the rounds' flags and local "
+                  "accesses of section 3.4; section 2.5 on several nodes";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         return dissemination_allreduce_ns(params, shape, spec.bytes);

@@ -14,9 +14,11 @@
 //             (two stages); on one socket, a_a + B_a (q - 1) m (0 for one thread);
 //   T = T_intra + T_inter + T_bcast.
 // Options: arity (n) and bcast (2stage: two stages; 1stage and nary: one).
-// The paper's model leaves out strip mining, the reduction arithmetic and the
-// flags, and adds, on several nodes, the internode allreduce among node roots of
-// section 2.5 (models/internode_terms.hpp, option internode).
+// The equations leave out strip mining, the reduction arithmetic, the local
+// accesses and the flags; the registered model adds the last three per step
+// as section 3.4 accounts for them (tree_allreduce_steps_ns,
+// models/hpdc13_terms.hpp), and, on several nodes, the internode allreduce
+// among node roots of section 2.5 (models/internode_terms.hpp, option internode).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,10 @@ namespace numacoll::models {
 
 double tree_allreduce_ns(const costs::Params& params, const NodeShape& shape, int arity, bool two_stage,
                          std::uint64_t bytes);
+
+// The flags, local accesses and arithmetic of those steps (Hpdc13StepCosts).
+double tree_allreduce_steps_ns(const costs::Params& params, const NodeShape& shape, int arity, bool two_stage,
+                               std::uint64_t bytes);
 
 ModelInfo allreduce_tree_model();
 

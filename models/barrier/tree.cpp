@@ -18,8 +18,11 @@ ModelInfo barrier_tree_model() {
         const sched::OptionReader options(spec, "tree");
         const Hpdc13Terms terms = hpdc13_terms(params);
         const int q = std::max(1, shape.threads_per_socket), s = std::max(1, shape.sockets);
-        return hpdc13_reduction_ns(terms, q, s, options.integer("arity", 2), 0) +
-               hpdc13_broadcast_ns(terms, q, s, options.text("bcast") == "2stage", 0);
+        const Hpdc13StepCosts steps = hpdc13_step_costs(params);
+        const int arity = options.integer("arity", 2);
+        const bool two_stage = options.text("bcast") == "2stage";
+        return hpdc13_reduction_ns(terms, q, s, arity, 0) + hpdc13_broadcast_ns(terms, q, s, two_stage, 0) +
+               hpdc13_reduction_steps_ns(steps, q, s, arity, 0) + hpdc13_broadcast_steps_ns(steps, q, s, two_stage, 0);
     };
     return info;
 }

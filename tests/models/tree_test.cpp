@@ -35,10 +35,13 @@ TEST(TreeModel, TwoSocketsOfFourByHand) {
     EXPECT_DOUBLE_EQ(models::tree_allreduce_ns(round_params(), shape, 2, true, 100), 980);
     const models::ModelInfo* model = models::find_model(sched::Collective::allreduce, "tree");
     ASSERT_NE(model, nullptr);
-    EXPECT_DOUBLE_EQ(*model->predict(tree_spec(100, "2stage"), shape, round_params()), 980);
-    EXPECT_DOUBLE_EQ(*model->predict(tree_spec(100, "nary"), shape, round_params()), 1020);
+    // The registered model adds the steps of section 3.4: 2 reduction steps inside (74 + 2*110 + 1 each),
+    // 1 across (228 + 220 + 1), the broadcast's flags and local writes (228 + 110, and 74 + 110 for a second stage).
+    EXPECT_DOUBLE_EQ(models::tree_allreduce_steps_ns(round_params(), shape, 2, true, 100), 1039 + 522);
+    EXPECT_DOUBLE_EQ(*model->predict(tree_spec(100, "2stage"), shape, round_params()), 980 + 1039 + 522);
+    EXPECT_DOUBLE_EQ(*model->predict(tree_spec(100, "nary"), shape, round_params()), 1020 + 1039 + 338);
     // On several nodes the internode allreduce among node roots adds to the node's part.
-    EXPECT_GT(*model->predict(tree_spec(100, "1stage"), {2, 4, 2}, round_params()), 1020);
+    EXPECT_GT(*model->predict(tree_spec(100, "1stage"), {2, 4, 2}, round_params()), 1020 + 1039 + 338);
     // Options are read like the generators read them.
     EXPECT_THROW(model->predict(tree_spec(100, "1stage", "1"), shape, round_params()), UsageError);
 }
