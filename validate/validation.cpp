@@ -118,9 +118,9 @@ std::string summary_text(const std::vector<ValidationPoint>& points, const std::
     std::string out = fmt::format("numacoll validation: {}\n", description);
     out += "relative error = (predicted - measured median) / measured median; absolute error = |predicted - measured median|\n";
     if (!points.empty() && points.front().timing_floor_ns > 0)
-        out += fmt::format("predicted = the simulated or modelled time + the harness's timing floor on these threads, {:.1f} ns "
-                           "(an iteration in which no thread does anything: its clock reads and how far apart the threads "
-                           "start); the tables show the predictions without it\n",
+        out += fmt::format("predicted = the simulated or modelled time + the harness's timing floor, {:.1f} ns (an "
+                           "iteration in which one thread does nothing: its clock reads); the tables show the "
+                           "predictions without it\n",
                            points.front().timing_floor_ns);
     out += "\n";
     out += selection_text(select_algorithms(points));

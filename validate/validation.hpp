@@ -32,8 +32,8 @@ struct ValidationPoint {
     results::ResultRow simulated;  // engine "sim"
     results::ResultRow measured;   // engine "threads", with its spread
     std::optional<double> model_ns;  // none: no closed form for this algorithm (or shape)
-    // What the harness adds to every measured iteration on these threads
-    // (exec::timing_floor_ns): predictions are compared with the
+    // What the harness adds to every measured iteration (exec::timing_floor_ns
+    // of one thread: its clock reads): predictions are compared with the
     // measurement after adding it, like with like.
     double timing_floor_ns = 0;
     double simulated_error() const { return relative_error(simulated.time_ns + timing_floor_ns, measured.time_ns); }
@@ -71,7 +71,7 @@ struct ValidationSetup {
     // over all points, and its statistics pool their iterations: a drift of
     // the host spreads over every point instead of spoiling a few.
     int rounds = 1;
-    double timing_floor_ns = 0;  // exec::timing_floor_ns on the layout's PUs
+    double timing_floor_ns = 0;  // exec::timing_floor_ns of the layout's first PU
     results::ResultRow row_template;  // placement, topology, provenance: what every row shares
 };
 
