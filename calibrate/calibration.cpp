@@ -83,10 +83,10 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
     const costs::Params base = costs::load_params(options.base);
     const costs::CoreLevels levels(machine);
     BenchmarkIterations iterations;
-    iterations.timed = options.quick ? 30 : 100;
+    iterations.timed = options.quick ? 30 : 200;
     iterations.warmup = options.quick ? 5 : 10;
     iterations.flag_rounds = options.quick ? 50 : 100;
-    const int rounds = options.quick ? 1 : 3;
+    const int rounds = options.quick ? 1 : 5;
 
     const std::uint64_t llc_bytes = std::max<std::uint64_t>(levels.llc_bytes_of_domain(0), 1 * MiB);
     std::vector<std::uint64_t> sizes = options.quick

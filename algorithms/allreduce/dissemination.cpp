@@ -96,13 +96,19 @@ private:
     }
 
     // One round of pairs (dst takes src's partial), all reading the partials
-    // from before the round.
+    // from before the round. Every signal of the round is raised before any
+    // combine: a thread runs its tasks in order, so a signal made after its
+    // own combine would wait for it, and the pairs of a round would take
+    // turns instead of folding at once.
     void round(const std::vector<std::pair<int, int>>& pairs, const std::string& label) {
         const std::vector<Range> partial = state_.partial;
         const std::vector<std::vector<int>> ready = state_.ready;
-        for (auto [dst, src] : pairs) {
+        std::vector<int> signals;
+        for (auto [dst, src] : pairs) signals.push_back(ready_.signal(builder_, src, dst, partial[src], ready[src], label));
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+            const auto [dst, src] = pairs[k];
             std::vector<int> deps = ready[dst];
-            deps.push_back(ready_.signal(builder_, src, dst, partial[src], ready[src], label));
+            deps.push_back(signals[k]);
             combine(dst, {partial[dst], partial[src]}, deps, label);
         }
     }

@@ -205,6 +205,34 @@ TEST(Structure, DisseminationIssuesEachNodeRoundBeforeItsCombines) {
     }
 }
 
+TEST(Structure, DisseminationRaisesEachRoundsSignalsBeforeItsCombines) {
+    // Inside a node too: a thread runs its tasks in order, so a signal made
+    // after its own combine of the same round would wait for it, and the
+    // pairs of a round would fold one after the other (two threads: two
+    // folds in a row instead of two at once).
+    for (const auto& [machine, ranks] : std::vector<std::pair<std::string, int>>{{"westmere", 0}, {"westmere", 2},
+                                                                                 {"magnycours", 0}, {"westmere", 7}}) {
+        SCOPED_TRACE(machine + " " + std::to_string(ranks));
+        const sched::Schedule schedule =
+            test::schedule(machine, sched::Collective::allreduce, "dissemination", 64, 0, 1, ranks);
+        sched::Reachability paths(schedule);
+        std::map<std::string, std::vector<int>> signals, combines;  // round label -> tasks
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            std::string label = schedule.task(id).label.text();
+            if (label.find(":dis:") == std::string::npos) continue;
+            if (label.size() > 6 && label.compare(label.size() - 6, 6, ":ready") == 0) label.resize(label.size() - 6);
+            if (schedule.task(id).kind == sched::TaskKind::flag) signals[label].push_back(id);
+            if (schedule.task(id).kind == sched::TaskKind::reduce) combines[label].push_back(id);
+        }
+        ASSERT_FALSE(signals.empty());
+        for (const auto& [round, raised] : signals)
+            for (int signal : raised)
+                for (int combine : combines[round])
+                    EXPECT_FALSE(paths.reaches(combine, signal)) << round << ": signal " << signal << " waits for combine "
+                                                                 << combine;
+    }
+}
+
 TEST(Structure, NaryBroadcastIsARegularTreeOfTheGivenFanOut) {
     // HPDC'13 section 2.2: one thread writes, n threads read it at once. On
     // magnycours' 32 threads the tree has n readers per parent and is as
