@@ -1,7 +1,7 @@
 // The microbenchmarks on this machine, small: each runs through the
-// harness, checks its own result and gives a positive time per unit; a
-// flag is no faster than the machine's clock allows nonsense (positive and
-// under a millisecond), a larger copy takes longer than a small one.
+// harness, checks its own result and gives a time per unit that is not
+// nonsense (a flag positive and under a millisecond, a chase per line and
+// not per iteration), and a larger copy takes longer than a small one.
 #include "calibrate/microbenchmarks.hpp"
 
 #include <gtest/gtest.h>
