@@ -135,6 +135,15 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
         const int steps = options.quick ? 50000 : 200000;
         plan.push_back({fmt::format("DRAM chase through {}", format_bytes(dram_bytes)),
                         [=](Microbenchmarks& b) { return b.dram_chase(core0_pu, dram_bytes, steps); }});
+        // Memory one hop away, two hops away...: the first NUMA node at each distance.
+        std::map<int, int> remote_by_hops;
+        for (int numa = 0; numa < static_cast<int>(machine.numa_nodes.size()); ++numa) {
+            const int hops = levels.hops(levels.domain_of_core(0), levels.domain_of_numa(numa));
+            if (hops > 0 && !remote_by_hops.count(hops)) remote_by_hops[hops] = numa;
+        }
+        for (const auto& [hops, numa] : remote_by_hops)
+            plan.push_back({fmt::format("DRAM chase through {} on NUMA node {} ({} hops)", format_bytes(dram_bytes), numa, hops),
+                            [=](Microbenchmarks& b) { return b.dram_chase(core0_pu, dram_bytes, steps, numa, hops); }});
         plan.push_back({fmt::format("DRAM copy {}", format_bytes(dram_bytes)),
                         [=](Microbenchmarks& b) { return b.dram_copy({core0_pu}, dram_bytes); }});
         std::vector<int> node_pus;
@@ -276,12 +285,12 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
 }
 
 std::string measurements_csv(const std::vector<Measurement>& measurements, const costs::Params& params) {
-    std::string out = "microbenchmark,level,bytes,streams,pus,median_ns,p10_ns,p90_ns,iterations,fitted_ns,fit_error\n";
+    std::string out = "microbenchmark,level,bytes,streams,hops,pus,median_ns,p10_ns,p90_ns,iterations,fitted_ns,fit_error\n";
     for (const auto& m : measurements) {
         const double fitted = predicted_ns(m, params);
         // A point within the harness's floor measures 0 and stays out of the fit: no error to give.
-        out += fmt::format("{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{}\n", to_string(m.kind),
-                           costs::to_string(m.level), m.bytes, m.streams, m.pus, m.time_ns, m.p10_ns, m.p90_ns,
+        out += fmt::format("{},{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{}\n", to_string(m.kind),
+                           costs::to_string(m.level), m.bytes, m.streams, m.hops, m.pus, m.time_ns, m.p10_ns, m.p90_ns,
                            m.iterations, fitted,
                            m.time_ns > 0 ? fmt::format("{:.4f}", (fitted - m.time_ns) / m.time_ns) : std::string());
     }

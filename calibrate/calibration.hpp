@@ -7,7 +7,8 @@
 // domain one hop away; costs::CoreLevels), a flag, copies and reductions
 // over a range of sizes that fit the last-level cache, and copies by d
 // readers at once for d = 2, 4, ... up to the cores that share the level;
-// DRAM latency (a chase through a buffer four times the last-level cache)
+// DRAM latency (a chase through a buffer four times the last-level cache,
+// on core 0's NUMA node and on the first node at each further hop count)
 // and bandwidth (copies of such a buffer by 1 and by d cores); the compute
 // rate. Rounds of every point interleave, so that a drift of the host
 // spreads over all points; a point's time is the median of its iterations

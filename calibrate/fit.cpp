@@ -45,7 +45,8 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
         case Microbenchmark::reduce: return write_ns + read_ns + m / params.reduce_bytes_per_ns.value + write_ns;
         case Microbenchmark::contended_copy:
             return at.latency_ns.value + m * std::max(b(at), d * big_b(at)) + write_ns;
-        case Microbenchmark::dram_chase: return at.latency_ns.value + line * b(at);
+        case Microbenchmark::dram_chase:
+            return at.latency_ns.value + mb.hops * params.at(Level::other_socket).latency_ns.value + line * b(at);
         case Microbenchmark::dram_copy: return 2 * read_ns;
         case Microbenchmark::contended_dram_copy: return 2 * (at.latency_ns.value + m * std::max(b(at), d * big_b(at)));
         case Microbenchmark::compute:
@@ -287,13 +288,19 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
     for (const auto& mb : measurements) {
         if (!(mb.time_ns > 0)) continue;
         const double m = static_cast<double>(mb.bytes);
+        double links_ns = 0;  // the inter-socket links' latency on the way to remote memory
+        if (mb.kind == Microbenchmark::dram_chase && mb.hops > 0) {
+            const auto across = result.levels.find(Level::other_socket);
+            if (across == result.levels.end()) continue;  // a_o unknown: the row cannot be separated
+            links_ns = mb.hops * across->second.latency_ns;
+        }
         if (mb.kind == Microbenchmark::dram_chase)
             dram_rows.push_back({1 / mb.time_ns, line / mb.time_ns});
         else if (mb.kind == Microbenchmark::dram_copy)
             dram_rows.push_back({2 / mb.time_ns, 2 * m / mb.time_ns});
         else
             continue;
-        dram_y.push_back(1.0);
+        dram_y.push_back(1.0 - links_ns / mb.time_ns);
         dram_kinds.insert(to_string(mb.kind));
     }
     if (!dram_rows.empty()) {
@@ -303,7 +310,8 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         fit.latency_ns = x[0];
         fit.bandwidth_bytes_per_ns = 1.0 / x[1];
         std::vector<double> errors;
-        for (const auto& row : dram_rows) errors.push_back(row[0] * x[0] + row[1] * x[1] - 1.0);
+        for (std::size_t i = 0; i < dram_rows.size(); ++i)
+            errors.push_back(dram_rows[i][0] * x[0] + dram_rows[i][1] * x[1] - dram_y[i]);
         fit.residual = rms(errors);
         fit.rows = static_cast<int>(errors.size());
         fit.microbenchmarks = join_kinds(dram_kinds);

@@ -8,7 +8,7 @@
 //   copy from L               a_L + m·b_L + a_l + m·b_l     (the read, then the write to the own cache)
 //   reduce, own + one from L  (a_l + m·b_l) + (a_L + m·b_L) + m / rate + (a_l + m·b_l)
 //   d concurrent copies at L  a_L + m·max(b_L, d·B_L) + a_l + m·b_l
-//   DRAM line chase           a_d + line·b_d               (per line)
+//   DRAM line chase           a_d + h·a_o + line·b_d       (per line; memory h inter-socket hops away, a_o = other_socket's a)
 //   DRAM copy (m > LLC)       2 (a_d + m·b_d)              (read from and write to DRAM)
 //   d concurrent DRAM copies  2 (a_d + m·max(b_d, d·B_d))
 //   compute                   flops / flops_per_ns
@@ -17,7 +17,9 @@
 // its measured time, so that 64 B and 4 MiB weigh alike (relative error).
 // Flags are left out of it: their one line would pin a_L to what a flag's
 // spin loop adds; o_flag is what the flags take beyond their line, the
-// median over the levels. Aggregates follow from the contended rows once b
+// median over the levels. A chase of memory h hops away enters the DRAM
+// problem less h·a_o, once the cache levels gave a_o. Aggregates follow
+// from the contended rows once b
 // is known. A figure the
 // fit makes negative is held at zero and the rest fitted again.
 //
@@ -48,6 +50,7 @@ struct Measurement {
     double p10_ns = 0, p90_ns = 0;
     int iterations = 0;
     std::string pus;                                  // the logical PUs it ran on, "0,1"
+    int hops = 0;                                     // a DRAM chase: inter-socket hops to the memory
 };
 
 struct LevelFit {

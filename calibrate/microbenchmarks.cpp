@@ -240,11 +240,11 @@ Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, 
     return finish(m, result, 1, pus, harness.timed_threads);
 }
 
-Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps) {
+Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa, int hops) {
     // Sattolo's shuffle makes one cycle through every line, so the walk
     // never settles in a cache-sized subset.
     const std::uint64_t lines = buffer_bytes / 64;
-    Buffer memory = binding_.allocate(lines * 64, numa_of_pu(pu));
+    Buffer memory = binding_.allocate(lines * 64, numa >= 0 ? numa : numa_of_pu(pu));
     auto* next = reinterpret_cast<std::uint64_t*>(memory.get());
     std::vector<std::uint64_t> order(lines);
     std::iota(order.begin(), order.end(), 0);
@@ -257,7 +257,7 @@ Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_
     if (length != lines) wrong(fmt::format("the chase cycle has {} of {} lines", length, lines));
     ChaseWork work(next, steps);
     const auto result = exec::run_iterations({pu}, binding_, options(std::max(3, iterations_.timed / 10)), work);
-    Measurement m{Microbenchmark::dram_chase, costs::Level::dram, 64, 1, 0, 0, 0, 0, std::to_string(pu)};
+    Measurement m{Microbenchmark::dram_chase, costs::Level::dram, 64, 1, 0, 0, 0, 0, std::to_string(pu), hops};
     return finish(m, result, steps, {pu});
 }
 

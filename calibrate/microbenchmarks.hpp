@@ -14,7 +14,8 @@
 // - reduce: the reader sums its own m bytes and the writer's into a third buffer;
 // - contended_copy: d readers copy at once, each from its own writer;
 // - dram_chase: one PU follows a random cycle through every line of a buffer
-//   far larger than the last-level cache; the time is per line;
+//   far larger than the last-level cache, on its own NUMA node or another;
+//   the time is per line;
 // - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
 //   copy their own part of it at once;
 // - compute: exec::compute_flops on one PU.
@@ -62,7 +63,8 @@ public:
     Timed copy(costs::Level level, PuPair pair, std::uint64_t bytes);
     Timed reduce(costs::Level level, PuPair pair, std::uint64_t bytes);
     Timed contended_copy(costs::Level level, const std::vector<PuPair>& pairs, std::uint64_t bytes);
-    Timed dram_chase(int pu, std::uint64_t buffer_bytes, int steps);
+    // `numa`: the logical NUMA node of the buffer (-1: the PU's own), `hops` away.
+    Timed dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa = -1, int hops = 0);
     Timed dram_copy(const std::vector<int>& pus, std::uint64_t bytes_per_stream);
     Timed compute(int pu, double flops);
 

@@ -1,4 +1,5 @@
-// The fit on synthetic measurements: made from known figures by the
+// The fit on synthetic measurements (a two-socket machine with a shared L2
+// and memory up to two hops away): made from known figures by the
 // composition the simulator charges (calibrate::predicted_ns), with a
 // deterministic noise of up to +-0.5%, the fit gives the figures back
 // within 2%.
@@ -39,12 +40,13 @@ costs::Params known_params() {
 std::vector<Measurement> synthetic_measurements(const costs::Params& params, double noise) {
     std::vector<Measurement> list;
     const std::vector<std::uint64_t> sizes = {64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20};
-    auto add = [&](Microbenchmark kind, Level level, std::uint64_t bytes, int streams = 1) {
+    auto add = [&](Microbenchmark kind, Level level, std::uint64_t bytes, int streams = 1, int hops = 0) {
         Measurement m;
         m.kind = kind;
         m.level = level;
         m.bytes = bytes;
         m.streams = streams;
+        m.hops = hops;
         // A fixed pattern in [-noise, +noise]: no two neighbours err alike.
         const double wobble = noise * std::sin(1.7 * static_cast<double>(list.size()) + 0.3);
         m.time_ns = calibrate::predicted_ns(m, params) * (1 + wobble);
@@ -68,6 +70,8 @@ std::vector<Measurement> synthetic_measurements(const costs::Params& params, dou
         }
     add(Microbenchmark::contended_copy, Level::same_cache, 1 << 20, 2);
     add(Microbenchmark::dram_chase, Level::dram, 64);
+    add(Microbenchmark::dram_chase, Level::dram, 64, 1, 1);  // memory one and two inter-socket hops away
+    add(Microbenchmark::dram_chase, Level::dram, 64, 1, 2);
     add(Microbenchmark::dram_copy, Level::dram, 128u << 20);
     add(Microbenchmark::dram_copy, Level::dram, 256u << 20);
     add(Microbenchmark::contended_dram_copy, Level::dram, 64u << 20, 2);
