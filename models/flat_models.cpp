@@ -52,7 +52,7 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
                       : fmt::format("Open MPI coll/tuned {} {} (Pjesivac-Grbovic et al. 2007; Thakur, Rabenseifner, "
                                     "Gropp 2005), Hockney/LogGP terms as Bouteiller et al., section 6 measure it",
                                     flat_name, reduction ? "reduce" : "bcast");
-    info.predict = [collective, flat_name, hierarchical, reduction, name = info.name](
+    info.predict = [flat_name, hierarchical, reduction, name = info.name](
                        const sched::CollectiveSpec& spec, const NodeShape& shape,
                        const costs::Params& params) -> std::optional<double> {
         const sched::OptionReader options(spec, name);
@@ -70,7 +70,6 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
         for (const ModelLevel& level : model_levels(shape)) total += run(level.group_size, level.level);
         // A reduce's root alone copies its input to its output.
         if (reduction && shape.ranks() == 1) total = run(1, costs::Level::same_socket);
-        (void)collective;
         return total;
     };
     return info;
