@@ -10,10 +10,13 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
 #include "algorithms/registry.hpp"
+#include "calibrate/calibration.hpp"
+#include "calibrate/host_check.hpp"
 #include "cli/common.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -75,6 +78,10 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.row_template.placement = placement;
     setup.row_template.topology = layout.machine->source;
     setup.row_template.provenance = results::current_provenance();
+    // Params calibrated on this host: check before and after whether the host still runs at their speed.
+    const bool calibrated_here = params.name == calibrate::calibrated_name(setup.row_template.provenance.host);
+    std::optional<calibrate::HostCheck> before;
+    if (calibrated_here) before = calibrate::check_host(*layout.machine, params);
     const auto run = validate::run_validation(setup, specs, [&](const validate::ValidationPoint& p, int done, int total) {
         csv.row(validate::validation_fields(p, description));
         if (quiet) return;
@@ -87,7 +94,12 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         std::cerr << fmt::format("numacoll: threads {}pinned, memory {}bound to NUMA nodes (the system refused)\n",
                                  run.pinned ? "" : "NOT ", run.numa_bound ? "" : "NOT ");
     csv.finish();
-    const std::string summary = validate::summary_text(run.points, description);
+    std::string summary = validate::summary_text(run.points, description);
+    if (before) {
+        const std::string check = calibrate::host_check_text(*before, calibrate::check_host(*layout.machine, params));
+        summary.insert(summary.find('\n') + 1, check);
+        if (!quiet) std::cerr << check;
+    }
     summary_file.write(summary);
     summary_file.commit();
     for (const bool simulated : {true, false}) {

@@ -442,6 +442,7 @@ TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
     const std::string summary = slurp(dir / "summary.txt");
     EXPECT_NE(summary.find("params-calibrated.json"), std::string::npos);
     EXPECT_NE(summary.find("allreduce: which algorithm is fastest (2 sizes)"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("host check against the calibration: before the run flag"), std::string::npos) << summary;
     expect_usage_error("validate --quick --bytes 64 -o " + dir.string(), "--quick goes with --calibrate");
     const Result plot = run("plot " + dir.string());
     EXPECT_EQ(plot.exit_code, 0) << plot.err;

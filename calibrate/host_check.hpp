@@ -1,0 +1,31 @@
+// calibrate::check_host: how fast the host runs now against what a
+// calibration's params charge. A flag and a 64 KiB copy between the first
+// two cores (a copy of its own on a one-core machine) are measured with the
+// calibration's microbenchmarks and compared with calibrate::predicted_ns.
+// Validation runs it before and after its points: on a host whose speed
+// drifts (virtual machines), the summary then says whether the errors it
+// reports are the model's or the host's.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "calibrate/fit.hpp"
+#include "costs/params.hpp"
+#include "topologies/machine.hpp"
+
+namespace numacoll::calibrate {
+
+struct HostCheck {
+    std::vector<std::pair<Measurement, double>> points;  // (measured, what the params charge)
+    // Measured over charged, the median of the points (1: as calibrated).
+    double ratio() const;
+};
+
+HostCheck check_host(const topo::Machine& machine, const costs::Params& params);
+
+// "host check: flag 52 ns (params 50 ns), copy 64 KiB ...: 1.04 x before the run, 1.31 x after"
+std::string host_check_text(const HostCheck& before, const HostCheck& after);
+
+}  // namespace numacoll::calibrate
