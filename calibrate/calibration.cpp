@@ -86,7 +86,7 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
     iterations.timed = options.quick ? 30 : 200;
     iterations.warmup = options.quick ? 5 : 10;
     iterations.flag_rounds = options.quick ? 50 : 100;
-    const int rounds = options.quick ? 1 : 5;
+    const int rounds = options.quick ? 3 : 5;
 
     const std::uint64_t llc_bytes = std::max<std::uint64_t>(levels.llc_bytes_of_domain(0), 1 * MiB);
     std::vector<std::uint64_t> sizes = options.quick

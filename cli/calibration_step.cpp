@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "calibrate/calibration.hpp"
+#include "calibrate/host_check.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/text_file.hpp"
@@ -60,6 +62,24 @@ void write_calibration(const std::string& params_path, const std::string& measur
     if (params_out) *params_out = run.params;
 }
 
+namespace {
+
+// How far the host's speed may stray from a calibration's before it is redone.
+constexpr double host_drift_limit = 0.2;
+constexpr int calibration_attempts = 3;
+
+bool host_runs_as_calibrated(const costs::Params& params, bool quiet) {
+    const double ratio = calibrate::check_host(topo::load_live(), params).ratio();
+    const bool steady = std::abs(ratio - 1) <= host_drift_limit;
+    if (!steady && !quiet)
+        std::cerr << fmt::format("calibrate: the host runs at {:.2f} x the calibration's times now (a flag and a 64 KiB "
+                                 "copy): calibrating again\n",
+                                 ratio);
+    return steady;
+}
+
+}  // namespace
+
 costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step) {
     const std::filesystem::path dir(folder);
     const std::string params_path = (dir / "params-calibrated.json").string();
@@ -70,14 +90,20 @@ costs::Params calibrate_into_folder(const std::string& folder, const Calibration
             costs::Params cached = costs::parse_params(read_text_file(params_path, "params"), params_path);
             if (cached.name == calibrate::calibrated_name(host)) {
                 if (!step.quiet) std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n", params_path);
-                return cached;
+                if (host_runs_as_calibrated(cached, step.quiet)) return cached;
             }
         } catch (const InputError&) {
             // A damaged cache is measured again and replaced.
         }
     }
+    // A virtual machine's host can change speed for seconds at a time: a
+    // calibration made in such a spell describes neither before nor after,
+    // so it is checked at once and redone (a few times at most).
     costs::Params params;
-    write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
+    for (int attempt = 1; attempt <= calibration_attempts; ++attempt) {
+        write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
+        if (attempt == calibration_attempts || host_runs_as_calibrated(params, step.quiet)) break;
+    }
     params.origin = params_path;
     return params;
 }

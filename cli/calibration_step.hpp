@@ -3,6 +3,10 @@
 // results they explain, as params-calibrated.json with the microbenchmarks'
 // figures in calibration.csv. A file calibrated on this host is reused when
 // asked (the main job reruns in seconds); one from another host is not.
+// Either way the host is checked against the params at once
+// (calibrate::check_host), and a calibration it no longer matches by 20% is
+// made again, three times at most: a virtual machine's host changes speed
+// for seconds at a time.
 #pragma once
 
 #include <string>
