@@ -367,8 +367,30 @@ TEST(Cli, DemoRunsTheWholeChain) {
     EXPECT_NE(result.out.find("symbolic check: holds"), std::string::npos);
     EXPECT_NE(result.out.find("allreduce tree (2 sizes"), std::string::npos) << result.out;
     for (const char* name : {"machine.txt", "allreduce-tree-64B.txt", "allreduce-tree-64B.dot", "validation.csv",
-                             "summary.txt", "latency.png"})
+                             "summary.txt", "latency.png", "params-calibrated.json", "calibration.csv",
+                             "compare-allreduce.png", "best-allreduce.png"})
         EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+    EXPECT_NE(result.out.find("allreduce dissemination (2 sizes"), std::string::npos) << result.out;
+
+    // Run again: the calibration made on this host is reused...
+    const Result again = run("demo -o " + dir.string() + " --bytes 64 -n 3");
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.err.find("calibrate: reusing"), std::string::npos) << again.err;
+    // ...unless the host no longer runs at its speed: figures a thousand times
+    // too slow, named as this host's, are measured again and replaced.
+    const std::string cached = slurp(dir / "params-calibrated.json");
+    std::string slow = cached;
+    const std::string value_key = "\"latency_ns\": {\n        \"value\": ";
+    for (std::size_t at = 0; (at = slow.find(value_key, at)) != std::string::npos;) {
+        at += value_key.size();
+        slow.insert(at, "1000");  // 25.3 -> 100025.3
+    }
+    ASSERT_NE(slow, cached);
+    { std::ofstream(dir / "params-calibrated.json") << slow; }
+    const Result redo = run("demo -o " + dir.string() + " --bytes 64 -n 3");
+    EXPECT_EQ(redo.exit_code, 0) << redo.err;
+    EXPECT_NE(redo.err.find("calibrating again"), std::string::npos) << redo.err;
+    EXPECT_NE(slurp(dir / "params-calibrated.json"), slow);
 }
 
 TEST(Cli, RunMeasuresAndVerifies) {
