@@ -151,7 +151,7 @@ CacheColumns cache_columns(const std::vector<Measurement>& measurements) {
     return columns;
 }
 
-std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns, double line) {
+std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns) {
     std::vector<double> row(columns.count, 0);
     const double m = static_cast<double>(mb.bytes);
     const auto add = [&](Level level, double latency_times, double bytes) {
@@ -209,7 +209,7 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
     bool reduces = false;
     for (const auto& mb : measurements) {
         if (!is_cache_row(mb) || !(mb.time_ns > 0)) continue;
-        std::vector<double> row = cache_row(mb, columns, line);
+        std::vector<double> row = cache_row(mb, columns);
         for (double& v : row) v /= mb.time_ns;
         rows.push_back(row);
         y.push_back(1.0);

@@ -49,7 +49,9 @@ TEST(FlatModels, EveryAlgorithmHasAPredictionOnEveryShape) {
             spec.options = {{"segment", "1KiB"}, {"fanout", "2"}, {"arity", "2"}, {"bcast", "1stage"},
                             {"internode", "ring"}, {"intra", "binomial"}, {"stages", "2stage"}, {"peer", "next"}};
             const std::optional<double> time = model.predict(spec, shape, round_params());
-            if (time) EXPECT_GT(*time, 0) << model.name;
+            if (time) {
+                EXPECT_GT(*time, 0) << model.name;
+            }
         }
 }
 
