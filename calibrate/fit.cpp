@@ -217,13 +217,11 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         reduces = reduces || mb.kind == Microbenchmark::reduce;
     }
     if (!rows.empty()) {
-        if (!reduces)  // the rate is not in any row: hold it out of the problem
-            for (auto& row : rows) row[columns.inverse_rate] = 0;
         std::vector<std::vector<double>> problem = rows;
         std::vector<double> x;
         if (reduces) {
             x = non_negative_fit(problem, y, columns.count, "the cache levels and the reduction rate");
-        } else {
+        } else {  // no sum measured: the rate is in no row, and out of the problem
             for (auto& row : problem) row.erase(row.begin() + static_cast<long>(columns.inverse_rate));
             x = non_negative_fit(problem, y, columns.count - 1, "the cache levels");
             x.insert(x.begin() + static_cast<long>(columns.inverse_rate), 0.0);

@@ -25,21 +25,24 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
                              const std::function<void(const ValidationPoint&, int done, int total)>& on_point) {
     ValidationRun run;
     if (setup.rounds < 1) throw UsageError(fmt::format("rounds must be >= 1 (got {})", setup.rounds));
-    // Earlier rounds measure every point and keep their iteration times; the
-    // last one adds its own, simulates, and finishes each point in turn.
+    // Every schedule once, before any measurement (a spec that cannot be
+    // generated fails before the work). Earlier rounds measure every point and
+    // keep their iteration times; the last one adds its own, simulates, and
+    // finishes each point in turn.
+    std::vector<sched::Schedule> schedules;
+    for (const auto& spec : specs) schedules.push_back(setup.make_schedule(spec));
     std::vector<std::vector<double>> pooled(specs.size());
     bool pinned = true, bound = true;
     for (int round = 1; round < setup.rounds; ++round)
         for (std::size_t k = 0; k < specs.size(); ++k) {
-            const exec::ExecResult measured =
-                exec::run_on_threads(setup.make_schedule(specs[k]), *setup.machine, setup.exec_options);
+            const exec::ExecResult measured = exec::run_on_threads(schedules[k], *setup.machine, setup.exec_options);
             pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
             pinned = pinned && measured.threads_pinned;
             bound = bound && measured.memory_bound;
         }
     int done = 0;
     for (std::size_t k = 0; k < specs.size(); ++k) {
-        const sched::Schedule schedule = setup.make_schedule(specs[k]);
+        const sched::Schedule& schedule = schedules[k];
         const bool traced = schedule.spec.bytes == setup.trace_bytes;
         exec::ExecOptions options = setup.exec_options;
         options.trace = traced;
