@@ -45,7 +45,7 @@ std::string host_check_text(const HostCheck& before, const HostCheck& after) {
         std::string out;
         for (const auto& [measured, charged] : check.points)
             out += fmt::format("{}{}{} {:.0f} ns (params {:.0f} ns)", out.empty() ? "" : ", ", to_string(measured.kind),
-                               measured.kind == Microbenchmark::flag ? std::string() : " " + format_bytes(measured.bytes),
+                               measured.kind == Microbenchmark::flag ? std::string() : fmt::format(" {}", format_bytes(measured.bytes)),
                                measured.time_ns, charged);
         return out;
     };

@@ -24,8 +24,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// This process's scratch folder, removed when the process ends.
+const fs::path& scratch_dir() {
+    struct Folder {
+        fs::path path = fs::temp_directory_path() / fmt::format("numacoll-output-file-{}", ::getpid());
+        ~Folder() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    };
+    static const Folder folder;
+    return folder.path;
+}
+
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / fmt::format("numacoll-output-file-{}", ::getpid());
+    const fs::path& dir = scratch_dir();
     fs::create_directories(dir);
     const fs::path path = dir / name;
     std::error_code ignored;

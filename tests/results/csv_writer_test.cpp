@@ -16,8 +16,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// This process's scratch folder, removed when the process ends.
+const fs::path& scratch_dir() {
+    struct Folder {
+        fs::path path = fs::temp_directory_path() / ("numacoll-csv-" + std::to_string(::getpid()));
+        ~Folder() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    };
+    static const Folder folder;
+    return folder.path;
+}
+
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("numacoll-csv-" + std::to_string(::getpid()));
+    const fs::path& dir = scratch_dir();
     fs::create_directories(dir);
     return dir / name;
 }
