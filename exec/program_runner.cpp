@@ -23,6 +23,12 @@ ScheduleWork::ScheduleWork(const sched::Schedule& schedule, const std::vector<Th
     : schedule_(schedule), programs_(programs), buffers_(buffers), task_times_(schedule.task_count()) {
     for (const ThreadProgram& program : programs) {
         inputs_.push_back(schedule.input_of(program.rank));
+        std::vector<int> cleared;
+        for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b)
+            if (schedule.buffer(b).owner == program.rank && schedule.buffer(b).role != sched::BufferRole::input &&
+                buffers.holds(b))
+                cleared.push_back(b);
+        cleared_.push_back(std::move(cleared));
         std::vector<std::uint8_t> announces;
         for (int id : program.tasks) {
             const sched::TaskKind kind = schedule.task(id).kind;
@@ -33,6 +39,9 @@ ScheduleWork::ScheduleWork(const sched::Schedule& schedule, const std::vector<Th
 }
 
 void ScheduleWork::prepare(int thread, std::uint32_t iteration) {
+    // Its outputs and temporaries: Modified in its own cache, holding no
+    // result of an earlier iteration (verification then sees what this one wrote).
+    for (int buffer : cleared_[thread]) std::memset(buffers_.bytes(buffer), 0xff, schedule_.buffer(buffer).bytes);
     const int input = inputs_[thread];
     if (input < 0) return;
     fill_input(buffers_.bytes(input), schedule_.buffer(input).bytes, programs_[thread].rank, iteration,

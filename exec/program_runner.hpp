@@ -1,6 +1,8 @@
 // exec::ProgramRunner: a schedule's thread programs as the harness's
-// IterationWork. Each iteration a thread rewrites its rank's input
-// (prepare), then runs its tasks in order (run): it waits for what other
+// IterationWork. Each iteration a thread rewrites its rank's input and
+// clears its rank's outputs and temporaries (prepare: outside the timed
+// region, every buffer Modified in its owner's cache, as the cost model
+// assumes), then runs its tasks in order (run): it waits for what other
 // threads must tell it first, executes the task (memcpy, a reduction
 // kernel, real compute work, nothing for a wait), and signals through the
 // transport when the task is one that others wait for. In the recorded
@@ -44,6 +46,7 @@ protected:
     const std::vector<ThreadProgram>& programs_;
     const Buffers& buffers_;
     std::vector<int> inputs_;                      // per program: its rank's input buffer, -1 if none
+    std::vector<std::vector<int>> cleared_;        // per program: its rank's outputs and temporaries
     std::vector<std::vector<std::uint8_t>> announces_;  // per program and entry: others wait for this task
     std::vector<std::pair<Clock::time_point, Clock::time_point>> task_times_;
 };
