@@ -186,10 +186,20 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
         m.iterations = stats.iterations;
         run.measurements.push_back(m);
     }
-    run.fit = fit_measurements(run.measurements, base.cache_line_bytes);
+    // The readers run in core 0's domain: its private cache is the one the rows spill from.
+    const std::uint64_t private_bytes = levels.private_cache_bytes_of_core(0);
+    run.fit = fit_measurements(run.measurements, base.cache_line_bytes, static_cast<double>(private_bytes));
     const results::Provenance provenance = results::current_provenance();
-    run.params = calibrated_params(run.fit, run.measurements, base, {provenance.host, provenance.date, provenance.numacoll},
-                                   &run.levels_from_base);
+    const CalibrationStamp stamp{provenance.host, provenance.date, provenance.numacoll};
+    run.params = calibrated_params(run.fit, run.measurements, base, stamp, &run.levels_from_base);
+    if (private_bytes > 0)
+        run.params.private_cache_bytes = costs::Figure{
+            static_cast<double>(private_bytes),
+            fmt::format("hwloc on {} at {}: the largest cache below the last level that core 0 has alone ({}); the "
+                        "fit charged the rows whose working set exceeds it at same_socket",
+                        stamp.host, stamp.date, format_bytes(private_bytes))};
+    else
+        run.params.private_cache_bytes.reset();
     run.threads_pinned = bench.threads_pinned();
     run.memory_bound = bench.memory_bound();
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -28,14 +28,35 @@ const char* to_string(Microbenchmark kind) {
     return "?";
 }
 
+namespace {
+
+// The bytes a microbenchmark's task touches: its operands and its result.
+double working_set_bytes(const Measurement& mb) {
+    const double m = static_cast<double>(mb.bytes);
+    switch (mb.kind) {
+        case Microbenchmark::copy:
+        case Microbenchmark::contended_copy: return 2 * m;
+        case Microbenchmark::reduce: return 3 * m;
+        default: return 0;
+    }
+}
+
+bool spills(const Measurement& mb, double private_cache_bytes) {
+    return private_cache_bytes > 0 && working_set_bytes(mb) > private_cache_bytes;
+}
+
+}  // namespace
+
 double predicted_ns(const Measurement& mb, const costs::Params& params) {
     const double m = static_cast<double>(mb.bytes);
     const double line = params.cache_line_bytes;
-    const costs::LevelParams& local = params.at(Level::local_cache);
-    const costs::LevelParams& at = params.at(mb.level);
+    const bool spilled = spills(mb, params.private_cache_bytes ? params.private_cache_bytes->value : 0);
+    // The core's own data: in its private caches, or in its LLC once the working set spills.
+    const costs::LevelParams& own = params.at(spilled ? Level::same_socket : Level::local_cache);
+    const costs::LevelParams& at = mb.level == Level::local_cache ? own : params.at(mb.level);
     const auto b = [](const costs::LevelParams& level) { return 1.0 / level.bandwidth_bytes_per_ns.value; };
     const auto big_b = [](const costs::LevelParams& level) { return 1.0 / level.aggregate_bandwidth_bytes_per_ns.value; };
-    const double write_ns = local.latency_ns.value + m * b(local);
+    const double write_ns = own.latency_ns.value + m * b(own);
     const double read_ns = at.latency_ns.value + m * b(at);
     const double d = mb.streams;
     switch (mb.kind) {
@@ -44,7 +65,9 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
         case Microbenchmark::copy: return read_ns + write_ns;
         case Microbenchmark::reduce: return write_ns + read_ns + m / params.reduce_bytes_per_ns.value + write_ns;
         case Microbenchmark::contended_copy:
-            return at.latency_ns.value + m * std::max(b(at), d * big_b(at)) + write_ns;
+            // The readers share one LLC: spilled writes contend in it too.
+            return at.latency_ns.value + m * std::max(b(at), d * big_b(at)) +
+                   (spilled ? own.latency_ns.value + m * std::max(b(own), d * big_b(own)) : write_ns);
         case Microbenchmark::dram_chase:
             return at.latency_ns.value + mb.hops * params.at(Level::other_socket).latency_ns.value + line * b(at);
         case Microbenchmark::dram_copy: return 2 * read_ns;
@@ -139,33 +162,49 @@ struct CacheColumns {
     std::size_t count = 3;
 };
 
-CacheColumns cache_columns(const std::vector<Measurement>& measurements) {
+// The level a row's own-core accesses are charged at.
+Level own_level(const Measurement& mb, double private_cache_bytes) {
+    return spills(mb, private_cache_bytes) ? Level::same_socket : Level::local_cache;
+}
+
+// The level a row reads its remote operand at.
+Level read_level(const Measurement& mb, double private_cache_bytes) {
+    return mb.level == Level::local_cache ? own_level(mb, private_cache_bytes) : mb.level;
+}
+
+CacheColumns cache_columns(const std::vector<Measurement>& measurements, double private_cache_bytes) {
     CacheColumns columns;
     columns.latency[Level::local_cache] = 0;
     columns.per_byte[Level::local_cache] = 1;
+    const auto add = [&](Level level) {
+        if (columns.latency.count(level)) return;
+        columns.latency[level] = columns.count++;
+        columns.per_byte[level] = columns.count++;
+    };
     for (const auto& mb : measurements)
-        if (is_cache_row(mb) && mb.level != Level::local_cache && !columns.latency.count(mb.level)) {
-            columns.latency[mb.level] = columns.count++;
-            columns.per_byte[mb.level] = columns.count++;
+        if (is_cache_row(mb)) {
+            add(read_level(mb, private_cache_bytes));
+            add(own_level(mb, private_cache_bytes));
         }
     return columns;
 }
 
-std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns) {
+std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns, double private_cache_bytes) {
     std::vector<double> row(columns.count, 0);
     const double m = static_cast<double>(mb.bytes);
     const auto add = [&](Level level, double latency_times, double bytes) {
         row[columns.latency.at(level)] += latency_times;
         row[columns.per_byte.at(level)] += bytes;
     };
+    const Level own = own_level(mb, private_cache_bytes);
     switch (mb.kind) {
         case Microbenchmark::copy:
-            add(mb.level, 1, m);
-            add(Level::local_cache, 1, m);
+            add(read_level(mb, private_cache_bytes), 1, m);
+            add(own, 1, m);
             break;
         case Microbenchmark::reduce:
-            add(mb.level, 1, m);
-            add(Level::local_cache, 2, 2 * m);
+            add(read_level(mb, private_cache_bytes), 1, m);
+            add(own, 2, 2 * m);
             row[columns.inverse_rate] += m;
             break;
         default: break;
@@ -175,15 +214,20 @@ std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns
 
 // The aggregate of a level from its contended rows, given its a and b:
 // the per-byte cost x of each row (m >= 16 KiB, where bytes dominate)
-// shows contention when it exceeds b by 5%; then B = x / d.
-void fit_aggregate(LevelFit& fit, const std::vector<Measurement>& rows, const costs::LevelParams& local) {
+// shows contention when it exceeds b by 5%; then B = x / d. A row whose
+// writes spill to the LLC counts only at same_socket, where its reads and
+// writes contend alike (elsewhere the LLC's share cannot be separated).
+void fit_aggregate(Level level, LevelFit& fit, const std::vector<Measurement>& rows, const costs::LevelParams& local,
+                   double private_cache_bytes) {
     std::vector<double> aggregates;
     const double b = 1.0 / fit.bandwidth_bytes_per_ns;
     for (const auto& mb : rows) {
         fit.streams_measured = std::max(fit.streams_measured, mb.streams);
         const double m = static_cast<double>(mb.bytes);
         if (m < 16384) continue;
-        const double per_byte = mb.kind == Microbenchmark::contended_dram_copy
+        const bool spilled = mb.kind == Microbenchmark::contended_copy && spills(mb, private_cache_bytes);
+        if (spilled && level != Level::same_socket) continue;
+        const double per_byte = mb.kind == Microbenchmark::contended_dram_copy || spilled
                                     ? (mb.time_ns / 2 - fit.latency_ns) / m
                                     : (mb.time_ns - fit.latency_ns - local.latency_ns.value) / m -
                                           1.0 / local.bandwidth_bytes_per_ns.value;
@@ -199,17 +243,17 @@ void fit_aggregate(LevelFit& fit, const std::vector<Measurement>& rows, const co
 
 }  // namespace
 
-FitResult fit_measurements(const std::vector<Measurement>& measurements, double line) {
+FitResult fit_measurements(const std::vector<Measurement>& measurements, double line, double private_cache_bytes) {
     FitResult result;
     // 1. The cache levels, the reduction rate: one linear problem.
-    const CacheColumns columns = cache_columns(measurements);
+    const CacheColumns columns = cache_columns(measurements, private_cache_bytes);
     std::vector<std::vector<double>> rows;
     std::vector<double> y;
     std::vector<const Measurement*> used;
     bool reduces = false;
     for (const auto& mb : measurements) {
         if (!is_cache_row(mb) || !(mb.time_ns > 0)) continue;
-        std::vector<double> row = cache_row(mb, columns);
+        std::vector<double> row = cache_row(mb, columns, private_cache_bytes);
         for (double& v : row) v /= mb.time_ns;
         rows.push_back(row);
         y.push_back(1.0);
@@ -246,11 +290,10 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
             double predicted = 0;
             for (std::size_t j = 0; j < x.size(); ++j) predicted += rows[i][j] * x[j];
             const double error = predicted - 1.0;  // rows are relative already
-            errors[used[i]->level].push_back(error);
-            kinds[used[i]->level].insert(to_string(used[i]->kind));
-            if (used[i]->level != Level::local_cache) {
-                errors[Level::local_cache].push_back(error);
-                kinds[Level::local_cache].insert(to_string(used[i]->kind));
+            for (Level level : std::set<Level>{read_level(*used[i], private_cache_bytes),
+                                               own_level(*used[i], private_cache_bytes)}) {
+                errors[level].push_back(error);
+                kinds[level].insert(to_string(used[i]->kind));
             }
             if (used[i]->kind == Microbenchmark::reduce) reduce_errors.push_back(error);
         }
@@ -336,7 +379,7 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
                                          costs::to_string(level)));
         if (level != Level::dram && !result.levels.count(Level::local_cache))
             throw CheckError("calibration: contended copies need the local copies to separate the write");
-        fit_aggregate(found->second, list, local_params);
+        fit_aggregate(level, found->second, list, local_params, private_cache_bytes);
         found->second.microbenchmarks += ", " + std::string(to_string(list.front().kind));
     }
 

@@ -12,6 +12,10 @@
 //   DRAM copy (m > LLC)       2 (a_d + m·b_d)              (read from and write to DRAM)
 //   d concurrent DRAM copies  2 (a_d + m·max(b_d, d·B_d))
 //   compute                   flops / flops_per_ns
+// With core.private_cache_bytes = P, a copy (working set 2m) or reduce (3m)
+// beyond P finds the core's own data in its LLC: every l above is s
+// (same_socket) for it, and a contended copy's writes contend there too,
+// a_s + m·max(b_s, d·B_s) (the readers share one LLC).
 // A copy from the own cache has L = l. The latencies, b and 1/rate of the
 // cache levels are one linear least-squares problem; each row is divided by
 // its measured time, so that 64 B and 4 MiB weigh alike (relative error).
@@ -80,6 +84,10 @@ double predicted_ns(const Measurement& measurement, const costs::Params& params)
 
 // Fits every figure the measurements determine. CheckError when they cannot
 // (a remote level without its local copies, fewer rows than unknowns).
-FitResult fit_measurements(const std::vector<Measurement>& measurements, double cache_line_bytes);
+// `private_cache_bytes`: core.private_cache_bytes of the params the figures
+// are for (0 when they give none): rows whose working set exceeds it charge
+// the core's own accesses at same_socket, as the simulator does.
+FitResult fit_measurements(const std::vector<Measurement>& measurements, double cache_line_bytes,
+                           double private_cache_bytes = 0);
 
 }  // namespace numacoll::calibrate

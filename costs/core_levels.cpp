@@ -28,6 +28,7 @@ CoreLevels::CoreLevels(const topo::Machine& machine) {
         core_llc_bytes_.push_back(llc >= 0 ? machine.objects[llc].cache_bytes : 0);
         if (llc >= 0 && counted_llcs.insert(llc).second) domain_llc_bytes_[it->second] += machine.objects[llc].cache_bytes;
         int shared = -1;
+        std::uint64_t private_bytes = 0;
         for (int level : machine.cache_levels) {
             if (level >= llc_level) break;
             const int candidate = machine.cache_of_core(core, level);
@@ -35,8 +36,12 @@ CoreLevels::CoreLevels(const topo::Machine& machine) {
                 shared = candidate;
                 break;
             }
+            if (candidate >= 0) private_bytes = std::max(private_bytes, machine.objects[candidate].cache_bytes);
         }
         core_shared_cache_.push_back(shared);
+        // A last-level cache of its own is where its data goes beyond the L1: no shared LLC to spill into.
+        const bool own_llc = llc >= 0 && machine.objects[llc].cores.size() <= 1;
+        core_private_bytes_.push_back(own_llc ? 0 : private_bytes);
     }
 
     const int domains = domain_count();

@@ -53,6 +53,10 @@ public:
     // Object index of the smallest cache below the last level that the core
     // shares with another core, -1 if none.
     int shared_cache_of_core(int core) const { return core_shared_cache_[core]; }
+    // The largest cache below the last level that holds this core alone (its
+    // L2 on most x86 cores), 0 if none or if the last level is the core's
+    // own: what core.private_cache_bytes means.
+    std::uint64_t private_cache_bytes_of_core(int core) const { return core_private_bytes_[core]; }
     // The size of the core's last-level cache, 0 without caches.
     std::uint64_t llc_bytes_of_core(int core) const { return core_llc_bytes_[core]; }
     // What a domain's last-level caches hold together (one shared cache, or
@@ -63,6 +67,7 @@ private:
     std::vector<int> core_domain_;
     std::vector<std::uint64_t> core_llc_bytes_;
     std::vector<int> core_shared_cache_;
+    std::vector<std::uint64_t> core_private_bytes_;
     std::vector<int> domain_numa_;
     std::vector<std::uint64_t> domain_llc_bytes_;
     std::vector<std::vector<int>> hops_;      // domain x domain

@@ -108,6 +108,12 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         params.compute_flops_per_ns = reader.figure(core, "compute_flops_per_ns", "core.");
     if (core.contains("flag_overhead_ns"))
         params.flag_overhead_ns = reader.figure(core, "flag_overhead_ns", "core.", false);
+    if (core.contains("private_cache_bytes")) {
+        params.private_cache_bytes = reader.figure(core, "private_cache_bytes", "core.");
+        if (params.private_cache_bytes->value > 0x1p40)
+            throw InputError(fmt::format("params '{}': 'core.private_cache_bytes.value' must be at most 1 TiB (got {})",
+                                         label, params.private_cache_bytes->value));
+    }
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));
@@ -153,6 +159,7 @@ std::string params_to_json(const Params& params) {
     ordered core = {{"reduce_bytes_per_ns", figure_json(params.reduce_bytes_per_ns)}};
     if (params.compute_flops_per_ns) core["compute_flops_per_ns"] = figure_json(*params.compute_flops_per_ns);
     if (params.flag_overhead_ns) core["flag_overhead_ns"] = figure_json(*params.flag_overhead_ns);
+    if (params.private_cache_bytes) core["private_cache_bytes"] = figure_json(*params.private_cache_bytes);
     root["core"] = core;
     ordered levels = ordered::object();
     for (Level level : all_levels) {

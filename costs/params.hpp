@@ -74,6 +74,12 @@ struct Params {
     // What a flag costs beyond its cache line: the store, the waiter's spin
     // loop noticing it and leaving (exec/flag.hpp), in ns; absent: nothing.
     std::optional<Figure> flag_overhead_ns;
+    // The bytes a core's own accesses keep in its private caches (the L2 of
+    // most x86 cores); a copy or reduce whose operands and result together
+    // exceed it streams them through the last-level cache at the
+    // same_socket level's cost (sim/task_plan.hpp). Absent: every access to
+    // a core's own data costs local_cache, as in HPDC'13's model.
+    std::optional<Figure> private_cache_bytes;
     std::array<LevelParams, all_levels.size()> levels;
     // Absent in a file that does not give them: messages then cost no
     // processor time, and DMA is limited by bandwidth alone.

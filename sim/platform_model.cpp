@@ -16,6 +16,7 @@ namespace numacoll::sim {
 PlatformModel::PlatformModel(std::shared_ptr<const topo::Machine> machine, costs::Params params, int nodes)
     : machine_(std::move(machine)), params_(std::move(params)), nodes_(nodes), levels_(*machine_) {
     if (nodes_ < 1) throw UsageError(fmt::format("a platform needs at least one node (got {})", nodes_));
+    if (params_.private_cache_bytes) private_cache_bytes_ = params_.private_cache_bytes->value;
     find_nics();
     build_links();
 }
@@ -155,6 +156,7 @@ std::string PlatformModel::host_name(const Endpoint& endpoint) {
         case EndpointKind::memory: return fmt::format("n{}.mem{}", endpoint.node, endpoint.index);
         case EndpointKind::nic: return fmt::format("n{}.nic{}", endpoint.node, endpoint.index);
         case EndpointKind::dma: return fmt::format("n{}.dma{}", endpoint.node, endpoint.index);
+        case EndpointKind::llc: return fmt::format("n{}.llc{}", endpoint.node, endpoint.index);
     }
     return "?";
 }
@@ -239,6 +241,11 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
     }
     if (from.kind == K::core && to.kind == K::cache && from.index == to.index)
         return finish(Level::local_cache, 0, {stream(from.index, Level::local_cache)});
+    if (((from.kind == K::llc && to.kind == K::core) || (from.kind == K::core && to.kind == K::llc)) &&
+        from.index == to.index)
+        return finish(Level::same_socket, 0,
+                      {stream(from.index, Level::same_socket),
+                       {node_link(node, fmt::format("llc{}", levels_.domain_of_core(from.index))), true}});
     if ((from.kind == K::memory && to.kind == K::core) || (from.kind == K::core && to.kind == K::memory)) {
         const int numa = from.kind == K::memory ? from.index : to.index;
         const int core = from.kind == K::core ? from.index : to.index;

@@ -3,7 +3,9 @@
 // into SimGrid zones, hosts, links and routes).
 //
 // Endpoints, per node: a host per core (it computes the reductions), a host
-// per core's cache (where data that core wrote lives while it fits), a memory
+// per core's cache (where data that core wrote lives while it fits), with
+// params that give core.private_cache_bytes a host per core for its LLC (where
+// the core's own data streams once it no longer fits its private caches), a memory
 // host per NUMA node, a host per NIC (one per PCI device hwloc reports a
 // network or OpenFabrics device on; a virtual one on NUMA node 0 when there
 // is none), and a DMA host per (NUMA node, NIC): a NUMA node's memory as one
@@ -16,6 +18,7 @@
 //   same core        [c.local]                                  a_local
 //   same cache       [c.same_cache, the shared cache]           a_same_cache
 //   same socket      [c.same_socket, the LLC]                   a_same_socket
+//   own LLC <-> core [c.same_socket, the LLC]                   a_same_socket
 //   other socket     [c.other_socket, inter-socket links...]    h * a_other_socket (a per link)
 //   DRAM             [c.dram, memory controller, links...]      a_dram + h * a_other_socket
 //   memory <-> NIC   [memory controller, links..., PCIe]        a_nic + h * a_other_socket
@@ -43,13 +46,13 @@
 
 namespace numacoll::sim {
 
-enum class EndpointKind { core, cache, memory, nic, dma };
+enum class EndpointKind { core, cache, memory, nic, dma, llc };
 
 struct Endpoint {
     EndpointKind kind = EndpointKind::core;
     int node = 0;
-    // logical core (core, cache), logical NUMA node (memory), NIC number
-    // (nic), NUMA node x NIC count + NIC number (dma)
+    // logical core (core, cache, llc), logical NUMA node (memory), NIC
+    // number (nic), NUMA node x NIC count + NIC number (dma)
     int index = 0;
     auto operator<=>(const Endpoint&) const = default;
 };
@@ -113,6 +116,10 @@ public:
     int hops(int from_domain, int to_domain) const { return levels_.hops(from_domain, to_domain); }
     // Bytes that stay in a core's cache after it writes them: its LLC's size (0 without caches).
     std::uint64_t cache_capacity_bytes(int core) const { return levels_.llc_bytes_of_core(core); }
+    // Whether a core's own accesses beyond core.private_cache_bytes go
+    // through its LLC (the params give that capacity), and the capacity.
+    bool spills_to_llc() const { return private_cache_bytes_ > 0; }
+    double private_cache_bytes() const { return private_cache_bytes_; }
     int nic_count() const { return static_cast<int>(nic_numa_.size()); }
     bool virtual_nic() const { return virtual_nic_; }
     int numa_of_nic(int nic) const { return nic_numa_[nic]; }
@@ -142,6 +149,7 @@ private:
     std::vector<int> nic_numa_;
     std::vector<int> nearest_nic_;  // per NUMA node
     bool virtual_nic_ = false;
+    double private_cache_bytes_ = 0;  // 0: no spill
     std::map<std::string, LinkSpec> links_;
 };
 

@@ -33,6 +33,8 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         for (int nic = 0; nic < model.nic_count(); ++nic) add_host({EndpointKind::nic, node, nic}, 1);
         for (int numa = 0; numa < model.numa_count(); ++numa)
             for (int nic = 0; nic < model.nic_count(); ++nic) add_host(model.dma(node, numa, nic), 1);
+        if (model.spills_to_llc())
+            for (int core = 0; core < model.machine().core_count(); ++core) add_host({EndpointKind::llc, node, core}, 1);
         ports_.push_back(zone->create_router(fmt::format("n{}.port", node)));
     }
 
@@ -82,12 +84,13 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         });
 }
 
-// Hosts of a node, in order: cores, their caches, memories, NICs, DMA endpoints.
+// Hosts of a node, in order: cores, their caches, memories, NICs, DMA
+// endpoints, the LLC as each core sees it (only when the params spill).
 std::size_t SimgridPlatform::slot(const Endpoint& endpoint) const {
     const std::size_t cores = static_cast<std::size_t>(model_.machine().core_count());
     const std::size_t numas = static_cast<std::size_t>(model_.numa_count());
     const std::size_t nics = static_cast<std::size_t>(model_.nic_count());
-    const std::size_t per_node = 2 * cores + numas + nics + numas * nics;
+    const std::size_t per_node = 3 * cores + numas + nics + numas * nics;
     std::size_t index = static_cast<std::size_t>(endpoint.index);
     switch (endpoint.kind) {
         case EndpointKind::core: break;
@@ -95,6 +98,7 @@ std::size_t SimgridPlatform::slot(const Endpoint& endpoint) const {
         case EndpointKind::memory: index += 2 * cores; break;
         case EndpointKind::nic: index += 2 * cores + numas; break;
         case EndpointKind::dma: index += 2 * cores + numas + nics; break;
+        case EndpointKind::llc: index += 2 * cores + numas + nics + numas * nics; break;
     }
     return static_cast<std::size_t>(endpoint.node) * per_node + index;
 }

@@ -268,16 +268,24 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
         switch (task.kind) {
             case sched::TaskKind::copy:
             case sched::TaskKind::reduce: {
+                // Operands and result beyond the core's private caches: its
+                // own data streams through its LLC instead.
+                double working_set_bytes = static_cast<double>(task.write.bytes);
+                for (const sched::Range& read : task.reads) working_set_bytes += static_cast<double>(read.bytes);
+                const bool spills = platform.spills_to_llc() && working_set_bytes > platform.private_cache_bytes();
+                const Endpoint own_cache{EndpointKind::cache, rank.node, rank.core};
+                const Endpoint own_llc{EndpointKind::llc, rank.node, rank.core};
+                auto through_llc = [&](const Endpoint& at) { return spills && at == own_cache ? own_llc : at; };
                 if (processes && std::any_of(task.reads.begin(), task.reads.end(), [&](const sched::Range& read) {
                         return schedule.buffer(read.buffer).owner != task.thread;
                     }))
                     serial(core, messages->process_receive_overhead_ns);
                 for (const sched::Range& read : task.reads)
                     for (const auto& [location, bytes] : placement.read(read, rank.core, id)) {
-                        Step step{Step::Kind::transfer, location.source, core, bytes};
+                        Step step{Step::Kind::transfer, through_llc(location.source), core, bytes};
                         if (location.ready_after >= 0 && location.ready_after != id) {
                             step.source_ready_after = location.ready_after;
-                            step.fallback_from = location.fallback;
+                            step.fallback_from = through_llc(location.fallback);
                         }
                         steps.push_back(step);
                     }
@@ -285,7 +293,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
                     steps.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
                 const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
-                steps.push_back({Step::Kind::transfer, core, target, bytes});
+                steps.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
                 placement.record(task.write, target);
                 merge_private_steps(steps, platform);
                 break;

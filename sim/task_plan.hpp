@@ -25,6 +25,14 @@
 //   out, by task in planning order) to DRAM, and their shared copies vanish.
 // - A net transfer lands in the DRAM of the destination buffer's NUMA node
 //   (the NIC writes memory), and reads the source from DRAM.
+// - With core.private_cache_bytes in the params: a copy or reduce on core t
+//   whose reads and write together exceed that capacity finds t's own data
+//   in t's LLC, not its private caches: its reads of t's cache and its write
+//   to t's cache go between t's core and the LLC (the llc endpoint: the
+//   same_socket level's cost, sharing the LLC's aggregate bandwidth). Where
+//   the bytes live is unchanged: another core reads them at same_socket
+//   either way. (One task's operands stand for its working set, as one
+//   range stands for it against the LLC.)
 //
 // What a task costs:
 // - copy:   read each input piece from where it lives into t's core, one

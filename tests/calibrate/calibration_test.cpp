@@ -1,6 +1,7 @@
 // Calibrated params: every figure says where it comes from, they survive a
 // round trip through their file, and the fit's composition is the
-// simulator's: with any figures, simulating a two-rank bcast tree (flag, copy)
+// simulator's: with any figures (and a private cache the larger sizes
+// spill from), simulating a two-rank bcast tree (flag, copy)
 // and allreduce tree (flag, reduce, flag, copy) gives the sum of what the
 // fit charges for those microbenchmarks.
 #include "calibrate/calibration.hpp"
@@ -102,9 +103,11 @@ TEST(CalibratedParams, SurviveTheirFile) {
 }
 
 TEST(CalibratedParams, TheFitChargesWhatTheSimulatorCharges) {
-    const costs::Params params = calibrate::calibrated_params(two_core_fit(), {}, costs::load_params("generic"),
-                                                              {"host7", "2026-11-23T02:00:00Z", "0.1.0 (abc1234)"});
-    for (std::uint64_t bytes : {8u, 1024u, 65536u}) {
+    costs::Params params = calibrate::calibrated_params(two_core_fit(), {}, costs::load_params("generic"),
+                                                        {"host7", "2026-11-23T02:00:00Z", "0.1.0 (abc1234)"});
+    // Beyond a private cache of 256 KiB too: a reduce of 128 KiB touches 384 KiB, a copy of 256 KiB 512 KiB.
+    params.private_cache_bytes = costs::Figure{256 * 1024, "test"};
+    for (std::uint64_t bytes : {8u, 1024u, 65536u, 131072u, 262144u, 1048576u}) {
         const double flag = calibrate::predicted_ns(point(Microbenchmark::flag, Level::same_socket, 64), params);
         const double copy = calibrate::predicted_ns(point(Microbenchmark::copy, Level::same_socket, bytes), params);
         const double reduce = calibrate::predicted_ns(point(Microbenchmark::reduce, Level::same_socket, bytes), params);

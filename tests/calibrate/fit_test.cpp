@@ -126,6 +126,40 @@ TEST(CalibrationFit, WithoutNoiseTheFitIsExact) {
     expect_within(*fit.flag_overhead_ns, 15, 1e-6, "flag overhead");
 }
 
+TEST(CalibrationFit, RowsBeyondThePrivateCacheChargeTheLlcAndTheFitRecoversEveryFigure) {
+    costs::Params known = known_params();
+    known.private_cache_bytes = costs::Figure{256 * 1024, "known"};
+    const std::vector<Measurement> list = synthetic_measurements(known, 0.005);
+    // A local copy of 1 MiB (2 MiB touched) costs what two LLC streams cost, not two private ones.
+    Measurement big{};
+    big.kind = Microbenchmark::copy;
+    big.level = Level::local_cache;
+    big.bytes = 1 << 20;
+    const auto& llc = known.at(Level::same_socket);
+    EXPECT_NEAR(calibrate::predicted_ns(big, known),
+                2 * (llc.latency_ns.value + big.bytes / llc.bandwidth_bytes_per_ns.value), 1e-9);
+    Measurement small = big;
+    small.bytes = 64 * 1024;  // 128 KiB touched: private
+    const auto& local = known.at(Level::local_cache);
+    EXPECT_NEAR(calibrate::predicted_ns(small, known),
+                2 * (local.latency_ns.value + small.bytes / local.bandwidth_bytes_per_ns.value), 1e-9);
+
+    const calibrate::FitResult fit = calibrate::fit_measurements(list, 64, 256 * 1024);
+    for (Level level : {Level::local_cache, Level::same_cache, Level::same_socket, Level::other_socket}) {
+        const calibrate::LevelFit& f = fit.levels.at(level);
+        expect_within(f.latency_ns, known.at(level).latency_ns.value, 0.02, std::string(costs::to_string(level)) + " a");
+        expect_within(f.bandwidth_bytes_per_ns, known.at(level).bandwidth_bytes_per_ns.value, 0.02,
+                      std::string(costs::to_string(level)) + " 1/b");
+    }
+    expect_within(*fit.levels.at(Level::same_socket).aggregate_bytes_per_ns,
+                  known.at(Level::same_socket).aggregate_bandwidth_bytes_per_ns.value, 0.02, "same_socket 1/B");
+    expect_within(*fit.reduce_bytes_per_ns, 24, 0.02, "reduction rate");
+    // Fitted as if every access stayed private, the same rows give a local bandwidth more than 10% off.
+    const calibrate::FitResult blind = calibrate::fit_measurements(list, 64);
+    EXPECT_GT(std::fabs(blind.levels.at(Level::local_cache).bandwidth_bytes_per_ns / local.bandwidth_bytes_per_ns.value - 1),
+              0.1);
+}
+
 TEST(CalibrationFit, StreamsThatDoNotSlowDownGiveALowerBound) {
     costs::Params known = known_params();
     known.at(Level::same_socket).aggregate_bandwidth_bytes_per_ns.value = 1000;  // never binds for d <= 6

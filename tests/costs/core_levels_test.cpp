@@ -53,3 +53,9 @@ TEST(CoreLevels, AMachineWithoutCachesOrDistances) {
     EXPECT_EQ(levels.between(0, 1).level, costs::Level::same_socket);
     EXPECT_EQ(levels.between(0, 2).hops, 1);  // without distances every other socket is one hop away
 }
+
+TEST(CoreLevels, ThePrivateCacheIsTheLargestBelowTheLastLevelThatACoreHasAlone) {
+    EXPECT_EQ(levels_of("westmere").private_cache_bytes_of_core(0), 256u * 1024);   // L2 per core, L3 shared
+    EXPECT_EQ(levels_of("magnycours").private_cache_bytes_of_core(5), 512u * 1024);  // L2 per core, L3 per die
+    EXPECT_EQ(levels_of("opteron8218").private_cache_bytes_of_core(0), 0u);         // its L2 is the last level
+}

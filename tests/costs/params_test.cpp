@@ -152,3 +152,23 @@ TEST(Params, TheComputeRateIsSourcedAndOptionalInOlderFiles) {
     EXPECT_NE(message_of([&] { costs::load_params(write_temp("zero.json", json.dump(1))); }).find("compute_flops_per_ns"),
               std::string::npos);
 }
+
+TEST(Params, ThePrivateCacheIsOptionalPositiveAndBounded) {
+    for (const auto& name : costs::bundled_params_names())
+        EXPECT_FALSE(costs::load_params(name).private_cache_bytes.has_value()) << name << ": bundled sets do not spill";
+    auto json = nlohmann::json::parse(westmere_text());
+    json["core"]["private_cache_bytes"] = {{"value", 262144}, {"source", "Westmere: 256 KiB L2 per core"}};
+    const auto params = costs::load_params(write_temp("l2.json", json.dump(1)));
+    ASSERT_TRUE(params.private_cache_bytes.has_value());
+    EXPECT_DOUBLE_EQ(params.private_cache_bytes->value, 262144);
+    const auto back = costs::parse_params(costs::params_to_json(params), "back");
+    ASSERT_TRUE(back.private_cache_bytes.has_value());
+    EXPECT_EQ(back.private_cache_bytes->source, "Westmere: 256 KiB L2 per core");
+    for (double bad : {0.0, -1.0, 0x1p41}) {
+        json["core"]["private_cache_bytes"]["value"] = bad;
+        EXPECT_NE(message_of([&] { costs::load_params(write_temp("bad-l2.json", json.dump(1))); })
+                      .find("core.private_cache_bytes.value"),
+                  std::string::npos)
+            << bad;
+    }
+}

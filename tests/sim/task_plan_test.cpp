@@ -253,3 +253,40 @@ TEST(TaskPlan, ACacheThatHoldsMoreThanItCanKeepEvictsItsOldestBytes) {
     EXPECT_EQ(source_of[2].kind, EndpointKind::cache);
     EXPECT_EQ(source_of[3], (Endpoint{EndpointKind::memory, 0, 0}));
 }
+
+TEST(TaskPlan, BeyondThePrivateCacheACoresOwnDataStreamsThroughItsLlc) {
+    const auto machine = test::load("westmere");
+    costs::Params params = costs::load_params("westmere");
+    params.private_cache_bytes = costs::Figure{256 * 1024, "Westmere: 256 KiB L2 per core"};
+    const sim::PlatformModel platform(machine, params, 1);
+    // Task 1: rank 0 folds rank 1's input into its own. 64 KiB: 192 KiB touched, private;
+    // 128 KiB: 384 KiB touched, so its own input and its result go through the LLC.
+    for (std::uint64_t bytes : {64u * 1024, 128u * 1024}) {
+        const auto schedule = tree(machine, bytes, 2, {{"strip", "off"}});
+        const auto plans = sim::plan_tasks(schedule, platform);
+        ASSERT_EQ(schedule.task(1).kind, sched::TaskKind::reduce);
+        std::multiset<std::pair<Endpoint, Endpoint>> transfers;
+        for (const auto& step : plans[1].steps)
+            if (step.kind == sim::Step::Kind::transfer) transfers.insert({step.from, step.to});
+        const Endpoint core0{EndpointKind::core, 0, 0}, llc0{EndpointKind::llc, 0, 0};
+        EXPECT_EQ(transfers.count({Endpoint{EndpointKind::cache, 0, 1}, core0}), 1u) << bytes;  // rank 1's input
+        EXPECT_EQ(transfers.count({llc0, core0}), bytes > 64 * 1024 ? 1u : 0u) << bytes;  // its own input
+        EXPECT_EQ(transfers.count({core0, llc0}), bytes > 64 * 1024 ? 1u : 0u) << bytes;  // its result
+        // Another core reads the result from rank 0's cache either way.
+        ASSERT_EQ(schedule.task(3).kind, sched::TaskKind::copy);
+        EXPECT_EQ(plans[3].steps.front().from, (Endpoint{EndpointKind::cache, 0, 0})) << bytes;
+    }
+    // The route to the LLC is the same_socket level's: its a, its stream, the LLC's shared link.
+    const sim::RouteSpec route = platform.route({EndpointKind::llc, 0, 0}, {EndpointKind::core, 0, 0});
+    EXPECT_EQ(route.level, costs::Level::same_socket);
+    EXPECT_DOUBLE_EQ(route.latency_ns, params.at(costs::Level::same_socket).latency_ns.value);
+    ASSERT_EQ(route.links.size(), 2u);
+    EXPECT_EQ(platform.link(route.links[1].link).bandwidth_bytes_per_ns,
+              params.at(costs::Level::same_socket).aggregate_bandwidth_bytes_per_ns.value);
+    // Without the figure (the bundled sets), nothing spills.
+    const sim::PlatformModel plain(machine, costs::load_params("westmere"), 1);
+    const auto plans = sim::plan_tasks(tree(machine, 4u << 20, 2, {{"strip", "off"}}), plain);
+    for (std::size_t task = 0; task < plans.size(); ++task)
+        for (const auto& step : plans[task].steps)
+            EXPECT_TRUE(step.from.kind != EndpointKind::llc && step.to.kind != EndpointKind::llc);
+}
