@@ -47,6 +47,13 @@ bool spills(const Measurement& mb, double private_cache_bytes) {
 
 }  // namespace
 
+double FitResult::worst_cache_residual() const {
+    double worst = 0;
+    for (const auto& [level, fit] : levels)
+        if (level != Level::dram) worst = std::max(worst, fit.residual);
+    return worst;
+}
+
 double predicted_ns(const Measurement& mb, const costs::Params& params) {
     const double m = static_cast<double>(mb.bytes);
     const double line = params.cache_line_bytes;

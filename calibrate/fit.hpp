@@ -76,6 +76,11 @@ struct FitResult {
     double compute_residual = 0;
     std::optional<double> flag_overhead_ns;
     double flag_residual = 0;  // RMS relative error of the flags with the overhead
+
+    // The largest residual of the cache levels (the levels but DRAM). Here
+    // 11-24% in a calibration on a steady host; near 40% when some points
+    // ran slow for seconds of it and the rows no longer agree.
+    double worst_cache_residual() const;
 };
 
 // What the simulator charges for a measurement's microbenchmark with these

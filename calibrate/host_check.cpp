@@ -18,6 +18,13 @@ double HostCheck::ratio() const {
     return ratios.empty() ? 1.0 : median(ratios);
 }
 
+double HostCheck::worst_deviation() const {
+    double worst = 0;
+    for (const auto& [measured, charged] : points)
+        if (charged > 0 && measured.time_ns > 0) worst = std::max(worst, std::abs(measured.time_ns / charged - 1));
+    return worst;
+}
+
 HostCheck check_host(const topo::Machine& machine, const costs::Params& params) {
     BenchmarkIterations iterations;
     iterations.warmup = 10;

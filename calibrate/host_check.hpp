@@ -21,6 +21,8 @@ struct HostCheck {
     std::vector<std::pair<Measurement, double>> points;  // (measured, what the params charge)
     // Measured over charged, the median of the points (1: as calibrated).
     double ratio() const;
+    // The largest |measured / charged - 1| of the points.
+    double worst_deviation() const;
 };
 
 HostCheck check_host(const topo::Machine& machine, const costs::Params& params);

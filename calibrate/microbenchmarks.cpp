@@ -25,7 +25,7 @@ volatile std::uint64_t index_sink = 0;
 
 std::string pu_list(const std::vector<int>& pus) {
     std::string out;
-    for (int pu : pus) out += (out.empty() ? "" : ",") + std::to_string(pu);
+    for (int pu : pus) out += fmt::format("{}{}", out.empty() ? "" : ",", pu);
     return out;
 }
 

@@ -17,8 +17,8 @@
 
 namespace numacoll::cli {
 
-void write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
-                       const CalibrationStep& step, costs::Params* params_out) {
+double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
+                         const CalibrationStep& step, costs::Params* params_out) {
     // Both outputs open before the work, so that a bad path fails at once.
     OutputFile params_file(params_path);
     std::optional<OutputFile> measurements_file;
@@ -59,7 +59,13 @@ void write_calibration(const std::string& params_path, const std::string& measur
             std::cerr << fmt::format("calibrate:   from base '{}' (not on this machine, or not measurable here): {}\n", step.base, names);
         }
     }
+    const double worst = run.fit.worst_cache_residual();
+    if (worst > consistent_residual_limit && !quiet)
+        std::cerr << fmt::format("calibrate: the points disagree with each other (a residual of {:.0f}%): part of them ran "
+                                 "slow, the host was busy; calibrate again\n",
+                                 100 * worst);
     if (params_out) *params_out = run.params;
+    return worst;
 }
 
 namespace {
@@ -69,12 +75,12 @@ constexpr double host_drift_limit = 0.2;
 constexpr int calibration_attempts = 3;
 
 bool host_runs_as_calibrated(const costs::Params& params, bool quiet) {
-    const double ratio = calibrate::check_host(topo::load_live(), params).ratio();
-    const bool steady = std::abs(ratio - 1) <= host_drift_limit;
+    const calibrate::HostCheck check = calibrate::check_host(topo::load_live(), params);
+    const bool steady = check.worst_deviation() <= host_drift_limit;
     if (!steady && !quiet)
-        std::cerr << fmt::format("calibrate: the host runs at {:.2f} x the calibration's times now (a flag and a 64 KiB "
-                                 "copy): calibrating again\n",
-                                 ratio);
+        std::cerr << fmt::format("calibrate: the host is {:.0f}% away from the calibration's times now (a flag and a "
+                                 "64 KiB copy, {:.2f} x): calibrating again\n",
+                                 100 * check.worst_deviation(), check.ratio());
     return steady;
 }
 
@@ -101,8 +107,9 @@ costs::Params calibrate_into_folder(const std::string& folder, const Calibration
     // so it is checked at once and redone (a few times at most).
     costs::Params params;
     for (int attempt = 1; attempt <= calibration_attempts; ++attempt) {
-        write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
-        if (attempt == calibration_attempts || host_runs_as_calibrated(params, step.quiet)) break;
+        const double residual = write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
+        if (attempt == calibration_attempts) break;
+        if (residual <= consistent_residual_limit && host_runs_as_calibrated(params, step.quiet)) break;
     }
     params.origin = params_path;
     return params;

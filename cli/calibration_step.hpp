@@ -4,9 +4,9 @@
 // figures in calibration.csv. A file calibrated on this host is reused when
 // asked (the main job reruns in seconds); one from another host is not.
 // Either way the host is checked against the params at once
-// (calibrate::check_host), and a calibration it no longer matches by 20% is
-// made again, three times at most: a virtual machine's host changes speed
-// for seconds at a time.
+// (calibrate::check_host), and a calibration it no longer matches by 20% at
+// any point, or whose rows disagree with each other, is made again, three
+// times at most: a virtual machine's host changes speed for seconds at a time.
 #pragma once
 
 #include <string>
@@ -24,8 +24,14 @@ struct CalibrationStep {
 
 costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step);
 
-// Writes a calibration's params and measurements (the `calibrate` command's files).
-void write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
-                       const CalibrationStep& step, costs::Params* params_out = nullptr);
+// Writes a calibration's params and measurements (the `calibrate` command's
+// files); returns the fit's worst cache-level residual, and says on stderr
+// when it is above consistent_residual_limit.
+double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
+                         const CalibrationStep& step, costs::Params* params_out = nullptr);
+
+// Above it, a calibration's rows disagree with each other: some ran slow
+// for part of it (calibrate::FitResult::worst_cache_residual).
+constexpr double consistent_residual_limit = 0.3;
 
 }  // namespace numacoll::cli

@@ -160,6 +160,18 @@ TEST(CalibrationFit, RowsBeyondThePrivateCacheChargeTheLlcAndTheFitRecoversEvery
               0.1);
 }
 
+TEST(CalibrationFit, RowsThatRanSlowForAWhileShowInTheWorstCacheResidual) {
+    const costs::Params known = known_params();
+    std::vector<Measurement> list = synthetic_measurements(known, 0.005);
+    EXPECT_LT(calibrate::fit_measurements(list, 64).worst_cache_residual(), 0.01);
+    // The same_socket copies and sums from 1 KiB to 256 KiB measured at half speed, as in one calibration here.
+    for (auto& m : list)
+        if (m.level == Level::same_socket && (m.kind == Microbenchmark::copy || m.kind == Microbenchmark::reduce) &&
+            m.bytes >= 1024 && m.bytes <= 262144)
+            m.time_ns *= 2.5;
+    EXPECT_GT(calibrate::fit_measurements(list, 64).worst_cache_residual(), 0.3);
+}
+
 TEST(CalibrationFit, StreamsThatDoNotSlowDownGiveALowerBound) {
     costs::Params known = known_params();
     known.at(Level::same_socket).aggregate_bandwidth_bytes_per_ns.value = 1000;  // never binds for d <= 6

@@ -37,6 +37,13 @@ TEST(HostCheck, SaysWhenTheHostIsNotAtTheCalibrationsSpeed) {
     EXPECT_NE(slow_from_the_start.find("not the calibration's"), std::string::npos) << slow_from_the_start;
 }
 
+TEST(HostCheck, ItsWorstDeviationIsTheFarthestPoint) {
+    EXPECT_NEAR(check(50, 1000).worst_deviation(), 0, 1e-12);
+    // A copy 22% fast beside a flag 3% slow: the median ratio is within 20%, the copy is not.
+    EXPECT_NEAR(check(51.5, 780).worst_deviation(), 0.22, 1e-9);
+    EXPECT_LT(std::abs(check(51.5, 780).ratio() - 1), 0.2);
+}
+
 TEST(HostCheck, RunsOnThisMachine) {
     const topo::Machine machine = topo::load_live();
     const HostCheck result = calibrate::check_host(machine, costs::load_params("generic"));
