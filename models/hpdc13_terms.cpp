@@ -19,8 +19,15 @@ Hpdc13StepCosts hpdc13_step_costs(const costs::Params& params) {
                (params.flag_overhead_ns ? params.flag_overhead_ns->value : 0);
     };
     const auto& local = params.at(costs::Level::local_cache);
-    return {local.latency_ns.value, 1 / local.bandwidth_bytes_per_ns.value, 1 / params.reduce_bytes_per_ns.value,
-            line_ns(costs::Level::same_socket), line_ns(costs::Level::other_socket)};
+    const auto& llc = params.at(costs::Level::same_socket);
+    return {local.latency_ns.value,
+            1 / local.bandwidth_bytes_per_ns.value,
+            1 / params.reduce_bytes_per_ns.value,
+            line_ns(costs::Level::same_socket),
+            line_ns(costs::Level::other_socket),
+            params.private_cache_bytes ? params.private_cache_bytes->value : 0,
+            llc.latency_ns.value,
+            1 / llc.bandwidth_bytes_per_ns.value};
 }
 
 double hpdc13_reduction_steps_ns(const Hpdc13StepCosts& c, int q, int s, int n, double m) {
@@ -30,9 +37,9 @@ double hpdc13_reduction_steps_ns(const Hpdc13StepCosts& c, int q, int s, int n, 
 }
 
 double hpdc13_broadcast_steps_ns(const Hpdc13StepCosts& c, int q, int s, bool two_stage, double m) {
-    if (s == 1) return q > 1 ? c.flag_alpha_ns + c.local_ns(m) : 0;
-    const double across = c.flag_beta_ns + c.local_ns(m);
-    return two_stage && q > 1 ? across + c.flag_alpha_ns + c.local_ns(m) : across;
+    if (s == 1) return q > 1 ? c.flag_alpha_ns + c.copy_write_ns(m) : 0;
+    const double across = c.flag_beta_ns + c.copy_write_ns(m);
+    return two_stage && q > 1 ? across + c.flag_alpha_ns + c.copy_write_ns(m) : across;
 }
 
 int ceil_log(int n, int x) {

@@ -34,16 +34,28 @@ double hpdc13_reduction_ns(const Hpdc13Terms& terms, int q, int s, int n, double
 // synchronisation it subtracts by timing a zero-byte run (one flag per step
 // of the critical path: a + 64 B b at the step's level, plus the flag
 // overhead where the params give one). Local accesses of 0 bytes cost nothing.
+// With core.private_cache_bytes, a step whose operands and result exceed it
+// makes those local accesses at same_socket's a + m b (the LLC), as the
+// simulator does (sim/task_plan.hpp).
 struct Hpdc13StepCosts {
     double a_local = 0, b_local = 0;
     double reduce_ns_per_byte = 0;
     double flag_alpha_ns = 0, flag_beta_ns = 0;
-    double local_ns(double m) const { return m > 0 ? a_local + b_local * m : 0; }
-    // One step of a reduction: its flag, the own partial read and the result
-    // written, and `folded` bytes of arithmetic.
-    double fold_step_ns(double flag_ns, double m, double folded) const {
-        return flag_ns + 2 * local_ns(m) + folded * reduce_ns_per_byte;
+    double private_cache_bytes = 0;  // 0: nothing spills
+    double a_spill = 0, b_spill = 0;
+    // One access to m own bytes in a step that touches `working_set` bytes.
+    double local_ns(double m, double working_set) const {
+        if (m <= 0) return 0;
+        const bool spills = private_cache_bytes > 0 && working_set > private_cache_bytes;
+        return spills ? a_spill + b_spill * m : a_local + b_local * m;
     }
+    // One step of a reduction: its flag, the own partial read and the result
+    // written, and `folded` bytes of arithmetic (read from the others).
+    double fold_step_ns(double flag_ns, double m, double folded) const {
+        return flag_ns + 2 * local_ns(m, 2 * m + folded) + folded * reduce_ns_per_byte;
+    }
+    // A broadcast copy's write of m bytes (m read, m written).
+    double copy_write_ns(double m) const { return local_ns(m, 2 * m); }
 };
 
 Hpdc13StepCosts hpdc13_step_costs(const costs::Params& params);

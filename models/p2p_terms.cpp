@@ -20,25 +20,32 @@ double P2pTerms::signal_ns(int concurrent, int into_one_reader) const {
     return send_overhead_ns + hop.ns(line_bytes, concurrent, into_one_reader) + flag_overhead_ns;
 }
 
+double P2pTerms::own_ns(double bytes, double working_set_bytes) const {
+    const bool spills = private_cache_bytes > 0 && working_set_bytes > private_cache_bytes;
+    return spills ? spill.ns(bytes) : local.ns(bytes);
+}
+
 double P2pTerms::copy_ns(double bytes, int concurrent) const {
     if (network) return send_overhead_ns + gap_ns + net_latency_ns + bytes * net_ns_per_byte + receive_overhead_ns;
     if (bytes <= 0) return 0;  // an empty move is the signal alone
-    return receive_overhead_ns + hop.ns(bytes, concurrent) + local.ns(bytes);
+    return receive_overhead_ns + hop.ns(bytes, concurrent) + own_ns(bytes, 2 * bytes);
 }
 
 double P2pTerms::fold_ns(double bytes, int concurrent) const {
     if (bytes <= 0) return network ? copy_ns(0) : 0;
-    const double own_read_and_write = 2 * local.ns(bytes) + bytes * reduce_ns_per_byte;
+    const double own_read_and_write = 2 * own_ns(bytes, 3 * bytes) + bytes * reduce_ns_per_byte;
     if (network) return copy_ns(bytes) + landing.ns(bytes) + own_read_and_write;
     return receive_overhead_ns + hop.ns(bytes, concurrent) + own_read_and_write;
 }
 
-double P2pTerms::local_copy_ns(double bytes) const { return bytes <= 0 ? 0 : 2 * local.ns(bytes); }
+double P2pTerms::local_copy_ns(double bytes) const { return bytes <= 0 ? 0 : 2 * own_ns(bytes, 2 * bytes); }
 
 P2pTerms p2p_terms(const costs::Params& params, costs::Level level, bool processes) {
     P2pTerms terms;
     terms.network = level == costs::Level::network || level == costs::Level::nic;
     terms.local = level_cost(params, costs::Level::local_cache);
+    terms.spill = level_cost(params, costs::Level::same_socket);
+    terms.private_cache_bytes = params.private_cache_bytes ? params.private_cache_bytes->value : 0;
     terms.landing = level_cost(params, costs::Level::dram);
     terms.line_bytes = params.cache_line_bytes;
     terms.flag_overhead_ns = params.flag_overhead_ns ? params.flag_overhead_ns->value : 0;

@@ -8,7 +8,10 @@
 // line, a + 64 max(b, B d), plus the flag overhead when the params give one), the receiver reads the m bytes at the level
 // joining the two cores (a + m max(b, B d)) and writes them to its own cache
 // (local_cache a + m b); a fold also reads its own partial from its cache
-// and reduces m bytes at reduce_bytes_per_ns. MPI processes pay the process
+// and reduces m bytes at reduce_bytes_per_ns. A copy touches 2m bytes, a
+// fold 3m: beyond core.private_cache_bytes the own-cache accesses cost
+// same_socket's a + m b instead (the LLC; uncontended, where the simulator
+// shares the LLC among spills at once). MPI processes pay the process
 // overheads o_s (per flag) and o_r (per copy that reads another rank).
 // Between nodes a hand-over is one message: o_s + g + the DMA and network
 // path (2 a_nic + a_network + m max(1/bandwidths on the path)) + o_r, landing
@@ -35,6 +38,10 @@ struct P2pTerms {
     bool network = false;
     LevelCost hop;      // the level joining the two ranks (inside a node)
     LevelCost local;    // the receiver's own cache
+    // Where the receiver's own data is once a step's operands and result
+    // exceed core.private_cache_bytes (0: never): its LLC, at same_socket.
+    LevelCost spill;
+    double private_cache_bytes = 0;
     LevelCost landing;  // DRAM, where a message lands
     double line_bytes = 64;
     double flag_overhead_ns = 0;  // core.flag_overhead_ns: a flag's spin loop beyond its line
@@ -52,6 +59,9 @@ struct P2pTerms {
     double fold_ns(double bytes, int concurrent = 1) const;
     // A rank copying its own m bytes (own cache to own cache).
     double local_copy_ns(double bytes) const;
+    // One access to m bytes of the rank's own data, in a step that touches
+    // `working_set_bytes` in all: local, or spilled to the LLC.
+    double own_ns(double bytes, double working_set_bytes) const;
 };
 
 // The terms at one level of a node (same_socket, other_socket...), or

@@ -101,6 +101,20 @@ TEST(SimulatorAgreement, ConcurrentReadersShareTheCache) {
     expect_agreement({C::reduce, "linear", 4, 4096, {{"segment", "0"}}}, params(2, false));
 }
 
+TEST(SimulatorAgreement, StepsBeyondThePrivateCacheSpillToTheLlcAlike) {
+    // The own cache ten times faster than the LLC, and a private cache of 4 KiB:
+    // 1 KiB steps stay private, 4 KiB copies (8 KiB touched) and folds (12 KiB) spill.
+    costs::Params costs = params(1000, false);
+    costs.at(costs::Level::local_cache) = {{1, "test"}, {10, "test"}, {10, "test"}};
+    costs.private_cache_bytes = costs::Figure{4096, "test"};
+    for (std::uint64_t bytes : {1024u, 4096u})
+        for (int p : {2, 3, 4}) {
+            expect_agreement({C::bcast, "binomial", p, bytes, {{"segment", "0"}}}, costs);
+            expect_agreement({C::bcast, "linear", p, bytes, {{"segment", "0"}}}, costs);
+            expect_agreement({C::reduce, "binomial", p, bytes, {{"segment", "0"}}}, costs);
+        }
+}
+
 TEST(SimulatorAgreement, ProcessOverheadsOnOneHandOver) {
     expect_agreement({C::bcast, "linear", 2, 4096, {{"segment", "0"}}}, params(1000, true));
     expect_agreement({C::reduce, "binomial", 2, 4096, {{"segment", "0"}}}, params(1000, true));
