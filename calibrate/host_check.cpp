@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "calibrate/microbenchmarks.hpp"
@@ -23,6 +24,10 @@ double HostCheck::worst_deviation() const {
     for (const auto& [measured, charged] : points)
         if (charged > 0 && measured.time_ns > 0) worst = std::max(worst, std::abs(measured.time_ns / charged - 1));
     return worst;
+}
+
+bool host_held(const HostCheck& before, const HostCheck& after) {
+    return before.worst_deviation() <= host_drift_limit && after.worst_deviation() <= host_drift_limit;
 }
 
 HostCheck check_host(const topo::Machine& machine, const costs::Params& params) {
@@ -58,9 +63,9 @@ std::string host_check_text(const HostCheck& before, const HostCheck& after) {
     };
     return fmt::format("host check against the calibration: before the run {}: {:.2f} x; after it {}: {:.2f} x{}\n",
                        list(before), before.ratio(), list(after), after.ratio(),
-                       std::abs(after.ratio() / before.ratio() - 1) > 0.15 || std::abs(before.ratio() - 1) > 0.15
-                           ? " (the host's speed is not the calibration's: part of the errors below is the host's)"
-                           : "");
+                       host_held(before, after)
+                           ? ""
+                           : " (the host's speed is not the calibration's: part of the errors below is the host's)");
 }
 
 }  // namespace numacoll::calibrate

@@ -27,6 +27,14 @@ struct HostCheck {
 
 HostCheck check_host(const topo::Machine& machine, const costs::Params& params);
 
+// How far a point may stray from what the params charge before the host no
+// longer counts as running at the calibration's speed.
+inline constexpr double host_drift_limit = 0.2;
+
+// Every point of both checks within host_drift_limit: a run between them
+// measured the host the params describe.
+bool host_held(const HostCheck& before, const HostCheck& after);
+
 // "host check: flag 52 ns (params 50 ns), copy 64 KiB ...: 1.04 x before the run, 1.31 x after"
 std::string host_check_text(const HostCheck& before, const HostCheck& after);
 

@@ -70,13 +70,11 @@ double write_calibration(const std::string& params_path, const std::string& meas
 
 namespace {
 
-// How far the host's speed may stray from a calibration's before it is redone.
-constexpr double host_drift_limit = 0.2;
 constexpr int calibration_attempts = 3;
 
 bool host_runs_as_calibrated(const costs::Params& params, bool quiet) {
     const calibrate::HostCheck check = calibrate::check_host(topo::load_live(), params);
-    const bool steady = check.worst_deviation() <= host_drift_limit;
+    const bool steady = check.worst_deviation() <= calibrate::host_drift_limit;
     if (!steady && !quiet)
         std::cerr << fmt::format("calibrate: the host is {:.0f}% away from the calibration's times now (a flag and a "
                                  "64 KiB copy, {:.2f} x): calibrating again\n",

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "calibrate/host_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/common.hpp"
@@ -30,6 +31,7 @@ struct ValidateOptions {
     int iterations = 50;
     int warmup = 5;
     int rounds = 3;
+    int attempts = 3;
     std::string output_dir = "numacoll-validate";
     bool quiet = false;
 };
@@ -53,6 +55,11 @@ CommandRun add_validate_command(CLI::App& app) {
                       "calibrate this machine first (numacoll calibrate), into the output folder's params-calibrated.json")
         ->excludes(params);
     command->add_flag("--quick", options->quick, "with --calibrate: the quick calibration (under a minute)");
+    auto* attempts_option = command->add_option(
+        "--attempts", options->attempts,
+        "with --calibrate: when the host's speed moves more than 20% during the run (the host check before and "
+        "after it), calibrate and measure again, this many times at most");
+    attempts_option->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
@@ -69,8 +76,11 @@ CommandRun add_validate_command(CLI::App& app) {
                     "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out\n"
                     "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out");
 
-    return [options] {
+    return [options, attempts_option] {
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
+        if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
+        if (options->attempts < 1 || options->attempts > 10)
+            throw UsageError(fmt::format("--attempts must be 1 to 10 (got {})", options->attempts));
         if (options->rounds < 1) throw UsageError(fmt::format("--rounds must be >= 1 (got {})", options->rounds));
         const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus);
         const auto& machine = layout.machine;
@@ -78,16 +88,33 @@ CommandRun add_validate_command(CLI::App& app) {
         const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
-        if (options->calibrate)
-            params = calibrate_into_folder(options->output_dir, {options->quick, "generic", false, options->quiet});
-        announce_generic_params(params, *machine, "validate", options->quiet);
-        const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
-        const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes, options->quiet,
-                                    options->pus.empty() ? options->placement : "list", options->rounds);
+        // A run during which the host changed speed compares the model with
+        // another machine than the calibrated one: it is made again.
+        const int attempts = options->calibrate ? options->attempts : 1;
+        std::string summary;
+        for (int attempt = 1; attempt <= attempts; ++attempt) {
+            if (options->calibrate)
+                params = calibrate_into_folder(options->output_dir, {options->quick, "generic", false, options->quiet});
+            announce_generic_params(params, *machine, "validate", options->quiet);
+            const sim::PlatformModel platform(machine, params, 1);
+            const std::string note =
+                attempt == 1 ? std::string()
+                             : fmt::format("attempt {} of {}: the host's speed moved more than {:.0f}% during each "
+                                           "earlier one, which was calibrated and measured again",
+                                           attempt, attempts, 100 * calibrate::host_drift_limit);
+            bool host_moved = false;
+            summary = write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes,
+                                              options->quiet, options->pus.empty() ? options->placement : "list",
+                                              options->rounds, &host_moved, note);
+            if (!host_moved) break;
+            if (!options->quiet && attempt < attempts)
+                std::cerr << fmt::format("validate: the host's speed moved more than {:.0f}% during the run: calibrating "
+                                         "and measuring again ({} of {} attempts made)\n",
+                                         100 * calibrate::host_drift_limit, attempt, attempts);
+        }
         std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
         return 0;
     };

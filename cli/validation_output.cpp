@@ -37,7 +37,8 @@ namespace numacoll::cli {
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
-                                    const std::string& placement, int rounds) {
+                                    const std::string& placement, int rounds, bool* host_moved,
+                                    const std::string& note_line) {
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
     const std::string description =
@@ -95,10 +96,14 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                  run.pinned ? "" : "NOT ", run.numa_bound ? "" : "NOT ");
     csv.finish();
     std::string summary = validate::summary_text(run.points, description);
+    if (!note_line.empty()) summary.insert(summary.find('\n') + 1, note_line + "\n");
+    if (host_moved) *host_moved = false;
     if (before) {
-        const std::string check = calibrate::host_check_text(*before, calibrate::check_host(*layout.machine, params));
+        const calibrate::HostCheck after = calibrate::check_host(*layout.machine, params);
+        const std::string check = calibrate::host_check_text(*before, after);
         summary.insert(summary.find('\n') + 1, check);
         if (!quiet) std::cerr << check;
+        if (host_moved) *host_moved = !calibrate::host_held(*before, after);
     }
     summary_file.write(summary);
     summary_file.commit();

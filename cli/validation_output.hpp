@@ -18,11 +18,15 @@ namespace numacoll::cli {
 // DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
 // and DIR/trace-measured.csv. Progress on stderr unless quiet. Every point
 // is measured `rounds` times, interleaved (validate::ValidationSetup).
+// With params calibrated on this host, the host is checked before and
+// after (calibrate::host_held); `host_moved`, when given, says whether it
+// failed. `note_line` goes into the summary after that check.
 // Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
-                                    const std::string& placement = "compact", int rounds = 1);
+                                    const std::string& placement = "compact", int rounds = 1, bool* host_moved = nullptr,
+                                    const std::string& note_line = "");
 
 // Runs python3 on an embedded plotting script (by its stem) for DIR, which
 // must hold `needed`; returns the PNG paths it printed. Throws Error when

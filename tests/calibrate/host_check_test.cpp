@@ -44,6 +44,12 @@ TEST(HostCheck, ItsWorstDeviationIsTheFarthestPoint) {
     EXPECT_LT(std::abs(check(51.5, 780).ratio() - 1), 0.2);
 }
 
+TEST(HostCheck, TheHostHeldWhenEveryPointOfBothChecksIsWithinTwentyPercent) {
+    EXPECT_TRUE(calibrate::host_held(check(51, 1020), check(58, 830)));
+    EXPECT_FALSE(calibrate::host_held(check(51, 1020), check(51, 780)));   // the copy 22% fast by the end
+    EXPECT_FALSE(calibrate::host_held(check(62, 1000), check(50, 1000)));  // the flag 24% slow at the start
+}
+
 TEST(HostCheck, RunsOnThisMachine) {
     const topo::Machine machine = topo::load_live();
     const HostCheck result = calibrate::check_host(machine, costs::load_params("generic"));

@@ -466,6 +466,8 @@ TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
     EXPECT_NE(summary.find("allreduce: which algorithm is fastest (2 sizes)"), std::string::npos) << summary;
     EXPECT_NE(summary.find("host check against the calibration: before the run flag"), std::string::npos) << summary;
     expect_usage_error("validate --quick --bytes 64 -o " + dir.string(), "--quick goes with --calibrate");
+    expect_usage_error("validate --attempts 2 --bytes 64 -o " + dir.string(), "--attempts goes with --calibrate");
+    expect_usage_error("validate --calibrate --attempts 0 --bytes 64 -o " + dir.string(), "--attempts must be 1 to 10");
     const Result plot = run("plot " + dir.string());
     EXPECT_EQ(plot.exit_code, 0) << plot.err;
     for (const char* picture : {"compare-allreduce.png", "error-allreduce.png", "best-allreduce.png"})
