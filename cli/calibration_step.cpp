@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "calibrate/host_check.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/text_file.hpp"
@@ -53,6 +54,10 @@ double write_calibration(const std::string& params_path, const std::string& meas
         if (run.fit.flag_overhead_ns)
             std::cerr << fmt::format("calibrate:   flag         {:.2f} ns beyond its line, residual {:.1f}%\n",
                                      *run.fit.flag_overhead_ns, 100 * run.fit.flag_residual);
+        if (run.params.private_cache_bytes)
+            std::cerr << fmt::format("calibrate:   private cache {} per core (hwloc): a copy or sum touching more "
+                                     "makes its own accesses at same_socket\n",
+                                     format_bytes(static_cast<std::uint64_t>(run.params.private_cache_bytes->value)));
         if (!run.levels_from_base.empty()) {
             std::string names;
             for (const auto& name : run.levels_from_base) names += (names.empty() ? "" : ", ") + name;
