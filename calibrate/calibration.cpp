@@ -95,8 +95,6 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
                                                                         256 * KiB, 1 * MiB, 4 * MiB};
     // The simulator keeps what fits the last-level cache there: stay well inside it.
     std::erase_if(sizes, [&](std::uint64_t bytes) { return bytes > std::max<std::uint64_t>(64 * KiB, llc_bytes / 4); });
-    const std::vector<std::uint64_t> handover_sizes =
-        options.quick ? std::vector<std::uint64_t>{64, 1 * KiB} : std::vector<std::uint64_t>{64, 1 * KiB, 4 * KiB};
     std::vector<std::uint64_t> contended_sizes;
     for (std::uint64_t bytes : sizes)
         if (bytes >= 64 * KiB && (!options.quick || bytes >= 256 * KiB)) contended_sizes.push_back(bytes);
@@ -116,10 +114,6 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
         const char* name = costs::to_string(level);
         plan.push_back({fmt::format("flag {} PUs {},{}", name, first.writer_pu, first.reader_pu),
                         [=](Microbenchmarks& b) { return b.flag(level, first); }});
-        // Small copies, many to an iteration: their latency above the clock's steps.
-        for (std::uint64_t bytes : handover_sizes)
-            plan.push_back({fmt::format("hand-over {} {}", name, format_bytes(bytes)),
-                            [=](Microbenchmarks& b) { return b.handover(level, first, bytes); }});
         for (std::uint64_t bytes : sizes) {
             plan.push_back({fmt::format("copy {} {}", name, format_bytes(bytes)),
                             [=](Microbenchmarks& b) { return b.copy(level, first, bytes); }});

@@ -24,7 +24,6 @@ const char* to_string(Microbenchmark kind) {
         case Microbenchmark::dram_copy: return "dram-copy";
         case Microbenchmark::contended_dram_copy: return "contended-dram-copy";
         case Microbenchmark::compute: return "compute";
-        case Microbenchmark::handover: return "handover";
     }
     return "?";
 }
@@ -36,7 +35,6 @@ double working_set_bytes(const Measurement& mb) {
     const double m = static_cast<double>(mb.bytes);
     switch (mb.kind) {
         case Microbenchmark::copy:
-        case Microbenchmark::handover:
         case Microbenchmark::contended_copy: return 2 * m;
         case Microbenchmark::reduce: return 3 * m;
         default: return 0;
@@ -68,12 +66,10 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
     const double write_ns = own.latency_ns.value + m * b(own);
     const double read_ns = at.latency_ns.value + m * b(at);
     const double d = mb.streams;
-    const double flag_ns =
-        at.latency_ns.value + line * b(at) + (params.flag_overhead_ns ? params.flag_overhead_ns->value : 0);
     switch (mb.kind) {
-        case Microbenchmark::flag: return flag_ns;
+        case Microbenchmark::flag:
+            return at.latency_ns.value + line * b(at) + (params.flag_overhead_ns ? params.flag_overhead_ns->value : 0);
         case Microbenchmark::copy: return read_ns + write_ns;
-        case Microbenchmark::handover: return 2 * flag_ns + read_ns + write_ns;
         case Microbenchmark::reduce: return write_ns + read_ns + m / params.reduce_bytes_per_ns.value + write_ns;
         case Microbenchmark::contended_copy:
             // The readers share one LLC: spilled writes contend in it too.
@@ -151,9 +147,7 @@ std::vector<double> non_negative_fit(const std::vector<std::vector<double>>& row
     }
 }
 
-bool is_cache_row(const Measurement& mb) {
-    return mb.kind == Microbenchmark::copy || mb.kind == Microbenchmark::reduce || mb.kind == Microbenchmark::handover;
-}
+bool is_cache_row(const Measurement& mb) { return mb.kind == Microbenchmark::copy || mb.kind == Microbenchmark::reduce; }
 
 double rms(const std::vector<double>& values) {
     if (values.empty()) return 0;
@@ -212,7 +206,6 @@ std::vector<double> cache_row(const Measurement& mb, const CacheColumns& columns
     const Level own = own_level(mb, private_cache_bytes);
     switch (mb.kind) {
         case Microbenchmark::copy:
-        case Microbenchmark::handover:  // the copy it holds
             add(read_level(mb, private_cache_bytes), 1, m);
             add(own, 1, m);
             break;
@@ -265,24 +258,12 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
     std::vector<double> y;
     std::vector<const Measurement*> used;
     bool reduces = false;
-    std::map<Level, double> flag_ns;  // one-way, per level
-    for (const auto& mb : measurements)
-        if (mb.kind == Microbenchmark::flag && mb.time_ns > 0) flag_ns[mb.level] = mb.time_ns;
     for (const auto& mb : measurements) {
         if (!is_cache_row(mb) || !(mb.time_ns > 0)) continue;
-        // A hand-over's copy: its time less its two flags (without them measured, it tells nothing apart).
-        // Weighed by the whole hand-over's time, which is what was measured.
-        double copy_ns = mb.time_ns;
-        if (mb.kind == Microbenchmark::handover) {
-            const auto flag = flag_ns.find(mb.level);
-            if (flag == flag_ns.end()) continue;
-            copy_ns -= 2 * flag->second;
-            if (!(copy_ns > 0)) continue;
-        }
         std::vector<double> row = cache_row(mb, columns, private_cache_bytes);
         for (double& v : row) v /= mb.time_ns;
         rows.push_back(row);
-        y.push_back(copy_ns / mb.time_ns);
+        y.push_back(1.0);
         used.push_back(&mb);
         reduces = reduces || mb.kind == Microbenchmark::reduce;
     }
@@ -315,7 +296,7 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         for (std::size_t i = 0; i < rows.size(); ++i) {
             double predicted = 0;
             for (std::size_t j = 0; j < x.size(); ++j) predicted += rows[i][j] * x[j];
-            const double error = (predicted - y[i]) / y[i];  // relative to the copy, a hand-over's too
+            const double error = predicted - 1.0;  // rows are relative already
             for (Level level : std::set<Level>{read_level(*used[i], private_cache_bytes),
                                                own_level(*used[i], private_cache_bytes)}) {
                 errors[level].push_back(error);

@@ -6,7 +6,6 @@
 // that joins the two cores, m bytes, line = one cache line:
 //   flag at L                 a_L + line·b_L + o_flag       (one line, setter's cache -> waiter, then its spin loop)
 //   copy from L               a_L + m·b_L + a_l + m·b_l     (the read, then the write to the own cache)
-//   hand-over at L            2 flags at L + the copy from L (a flag, the copy, a flag back)
 //   reduce, own + one from L  (a_l + m·b_l) + (a_L + m·b_L) + m / rate + (a_l + m·b_l)
 //   d concurrent copies at L  a_L + m·max(b_L, d·B_L) + a_l + m·b_l
 //   DRAM line chase           a_d + h·a_o + line·b_d       (per line; memory h inter-socket hops away, a_o = other_socket's a)
@@ -22,8 +21,7 @@
 // its measured time, so that 64 B and 4 MiB weigh alike (relative error).
 // Flags are left out of it: their one line would pin a_L to what a flag's
 // spin loop adds; o_flag is what the flags take beyond their line, the
-// median over the levels. A hand-over enters it as the copy it holds: its
-// time less two of the flags measured at its level. A chase of memory h hops away enters the DRAM
+// median over the levels. A chase of memory h hops away enters the DRAM
 // problem less h·a_o, once the cache levels gave a_o. Aggregates follow
 // from the contended rows once b
 // is known. A figure the
@@ -43,7 +41,7 @@
 
 namespace numacoll::calibrate {
 
-enum class Microbenchmark { flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute, handover };
+enum class Microbenchmark { flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute };
 const char* to_string(Microbenchmark kind);
 
 // One microbenchmark point, as measured (or made up from known figures).

@@ -45,7 +45,6 @@ HostCheck check_host(const topo::Machine& machine, const costs::Params& params) 
         const costs::LevelJoin join = costs::CoreLevels(machine).between(1, 0);
         const PuPair pair{machine.core(1).pus.front(), reader};
         add(bench.flag(join.level, pair));
-        add(bench.handover(join.level, pair, 1024));
         add(bench.copy(join.level, pair, 64 * 1024));
     } else {
         add(bench.copy(costs::Level::local_cache, {reader, reader}, 64 * 1024));

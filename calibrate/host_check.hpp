@@ -1,9 +1,7 @@
 // calibrate::check_host: how fast the host runs now against what a
-// calibration's params charge. A flag, a hand-over of 1 KiB (flag, copy,
-// flag back: it moves with the latency between the cores) and a 64 KiB copy
-// (bandwidth) between the first two cores (a copy of its own on a one-core
-// machine) are measured with the calibration's microbenchmarks and compared
-// with calibrate::predicted_ns.
+// calibration's params charge. A flag and a 64 KiB copy between the first
+// two cores (a copy of its own on a one-core machine) are measured with the
+// calibration's microbenchmarks and compared with calibrate::predicted_ns.
 // Validation runs it before and after its points: on a host whose speed
 // drifts (virtual machines), the summary then says whether the errors it
 // reports are the model's or the host's.

@@ -57,50 +57,6 @@ private:
     exec::Flag ping_, pong_;
 };
 
-// Round by round, the writer (thread 0) raises `ready` and waits for
-// `done`; the reader (thread 1) waits for `ready`, copies the writer's vector
-// of that round into its own, and raises `done`. The writer wrote all its
-// vectors before the iteration, the reader cleared all its own: every
-// round's copy finds the data Modified in the writer's cache, as the first
-// hand-over of a collective does, and one iteration times many of them.
-class HandoverWork : public exec::IterationWork {
-public:
-    HandoverWork(std::uint64_t bytes, int rounds, std::byte* sources, std::byte* copies)
-        : bytes_(bytes), rounds_(rounds), sources_(sources), copies_(copies) {}
-    void prepare(int thread, std::uint32_t iteration) override {
-        if (thread == 1) {
-            std::memset(copies_, 0xff, bytes_ * static_cast<std::uint64_t>(rounds_));
-            return;
-        }
-        for (int r = 0; r < rounds_; ++r)
-            exec::fill_input(sources_ + bytes_ * static_cast<std::uint64_t>(r), bytes_, r, iteration, sched::ReduceOp::sum);
-    }
-    void run(int thread, std::uint32_t iteration, bool) override {
-        const std::uint32_t base = (iteration - 1) * static_cast<std::uint32_t>(rounds_);
-        for (int r = 0; r < rounds_; ++r) {
-            const std::uint32_t round = base + static_cast<std::uint32_t>(r) + 1;
-            if (thread == 0) {
-                ready_.publish(round);
-                ready_.wake();
-                done_.wait_for(round);
-            } else {
-                ready_.wait_for(round);
-                const std::uint64_t at = bytes_ * static_cast<std::uint64_t>(r);
-                std::memcpy(copies_ + at, sources_ + at, bytes_);
-                done_.publish(round);
-                done_.wake();
-            }
-        }
-    }
-
-private:
-    std::uint64_t bytes_;
-    int rounds_;
-    std::byte* sources_;
-    std::byte* copies_;
-    exec::Flag ready_, done_;
-};
-
 // Thread t writes the inputs listed for it before each iteration, then
 // copies or reduces its jobs' sources into their destinations.
 struct Job {
@@ -212,24 +168,6 @@ Microbenchmarks::Timed Microbenchmarks::flag(costs::Level level, PuPair pair) {
     if (!work->completed(static_cast<std::uint32_t>(result.iterations))) wrong("a flag missed a round");
     Measurement m{Microbenchmark::flag, level, 64, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
     return finish(m, result, 2.0 * iterations_.flag_rounds, {pair.writer_pu, pair.reader_pu});
-}
-
-Microbenchmarks::Timed Microbenchmarks::handover(costs::Level level, PuPair pair, std::uint64_t bytes) {
-    const int rounds = iterations_.flag_rounds;
-    const std::uint64_t total = bytes * static_cast<std::uint64_t>(rounds);
-    Buffer sources = binding_.allocate(total, numa_of_pu(pair.writer_pu));
-    Buffer copies = binding_.allocate(total, numa_of_pu(pair.reader_pu));
-    HandoverWork work(bytes, rounds, sources.get(), copies.get());
-    const exec::HarnessOptions harness = options(iterations_.timed);
-    const auto result = exec::run_iterations({pair.writer_pu, pair.reader_pu}, binding_, harness, work);
-    const auto last = static_cast<std::uint32_t>(result.iterations);
-    for (int r = 0; r < rounds; ++r)
-        for (std::uint64_t i = 0; i < bytes; i += std::max<std::uint64_t>(1, bytes / 64))
-            if (static_cast<std::uint8_t>(copies.get()[bytes * static_cast<std::uint64_t>(r) + i]) !=
-                exec::input_byte(r, i, last, sched::ReduceOp::sum))
-                wrong(fmt::format("hand-over round {} byte {}", r, i));
-    Measurement m{Microbenchmark::handover, level, bytes, 1, 0, 0, 0, 0, pu_list({pair.writer_pu, pair.reader_pu})};
-    return finish(m, result, rounds, {pair.writer_pu, pair.reader_pu});
 }
 
 Microbenchmarks::Timed Microbenchmarks::copy(costs::Level level, PuPair pair, std::uint64_t bytes) {

@@ -11,10 +11,6 @@
 // - flag: a ping-pong of flags between two PUs, `rounds` round trips per
 //   iteration; the time is per one-way flag;
 // - copy: the reader copies m bytes the writer wrote (writer == reader: its own);
-// - handover: `rounds` hand-overs per iteration, each a flag from the
-//   writer, the reader's copy of m bytes the writer wrote before the
-//   iteration, and a flag back; the time is per hand-over (two flags and a
-//   copy), which times small copies far above the clock's steps;
 // - reduce: the reader sums its own m bytes and the writer's into a third buffer;
 // - contended_copy: d readers copy at once, each from its own writer;
 // - dram_chase: one PU follows a random cycle through every line of a buffer
@@ -65,7 +61,6 @@ public:
 
     Timed flag(costs::Level level, PuPair pair);
     Timed copy(costs::Level level, PuPair pair, std::uint64_t bytes);
-    Timed handover(costs::Level level, PuPair pair, std::uint64_t bytes);
     Timed reduce(costs::Level level, PuPair pair, std::uint64_t bytes);
     Timed contended_copy(costs::Level level, const std::vector<PuPair>& pairs, std::uint64_t bytes);
     // `numa`: the logical NUMA node of the buffer (-1: the PU's own), `hops` away.

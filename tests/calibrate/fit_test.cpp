@@ -58,7 +58,6 @@ std::vector<Measurement> synthetic_measurements(const costs::Params& params, dou
     }
     for (Level level : {Level::same_cache, Level::same_socket, Level::other_socket}) {
         add(Microbenchmark::flag, level, 64);
-        for (std::uint64_t bytes : {64u, 1024u, 4096u}) add(Microbenchmark::handover, level, bytes);
         for (auto bytes : sizes) {
             add(Microbenchmark::copy, level, bytes);
             add(Microbenchmark::reduce, level, bytes);

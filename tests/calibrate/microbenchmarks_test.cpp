@@ -56,9 +56,4 @@ TEST(Microbenchmarks, FlagsChasesAndComputeGiveTimesPerUnit) {
     EXPECT_LT(chase.measurement.time_ns, 1e5);  // per line, not per iteration
     EXPECT_GT(bench.dram_copy({0}, 1 << 20).measurement.time_ns, 0);
     EXPECT_GT(bench.compute(0, 1e5).measurement.time_ns, 0);
-    // A hand-over is two flags and a copy, per round: more than a flag, far less than an iteration of them.
-    const auto handover = bench.handover(Level::same_socket, {last_pu(), 0}, 1024);
-    EXPECT_EQ(handover.measurement.kind, calibrate::Microbenchmark::handover);
-    EXPECT_GT(handover.measurement.time_ns, flag.measurement.time_ns);
-    EXPECT_LT(handover.measurement.time_ns, 1e6);
 }
