@@ -42,7 +42,17 @@ double working_set_bytes(const Measurement& mb) {
 }
 
 bool spills(const Measurement& mb, double private_cache_bytes) {
-    return private_cache_bytes > 0 && working_set_bytes(mb) > private_cache_bytes;
+    return costs::spills_private_cache(private_cache_bytes, working_set_bytes(mb));
+}
+
+// The level a row's own-core accesses are charged at.
+Level own_level(const Measurement& mb, double private_cache_bytes) {
+    return spills(mb, private_cache_bytes) ? Level::same_socket : Level::local_cache;
+}
+
+// The level a row reads its remote operand at.
+Level read_level(const Measurement& mb, double private_cache_bytes) {
+    return mb.level == Level::local_cache ? own_level(mb, private_cache_bytes) : mb.level;
 }
 
 }  // namespace
@@ -57,10 +67,11 @@ double FitResult::worst_cache_residual() const {
 double predicted_ns(const Measurement& mb, const costs::Params& params) {
     const double m = static_cast<double>(mb.bytes);
     const double line = params.cache_line_bytes;
-    const bool spilled = spills(mb, params.private_cache_bytes ? params.private_cache_bytes->value : 0);
+    const double private_cache_bytes = params.private_cache_bytes ? params.private_cache_bytes->value : 0;
+    const bool spilled = spills(mb, private_cache_bytes);
     // The core's own data: in its private caches, or in its LLC once the working set spills.
-    const costs::LevelParams& own = params.at(spilled ? Level::same_socket : Level::local_cache);
-    const costs::LevelParams& at = mb.level == Level::local_cache ? own : params.at(mb.level);
+    const costs::LevelParams& own = params.at(own_level(mb, private_cache_bytes));
+    const costs::LevelParams& at = params.at(read_level(mb, private_cache_bytes));
     const auto b = [](const costs::LevelParams& level) { return 1.0 / level.bandwidth_bytes_per_ns.value; };
     const auto big_b = [](const costs::LevelParams& level) { return 1.0 / level.aggregate_bandwidth_bytes_per_ns.value; };
     const double write_ns = own.latency_ns.value + m * b(own);
@@ -168,16 +179,6 @@ struct CacheColumns {
     std::size_t inverse_rate = 2;
     std::size_t count = 3;
 };
-
-// The level a row's own-core accesses are charged at.
-Level own_level(const Measurement& mb, double private_cache_bytes) {
-    return spills(mb, private_cache_bytes) ? Level::same_socket : Level::local_cache;
-}
-
-// The level a row reads its remote operand at.
-Level read_level(const Measurement& mb, double private_cache_bytes) {
-    return mb.level == Level::local_cache ? own_level(mb, private_cache_bytes) : mb.level;
-}
 
 CacheColumns cache_columns(const std::vector<Measurement>& measurements, double private_cache_bytes) {
     CacheColumns columns;

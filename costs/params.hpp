@@ -90,6 +90,14 @@ struct Params {
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }
 };
 
+// The one rule of core.private_cache_bytes (0 when the params give none):
+// a copy or reduce whose operands and result together exceed it finds its
+// core's own data in the LLC (sim/task_plan.hpp); the fit and the closed
+// forms follow the same rule.
+inline bool spills_private_cache(double private_cache_bytes, double working_set_bytes) {
+    return private_cache_bytes > 0 && working_set_bytes > private_cache_bytes;
+}
+
 // Parses a params file's text; `label` names it in errors. Throws InputError
 // naming the missing or malformed key ("levels.dram.latency_ns").
 Params parse_params(const std::string& json_text, const std::string& label);

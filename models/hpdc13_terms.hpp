@@ -46,8 +46,8 @@ struct Hpdc13StepCosts {
     // One access to m own bytes in a step that touches `working_set` bytes.
     double local_ns(double m, double working_set) const {
         if (m <= 0) return 0;
-        const bool spills = private_cache_bytes > 0 && working_set > private_cache_bytes;
-        return spills ? a_spill + b_spill * m : a_local + b_local * m;
+        return costs::spills_private_cache(private_cache_bytes, working_set) ? a_spill + b_spill * m
+                                                                             : a_local + b_local * m;
     }
     // One step of a reduction: its flag, the own partial read and the result
     // written, and `folded` bytes of arithmetic (read from the others).

@@ -21,8 +21,7 @@ double P2pTerms::signal_ns(int concurrent, int into_one_reader) const {
 }
 
 double P2pTerms::own_ns(double bytes, double working_set_bytes) const {
-    const bool spills = private_cache_bytes > 0 && working_set_bytes > private_cache_bytes;
-    return spills ? spill.ns(bytes) : local.ns(bytes);
+    return costs::spills_private_cache(private_cache_bytes, working_set_bytes) ? spill.ns(bytes) : local.ns(bytes);
 }
 
 double P2pTerms::copy_ns(double bytes, int concurrent) const {

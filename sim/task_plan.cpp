@@ -272,7 +272,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 // own data streams through its LLC instead.
                 double working_set_bytes = static_cast<double>(task.write.bytes);
                 for (const sched::Range& read : task.reads) working_set_bytes += static_cast<double>(read.bytes);
-                const bool spills = platform.spills_to_llc() && working_set_bytes > platform.private_cache_bytes();
+                const bool spills = costs::spills_private_cache(platform.private_cache_bytes(), working_set_bytes);
                 const Endpoint own_cache{EndpointKind::cache, rank.node, rank.core};
                 const Endpoint own_llc{EndpointKind::llc, rank.node, rank.core};
                 auto through_llc = [&](const Endpoint& at) { return spills && at == own_cache ? own_llc : at; };
