@@ -2,10 +2,18 @@
 // sim, validate and demo (calibrate/).
 #include <fmt/format.h>
 
+#include <functional>
 #include <iostream>
 
+#include "calibrate/calibration.hpp"
+#include "calibrate/network.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/commands.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "exec/mpi_world.hpp"
+#include "results/provenance.hpp"
+#include "topologies/machine.hpp"
 
 namespace numacoll::cli {
 
@@ -16,6 +24,66 @@ struct CalibrateOptions {
     std::string measurements;
     CalibrationStep step;
 };
+
+// Under mpirun with two processes or more (one per node): process 0
+// calibrates its node while the others wait without spinning, then processes
+// 0 and 1 measure the network (calibrate/network.hpp) and process 0 writes
+// the file with both.
+int calibrate_with_network(const CalibrateOptions& options) {
+    exec::MpiWorld world(nullptr, nullptr);
+    const bool quiet = options.step.quiet;
+    const topo::Machine machine = topo::load_live();
+    auto measure = [&]() {
+        return calibrate::measure_network(machine, world, options.step.quick, [&](const std::string& line) {
+            if (!quiet) std::cerr << "calibrate: " << line << "\n";
+        });
+    };
+    if (world.rank() != 0) {
+        const exec::MpiWorld::Agreement agreed = world.agree(0);  // while process 0 calibrates its node
+        if (agreed.code != 0) return agreed.code;
+        measure();
+        return 0;
+    }
+    bool released = false;  // whether the others were told to go on
+    const auto add_network = [&](costs::Params& params) {
+        released = true;
+        world.agree(0);
+        const calibrate::NetworkMeasurement measured = measure();
+        const calibrate::NetworkFit fit = calibrate::fit_network(measured.pingpong);
+        const results::Provenance provenance = results::current_provenance();
+        calibrate::apply_network(params, measured, fit,
+                                 fmt::format("calibrated on {} at {} by numacoll {}", provenance.host, provenance.date,
+                                             provenance.numacoll));
+        if (options.step.network_only) params.name = calibrate::calibrated_name(provenance.host);
+        params.description += fmt::format("; then measured between MPI processes ({}): the network and NIC levels, "
+                                          "the message overheads{}",
+                                          measured.host_pair, measured.hops_far > 0 ? ", the NIC DMA windows" : "");
+        if (quiet) return;
+        std::cerr << fmt::format("calibrate:   network      one-way {:.0f} ns + m / {:.2f} GB/s (residual {:.1f}%), "
+                                 "o_s {:.0f} ns, o_r {:.0f} ns, g {:.0f} ns{}\n",
+                                 fit.latency_ns, fit.bandwidth_bytes_per_ns, 100 * fit.residual,
+                                 measured.send_overhead_ns, measured.receive_overhead_ns, measured.gap_ns,
+                                 measured.same_host ? " (one host: shared memory, no NIC)" : "");
+        for (const calibrate::NetworkPoint& p : measured.pingpong)
+            std::cerr << fmt::format("calibrate:   ping-pong    {:<11} {:>8}: one-way {:.0f} ns (p10 {:.0f}, p90 {:.0f}), "
+                                     "fit {:.0f} ns\n",
+                                     to_string(p.placement), format_bytes(p.bytes), p.one_way_ns, p.p10_ns, p.p90_ns,
+                                     fit.latency_ns + static_cast<double>(p.bytes) / fit.bandwidth_bytes_per_ns);
+    };
+    try {
+        // One process alone has no network to measure: it calibrates its node.
+        const bool network = world.size() > 1 || options.step.network_only;
+        write_calibration(options.output, options.measurements, quiet, options.step, nullptr,
+                          network ? std::function<void(costs::Params&)>(add_network) : nullptr);
+    } catch (const std::exception& error) {
+        std::cerr << "numacoll: " << error.what() << "\n";
+        const int code = dynamic_cast<const UsageError*>(&error) ? 2 : 1;
+        if (!released) world.agree(code);
+        return code;
+    }
+    std::cout << fmt::format("wrote {}\n", options.output);
+    return 0;
+}
 
 }  // namespace
 
@@ -30,10 +98,18 @@ CommandRun add_calibrate_command(CLI::App& app) {
     command->add_option("--base", options->step.base,
                         "params the figures this machine cannot measure come from (a bundled name or a file)")
         ->capture_default_str();
+    command->add_flag("--network-only", options->step.network_only,
+                      "under mpirun: measure the network only, on top of --base (a file this command wrote)");
     command->add_flag("--quiet,-q", options->step.quiet, "no progress on stderr");
     command->footer("Examples:\n  numacoll calibrate -o my-machine.json && numacoll validate --params my-machine.json\n"
-                    "  numacoll calibrate --quick --measurements points.csv");
+                    "  numacoll calibrate --quick --measurements points.csv\n"
+                    "  mpirun -np 2 --map-by node numacoll calibrate -o cluster.json   (adds the network)\n"
+                    "  mpirun -np 2 --map-by node numacoll calibrate --network-only --base node.json -o cluster.json");
     return [options] {
+        if (exec::MpiWorld::launched_by_mpirun()) return calibrate_with_network(*options);
+        if (options->step.network_only)
+            throw UsageError("--network-only measures between MPI processes: mpirun -np 2 numacoll calibrate "
+                             "--network-only --base FILE -o FILE");
         write_calibration(options->output, options->measurements, options->step.quiet, options->step);
         std::cout << fmt::format("wrote {}\n", options->output);
         return 0;

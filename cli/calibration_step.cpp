@@ -19,18 +19,29 @@
 namespace numacoll::cli {
 
 double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
-                         const CalibrationStep& step, costs::Params* params_out) {
+                         const CalibrationStep& step, costs::Params* params_out,
+                         const std::function<void(costs::Params&)>& before_writing) {
     // Both outputs open before the work, so that a bad path fails at once.
     OutputFile params_file(params_path);
     std::optional<OutputFile> measurements_file;
     if (!measurements_path.empty()) measurements_file.emplace(measurements_path);
-    costs::load_params(step.base);  // an unknown base fails before the work too
+    const costs::Params base = costs::load_params(step.base);  // an unknown base fails before the work too
+    if (step.network_only) {
+        if (measurements_file) throw UsageError("--measurements lists the node's microbenchmarks: not with --network-only");
+        costs::Params params = base;
+        if (before_writing) before_writing(params);
+        params_file.write(costs::params_to_json(params));
+        params_file.commit();
+        if (params_out) *params_out = params;
+        return 0;
+    }
     const topo::Machine machine = topo::load_live();
     calibrate::CalibrationOptions options;
     options.quick = step.quick;
     options.base = step.base;
     if (!quiet) options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
-    const calibrate::CalibrationRun run = calibrate::calibrate_machine(machine, options);
+    calibrate::CalibrationRun run = calibrate::calibrate_machine(machine, options);
+    if (before_writing) before_writing(run.params);
     params_file.write(costs::params_to_json(run.params));
     params_file.commit();
     if (measurements_file) {
@@ -58,9 +69,11 @@ double write_calibration(const std::string& params_path, const std::string& meas
             std::cerr << fmt::format("calibrate:   private cache {} per core (hwloc): a copy or sum touching more "
                                      "makes its own accesses at same_socket\n",
                                      format_bytes(static_cast<std::uint64_t>(run.params.private_cache_bytes->value)));
-        if (!run.levels_from_base.empty()) {
-            std::string names;
-            for (const auto& name : run.levels_from_base) names += (names.empty() ? "" : ", ") + name;
+        std::string names;
+        for (costs::Level level : costs::all_levels)  // what before_writing measured is no longer the base's
+            if (run.params.at(level).latency_ns.source.find("from base") != std::string::npos)
+                names += (names.empty() ? "" : ", ") + std::string(costs::to_string(level));
+        if (!names.empty()) {
             std::cerr << fmt::format("calibrate:   from base '{}' (not on this machine, or not measurable here): {}\n", step.base, names);
         }
     }

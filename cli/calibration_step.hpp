@@ -9,6 +9,7 @@
 // times at most: a virtual machine's host changes speed for seconds at a time.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "costs/params.hpp"
@@ -20,6 +21,9 @@ struct CalibrationStep {
     std::string base = "generic";
     bool reuse = false;  // take the folder's params-calibrated.json when it was made on this host
     bool quiet = false;
+    // Measure nothing on this node: the base set's figures, and what
+    // `before_writing` adds (the network, measured between MPI processes).
+    bool network_only = false;
 };
 
 costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step);
@@ -27,8 +31,11 @@ costs::Params calibrate_into_folder(const std::string& folder, const Calibration
 // Writes a calibration's params and measurements (the `calibrate` command's
 // files); returns the fit's worst cache-level residual, and says on stderr
 // when it is above consistent_residual_limit.
+// `before_writing` completes the params before they are written (the
+// network level, measured under mpirun).
 double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
-                         const CalibrationStep& step, costs::Params* params_out = nullptr);
+                         const CalibrationStep& step, costs::Params* params_out = nullptr,
+                         const std::function<void(costs::Params&)>& before_writing = {});
 
 // Above it, a calibration's rows disagree with each other: some ran slow
 // for part of it (calibrate::FitResult::worst_cache_residual).

@@ -17,6 +17,7 @@ CommandRun add_dag_command(CLI::App& app);
 CommandRun add_sim_command(CLI::App& app);
 CommandRun add_model_command(CLI::App& app);
 CommandRun add_run_command(CLI::App& app);
+CommandRun add_baseline_command(CLI::App& app);
 CommandRun add_validate_command(CLI::App& app);
 CommandRun add_plot_command(CLI::App& app);
 CommandRun add_demo_command(CLI::App& app);

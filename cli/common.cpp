@@ -103,10 +103,12 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     }
 }
 
-algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement, const std::vector<int>& pus) {
+algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement, const std::vector<int>& pus,
+                         int nodes) {
     if (threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", threads));
     MachineOptions options;
     options.topology = "live";
+    options.nodes = nodes;
     options.ranks_per_node = threads;
     options.placement = placement;
     options.pus = pus;

@@ -56,11 +56,11 @@ std::string option_syntax(const std::string& name);
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);
 
-// This machine, with `threads` ranks (0: one per core) placed compact,
-// scatter, or on the logical PUs `pus`; UsageError for a negative count or
-// more threads than PUs without `oversubscribe`.
+// This machine (`nodes` of it), with `threads` ranks per node (0: one per
+// core) placed compact, scatter, or on the logical PUs `pus`; UsageError for
+// a negative count or more threads than PUs without `oversubscribe`.
 algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement = "compact",
-                         const std::vector<int>& pus = {});
+                         const std::vector<int>& pus = {}, int nodes = 1);
 
 // When `params` are the generic fallback, says so on stderr (naming the
 // command and the machine) unless quiet: predictions then describe a

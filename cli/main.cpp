@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "exec/mpi_world.hpp"
 #include "numacoll/version.hpp"
 
 int main(int argc, char** argv) {
@@ -23,12 +24,20 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_sim_command(app));
     remember(numacoll::cli::add_model_command(app));
     remember(numacoll::cli::add_run_command(app));
+    remember(numacoll::cli::add_baseline_command(app));
     remember(numacoll::cli::add_calibrate_command(app));
     remember(numacoll::cli::add_validate_command(app));
     remember(numacoll::cli::add_plot_command(app));
     remember(numacoll::cli::add_reproduce_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
+    // Under mpirun every process checks the same arguments before MPI starts,
+    // and fails alike: rank 0 says why, the others only exit with the code.
+    // (Once MPI runs, the commands that use it report their own failures.)
+    const bool reports_errors = numacoll::exec::MpiWorld::launcher_rank() <= 0;
+    auto report = [&](const std::string& line) {
+        if (reports_errors) std::cerr << line << "\n";
+    };
     try {
         app.parse(argc, argv);
         for (auto& [command, run] : commands)
@@ -38,16 +47,16 @@ int main(int argc, char** argv) {
         if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
         std::string message = error.what();
         if (auto newline = message.find('\n'); newline != std::string::npos) message.resize(newline);
-        std::cerr << "numacoll: " << message << " (see --help)\n";
+        report("numacoll: " + message + " (see --help)");
         return 2;
     } catch (const numacoll::UsageError& error) {
-        std::cerr << "numacoll: " << error.what() << "\n";
+        report(std::string("numacoll: ") + error.what());
         return 2;
     } catch (const numacoll::Error& error) {
-        std::cerr << "numacoll: " << error.what() << "\n";
+        report(std::string("numacoll: ") + error.what());
         return 1;
     } catch (const std::exception& error) {
-        std::cerr << "numacoll: unexpected error: " << error.what() << "\n";
+        report(std::string("numacoll: unexpected error: ") + error.what());
         return 1;
     }
 }

@@ -1,15 +1,17 @@
-// numacoll run: execute collectives for real on this machine's cores (pinned
-// threads, NUMA-placed buffers) and write their measured times.
+// numacoll run: execute collectives for real: on this machine's cores (pinned
+// threads, NUMA-placed buffers), or with --engine mpi on one MPI process per
+// node (under mpirun, threads inside each), and write their measured times.
 #include <fmt/format.h>
 
 #include <iostream>
-#include <optional>
+#include <memory>
 
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "exec/mpi_executor.hpp"
 #include "exec/threads_executor.hpp"
 #include "results/result_row.hpp"
 #include "results/trace_writer.hpp"
@@ -19,6 +21,7 @@ namespace numacoll::cli {
 namespace {
 
 struct RunOptions {
+    std::string engine = "threads";
     MachineOptions machine;
     AlgorithmOptions algorithm;
     int threads = 0;
@@ -33,6 +36,144 @@ struct RunOptions {
     bool quiet = false;
 };
 
+
+// What every engine needs before the first point: the outputs (opened first,
+// so that a path that cannot be written fails before any work), the live
+// machine and the schedules.
+struct RunSetup {
+    std::unique_ptr<results::ResultWriter> output;
+    std::unique_ptr<results::TraceWriter> trace;
+    std::shared_ptr<const topo::Machine> machine;
+    std::vector<sched::Schedule> schedules;
+};
+
+RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
+    if (options.machine.topology != "live")
+        throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
+                                     options.machine.topology));
+    if (options.threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options.threads));
+    RunSetup setup;
+    if (writes_outputs) {
+        setup.output = std::make_unique<results::ResultWriter>(options.output);
+        if (!options.trace.empty()) setup.trace = std::make_unique<results::TraceWriter>(options.trace);
+    }
+    setup.machine = options.machine.load();
+    MachineOptions layout_options = options.machine;
+    if (options.threads > 0) layout_options.ranks_per_node = options.threads;
+    if (!options.from.empty()) {
+        setup.schedules.push_back(load_schedule(options.from));
+        for (const auto& rank : setup.schedules.back().ranks)
+            if (rank.pu < 0 || rank.pu >= setup.machine->pu_count())
+                throw UsageError(fmt::format("'{}' places a rank on PU {}, which this machine does not have",
+                                             options.from, rank.pu));
+    } else {
+        const algo::Layout layout = layout_options.layout(setup.machine, options.oversubscribe);
+        for (const auto& spec : sweep_specs(options.algorithm, options.bytes))
+            setup.schedules.push_back(algo::generate_schedule(spec, layout));
+    }
+    return setup;
+}
+
+exec::ExecOptions exec_options_of(const RunOptions& options) {
+    exec::ExecOptions exec_options;
+    exec_options.timed_iterations = options.iterations;
+    exec_options.warmup_iterations = options.warmup;
+    exec_options.pin_threads = !options.no_pin;
+    exec_options.trace = !options.trace.empty();
+    return exec_options;
+}
+
+void write_point(const RunOptions& options, RunSetup& setup, const sched::Schedule& schedule, results::ResultRow& row,
+                 const results::Provenance& provenance, const sched::Timeline& timeline) {
+    // A schedule from a file was laid out by whoever made it.
+    row.placement = options.from.empty() ? options.machine.placement_name() : "";
+    row.topology = setup.machine->source;
+    row.provenance = provenance;
+    setup.output->write(row);  // each point as it finishes
+    if (setup.trace) setup.trace->write(schedule, timeline);
+}
+
+void report_point(const RunOptions& options, int done, std::size_t points, const sched::Schedule& schedule,
+                  const TimeStats& s, const std::string& where) {
+    if (options.quiet) return;
+    const auto& spec = schedule.spec;
+    std::cerr << fmt::format("[{}/{}] {} {} {} on {} {}: median {:.0f} ns (p10 {:.0f}, p90 {:.0f}), verified\n", done,
+                             points, sched::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
+                             schedule.rank_count(), where, s.median_ns, s.p10_ns, s.p90_ns);
+}
+
+// One process per node, under mpirun. Checks that every process makes alike
+// end every process with one line (from the first that failed); a failure
+// that only one process sees mid-run ends the job (exec/mpi_world.hpp).
+int run_on_mpi_processes(const RunOptions& options) {
+    const int nodes = options.machine.nodes;
+    if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
+        throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
+                                     "{} numacoll run --engine mpi --nodes {} ...",
+                                     nodes, nodes, nodes));
+    exec::MpiWorld world(nullptr, nullptr);
+    auto say = [&](const std::string& what) {
+        std::cerr << (world.size() > 1 ? fmt::format("numacoll: node {}: {}\n", world.rank(), what)
+                                       : fmt::format("numacoll: {}\n", what));
+    };
+    RunSetup setup;
+    {
+        int code = 0;
+        std::string failure;
+        try {
+            if (world.size() != nodes)
+                throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
+                                             nodes, nodes, world.size(), nodes));
+            setup = prepare_run(options, world.rank() == 0);
+        } catch (const UsageError& error) {
+            code = 2, failure = error.what();
+        } catch (const std::exception& error) {
+            code = 1, failure = error.what();
+        }
+        const exec::MpiWorld::Agreement agreed = world.agree(code);
+        if (agreed.code != 0) {
+            if (world.rank() == agreed.first_failing_process) say(failure);
+            return agreed.code;
+        }
+    }
+    exec::ExecOptions exec_options = exec_options_of(options);
+    results::Provenance provenance = results::current_provenance();
+    provenance.mpi = world.describe();
+    const std::string where = fmt::format("threads, {} MPI process{} ({})", world.size(), world.size() == 1 ? "" : "es",
+                                          world.thread_level_name());
+    int done = 0;
+    try {
+        for (const auto& schedule : setup.schedules) {
+            const exec::MpiExecResult result = exec::run_on_mpi(schedule, *setup.machine, exec_options, world);
+            const bool pinned_everywhere = world.max_over_processes({result.threads_pinned ? 0.0 : 1.0})[0] == 0;
+            const bool bound_everywhere = world.max_over_processes({result.memory_bound ? 0.0 : 1.0})[0] == 0;
+            ++done;
+            if (world.rank() != 0) continue;
+            results::ResultRow row = results::measured_row(schedule, result.stats, pinned_everywhere, bound_everywhere);
+            row.engine = "mpi";
+            write_point(options, setup, schedule, row, provenance, result.timeline);
+            report_point(options, done, setup.schedules.size(), schedule, result.stats, where);
+        }
+        if (world.rank() == 0) {
+            if (setup.trace) setup.trace->finish();
+            setup.output->finish();
+        }
+    } catch (const exec::PeerFailure& failure) {
+        return failure.exit_code;
+    } catch (const UsageError& error) {  // agreed: the others end with PeerFailure
+        say(error.what());
+        return 2;
+    } catch (const CheckError& error) {  // agreed, likewise
+        say(error.what());
+        return 1;
+    } catch (const std::exception& error) {  // this process alone: the others would wait for it
+        world.abort(world.size() > 1 ? fmt::format("numacoll: node {}: {}", world.rank(), error.what())
+                                     : fmt::format("numacoll: {}", error.what()),
+                    1);
+    }
+    return 0;
+}
+
 }  // namespace
 
 CommandRun add_run_command(CLI::App& app) {
@@ -40,7 +181,12 @@ CommandRun add_run_command(CLI::App& app) {
     auto options = std::make_shared<RunOptions>();
     options->machine.add_to(*command, "live", true);
     options->algorithm.add_to(*command, true);
-    command->add_option("--threads,-P", options->threads, "threads (ranks) to run; 0 = one per core")->capture_default_str();
+    command->add_option("--engine", options->engine,
+                        "threads (one node, this process) or mpi (one MPI process per node, under mpirun)")
+        ->check(CLI::IsMember({"threads", "mpi"}))
+        ->capture_default_str();
+    command->add_option("--threads,-P", options->threads, "threads (ranks) to run per node; 0 = one per core")
+        ->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe,
                       "allow more threads than PUs (they share PUs; correct, but timings mean little)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
@@ -57,65 +203,28 @@ CommandRun add_run_command(CLI::App& app) {
         "Examples:\n"
         "  numacoll run --threads 2 --bytes 8B:16MiB -o run.csv\n"
         "  numacoll run --threads 16 --oversubscribe --bytes 64,1MiB --iterations 20\n"
-        "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv");
+        "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv\n"
+        "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv");
 
     return [options] {
-        if (options->machine.topology != "live")
-            throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
-                                         options->machine.topology));
+        if (options->engine == "mpi") return run_on_mpi_processes(*options);
         if (options->machine.nodes != 1)
-            throw UsageError(fmt::format("run executes on this machine, one node: --nodes must be 1 (got {})",
-                                         options->machine.nodes));
-        if (options->threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options->threads));
-        // Outputs open first: a path that cannot be written fails before any work.
-        results::ResultWriter output(options->output);
-        std::optional<results::TraceWriter> trace;
-        if (!options->trace.empty()) trace.emplace(options->trace);
-        const auto machine = options->machine.load();
-        MachineOptions layout_options = options->machine;
-        if (options->threads > 0) layout_options.ranks_per_node = options->threads;
-        const algo::Layout layout = layout_options.layout(machine, options->oversubscribe);
-
-        std::vector<sched::Schedule> schedules;
-        if (!options->from.empty()) {
-            schedules.push_back(load_schedule(options->from));
-            for (const auto& rank : schedules.back().ranks)
-                if (rank.pu < 0 || rank.pu >= machine->pu_count())
-                    throw UsageError(fmt::format("'{}' places a rank on PU {}, which this machine does not have",
-                                                 options->from, rank.pu));
-        } else {
-            for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
-                schedules.push_back(algo::generate_schedule(spec, layout));
-        }
-
-        exec::ExecOptions exec_options;
-        exec_options.timed_iterations = options->iterations;
-        exec_options.warmup_iterations = options->warmup;
-        exec_options.pin_threads = !options->no_pin;
-        exec_options.trace = !options->trace.empty();
-
+            throw UsageError(fmt::format("the thread engine runs one node: --nodes must be 1 (got {}); start one "
+                                         "process per node with mpirun -np {} numacoll run --engine mpi",
+                                         options->machine.nodes, options->machine.nodes));
+        RunSetup setup = prepare_run(*options, true);
+        exec::ExecOptions exec_options = exec_options_of(*options);
         const results::Provenance provenance = results::current_provenance();
         int done = 0;
-        for (const auto& schedule : schedules) {
-            const exec::ExecResult result = exec::run_on_threads(schedule, *machine, exec_options);
+        for (const auto& schedule : setup.schedules) {
+            const exec::ExecResult result = exec::run_on_threads(schedule, *setup.machine, exec_options);
             results::ResultRow row =
                 results::measured_row(schedule, result.stats, result.threads_pinned, result.memory_bound);
-            // A schedule from a file was laid out by whoever made it.
-            row.placement = options->from.empty() ? options->machine.placement_name() : "";
-            row.topology = machine->source;
-            row.provenance = provenance;
-            output.write(row);  // each point as it finishes
-            if (trace) trace->write(schedule, result.timeline);
-            ++done;
-            const auto& spec = schedule.spec;
-            const auto& s = result.stats;
-            if (!options->quiet)
-                std::cerr << fmt::format("[{}/{}] {} {} {} on {} threads: median {:.0f} ns (p10 {:.0f}, p90 {:.0f}), verified\n",
-                                         done, schedules.size(), sched::to_string(spec.collective), spec.algorithm,
-                                         format_bytes(spec.bytes), schedule.rank_count(), s.median_ns, s.p10_ns, s.p90_ns);
+            write_point(*options, setup, schedule, row, provenance, result.timeline);
+            report_point(*options, ++done, setup.schedules.size(), schedule, result.stats, "threads");
         }
-        if (trace) trace->finish();
-        output.finish();
+        if (setup.trace) setup.trace->finish();
+        setup.output->finish();
         return 0;
     };
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
 #include "calibrate/host_check.hpp"
 #include "cli/commands.hpp"
@@ -12,12 +13,14 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "costs/params.hpp"
+#include "exec/mpi_executor.hpp"
 
 namespace numacoll::cli {
 
 namespace {
 
 struct ValidateOptions {
+    std::string engine = "threads";
     AlgorithmOptions algorithm;
     int threads = 0;
     bool oversubscribe = false;
@@ -36,6 +39,75 @@ struct ValidateOptions {
     bool quiet = false;
 };
 
+// One MPI process per node, under mpirun: every process simulates and models
+// the same points (the simulation is deterministic) and runs its node's
+// slice of each; the process of node 0 writes the folder.
+int validate_on_mpi_processes(const ValidateOptions& options) {
+    if (options.calibrate)
+        throw UsageError("--calibrate measures one process's cores; with --engine mpi give --params (a file that "
+                         "mpirun -np N numacoll calibrate wrote, with the network measured)");
+    if (options.rounds < 1) throw UsageError(fmt::format("--rounds must be >= 1 (got {})", options.rounds));
+    exec::MpiWorld world(nullptr, nullptr);
+    std::optional<algo::Layout> layout;
+    std::optional<sim::PlatformModel> platform;
+    std::vector<sched::CollectiveSpec> specs;
+    std::uint64_t trace_bytes = 0;
+    {
+        int code = 0;
+        std::string failure;
+        try {
+            layout.emplace(live_layout(options.threads, options.oversubscribe, options.placement, options.pus,
+                                       world.size()));
+            specs = sweep_specs(options.algorithm, options.bytes);
+            trace_bytes = parse_byte_size(options.trace_bytes, "--trace-bytes");
+            const costs::Params params = costs::params_for(*layout->machine, options.params);
+            if (world.rank() == 0) {
+                ensure_folder(options.output_dir);
+                announce_generic_params(params, *layout->machine, "validate", options.quiet);
+            }
+            platform.emplace(layout->machine, params, world.size());
+        } catch (const UsageError& error) {
+            code = 2, failure = error.what();
+        } catch (const std::exception& error) {
+            code = 1, failure = error.what();
+        }
+        const exec::MpiWorld::Agreement agreed = world.agree(code);
+        if (agreed.code != 0) {
+            if (world.rank() == agreed.first_failing_process) std::cerr << "numacoll: " << failure << "\n";
+            return agreed.code;
+        }
+    }
+    exec::ExecOptions exec_options;
+    exec_options.timed_iterations = options.iterations;
+    exec_options.warmup_iterations = options.warmup;
+    ValidationEngine engine;
+    engine.writes_files = world.rank() == 0;
+    engine.description = fmt::format("engine mpi ({})", world.describe());
+    const topo::Machine& machine = *layout->machine;
+    engine.execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& run_options) -> exec::ExecResult {
+        return exec::run_on_mpi(schedule, machine, run_options, world);
+    };
+    try {
+        const std::string summary =
+            write_validation_folder(options.output_dir, *layout, *platform, specs, exec_options, trace_bytes,
+                                    options.quiet || world.rank() != 0, options.pus.empty() ? options.placement : "list",
+                                    options.rounds, nullptr, "", &engine);
+        if (world.rank() == 0)
+            std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options.output_dir);
+    } catch (const exec::PeerFailure& failure) {
+        return failure.exit_code;
+    } catch (const UsageError& error) {  // agreed: the others end with PeerFailure
+        std::cerr << fmt::format("numacoll: node {}: {}\n", world.rank(), error.what());
+        return 2;
+    } catch (const CheckError& error) {  // agreed, likewise
+        std::cerr << fmt::format("numacoll: node {}: {}\n", world.rank(), error.what());
+        return 1;
+    } catch (const std::exception& error) {  // this process alone: the others would wait for it
+        world.abort(fmt::format("numacoll: node {}: {}", world.rank(), error.what()), 1);
+    }
+    return 0;
+}
+
 }  // namespace
 
 CommandRun add_validate_command(CLI::App& app) {
@@ -43,7 +115,13 @@ CommandRun add_validate_command(CLI::App& app) {
         "validate", "simulate, execute and model collectives on this machine; write validation.csv and summary.txt");
     auto options = std::make_shared<ValidateOptions>();
     options->algorithm.add_to(*command, true);
-    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
+    command->add_option("--engine", options->engine,
+                        "threads (one node, this process) or mpi (one MPI process per node under mpirun: the "
+                        "nodes are the MPI processes)")
+        ->check(CLI::IsMember({"threads", "mpi"}))
+        ->capture_default_str();
+    command->add_option("--threads,-P", options->threads, "threads (ranks) per node; 0 = one per core")
+        ->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
     command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
         ->capture_default_str();
@@ -74,9 +152,11 @@ CommandRun add_validate_command(CLI::App& app) {
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer("Examples:\n  numacoll validate -o out && numacoll plot out\n"
                     "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out\n"
-                    "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out");
+                    "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out\n"
+                    "  mpirun -np 2 numacoll validate --engine mpi --threads 1 --params calibrated.json -o out");
 
     return [options, attempts_option] {
+        if (options->engine == "mpi") return validate_on_mpi_processes(*options);
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
         if (options->attempts < 1 || options->attempts > 10)

@@ -38,22 +38,29 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
                                     const std::string& placement, int rounds, bool* host_moved,
-                                    const std::string& note_line) {
+                                    const std::string& note_line, const ValidationEngine* engine) {
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
-    const std::string description =
-        fmt::format("numacoll {}; machine {}; {} threads; params {}{}; {} timed iterations x {} rounds",
-                    numacoll::version_and_revision, layout.machine->source, layout.size(), params.origin,
-                    params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations, rounds);
+    const bool writes = engine == nullptr || engine->writes_files;
+    const std::string ranks = layout.nodes > 1 ? fmt::format("{} nodes x {} threads", layout.nodes, layout.ranks_per_node)
+                                               : fmt::format("{} threads", layout.size());
+    const std::string description = fmt::format(
+        "numacoll {}; machine {}; {}{}; params {}{}; {} timed iterations x {} rounds", numacoll::version_and_revision,
+        layout.machine->source, ranks, engine ? "; " + engine->description : "", params.origin,
+        params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations, rounds);
     // Rows go out as each point finishes: an interrupted run keeps them.
-    results::CsvWriter csv((dir / "validation.csv").string(), validate::validation_columns());
-    OutputFile summary_file((dir / "summary.txt").string());
+    std::optional<results::CsvWriter> csv;
+    std::optional<OutputFile> summary_file;
+    if (writes) {
+        csv.emplace((dir / "validation.csv").string(), validate::validation_columns());
+        summary_file.emplace((dir / "summary.txt").string());
+    }
     // No trace of an earlier run stays beside these results (a link, a pipe
     // or a device someone put there is theirs, and stays).
     const std::string trace_paths[] = {(dir / "trace-simulated.csv").string(), (dir / "trace-measured.csv").string()};
     for (const std::string& path : trace_paths) {
         std::error_code ignored;
-        if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ignored)))
+        if (writes && std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ignored)))
             std::filesystem::remove(path, ignored);
     }
 
@@ -61,8 +68,9 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.machine = layout.machine.get();
     setup.platform = &platform;
     setup.shape = models::node_shape(layout);
-    setup.shape.threads_only = true;  // as the thread executor runs every schedule
+    setup.shape.threads_only = true;  // as the engines run every schedule: threads inside a node
     setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
+    if (engine) setup.execute = engine->execute;
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;
     setup.rounds = rounds;
@@ -80,21 +88,25 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.row_template.topology = layout.machine->source;
     setup.row_template.provenance = results::current_provenance();
     // Params calibrated on this host: check before and after whether the host still runs at their speed.
-    const bool calibrated_here = params.name == calibrate::calibrated_name(setup.row_template.provenance.host);
+    // (This process's node only: with a process per node the others would be running their own.)
+    const bool calibrated_here =
+        engine == nullptr && params.name == calibrate::calibrated_name(setup.row_template.provenance.host);
     std::optional<calibrate::HostCheck> before;
     if (calibrated_here) before = calibrate::check_host(*layout.machine, params);
     const auto run = validate::run_validation(setup, specs, [&](const validate::ValidationPoint& p, int done, int total) {
-        csv.row(validate::validation_fields(p, description));
+        if (!writes) return;
+        csv->row(validate::validation_fields(p, description));
         if (quiet) return;
         std::cerr << fmt::format("[{}/{}] {} {} {}: measured {:.0f} ns, simulated {:.0f} ns{}\n", done, total,
                                  p.measured.collective, p.measured.algorithm, format_bytes(p.measured.bytes),
                                  p.measured.time_ns, p.simulated.time_ns,
                                  p.model_ns ? fmt::format(", model {:.0f} ns", *p.model_ns) : "");
     });
+    if (!writes) return {};
     if (!run.pinned || !run.numa_bound)
         std::cerr << fmt::format("numacoll: threads {}pinned, memory {}bound to NUMA nodes (the system refused)\n",
                                  run.pinned ? "" : "NOT ", run.numa_bound ? "" : "NOT ");
-    csv.finish();
+    csv->finish();
     std::string summary = validate::summary_text(run.points, description);
     if (!note_line.empty()) summary.insert(summary.find('\n') + 1, note_line + "\n");
     if (host_moved) *host_moved = false;
@@ -105,8 +117,8 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         if (!quiet) std::cerr << check;
         if (host_moved) *host_moved = !calibrate::host_held(*before, after);
     }
-    summary_file.write(summary);
-    summary_file.commit();
+    summary_file->write(summary);
+    summary_file->commit();
     for (const bool simulated : {true, false}) {
         if (run.traces.empty()) continue;
         results::TraceWriter trace(trace_paths[simulated ? 0 : 1]);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,15 @@
 #include "sim/platform_model.hpp"
 
 namespace numacoll::cli {
+
+// An engine other than this process's threads: one MPI process per node.
+// Every process calls write_validation_folder with the same points, and runs
+// them in the same order; only the one that `writes_files` writes the folder.
+struct ValidationEngine {
+    std::function<exec::ExecResult(const sched::Schedule&, const exec::ExecOptions&)> execute;
+    bool writes_files = true;
+    std::string description;  // "engine mpi (Open MPI v4.1.4; MPI_THREAD_MULTIPLE; 2 processes)"
+};
 
 // Simulates, executes and models every spec in `folder`, which exists
 // (ensure_folder); writes DIR/validation.csv,
@@ -26,7 +36,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
                                     const std::string& placement = "compact", int rounds = 1, bool* host_moved = nullptr,
-                                    const std::string& note_line = "");
+                                    const std::string& note_line = "", const ValidationEngine* engine = nullptr);
 
 // Runs python3 on an embedded plotting script (by its stem) for DIR, which
 // must hold `needed`; returns the PNG paths it printed. Throws Error when

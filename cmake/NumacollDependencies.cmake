@@ -9,6 +9,7 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
+find_package(MPI REQUIRED COMPONENTS C)   # Open MPI (openmpi-bin, libopenmpi-dev): the MPI engine
 
 # numacoll_embed(<target> <namespace> <comment> <input files...>): compiles
 # the inputs' text (paths relative to the current source folder) into

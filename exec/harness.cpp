@@ -62,6 +62,7 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
             work.prepare(thread, iteration);
             meeting.arrive_and_wait();
             if (thread == 0) {
+                if (options.at_meeting) options.at_meeting(iteration);
                 const auto ahead = Clock::now() + std::chrono::nanoseconds(common_start_lead_ns);
                 start_at_ns.store(ahead.time_since_epoch().count(), std::memory_order_relaxed);
                 start_set.publish(iteration);

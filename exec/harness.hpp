@@ -59,6 +59,10 @@ struct HarnessOptions {
     // Called by each thread after the meeting that starts an iteration, before
     // its clock starts (tests delay one thread here to prove that a barrier waits).
     std::function<void(int thread)> before_arrival;
+    // Called by thread 0 once every thread has prepared an iteration, before
+    // it sets the common start: an engine with a process per node posts its
+    // receives and meets the other processes there, outside the timed region.
+    std::function<void(std::uint32_t iteration)> at_meeting;
 };
 
 struct HarnessResult {

@@ -75,6 +75,7 @@ public:
             if (record) task_times_[id] = {begin, Clock::now()};
             if (announces[k]) transport_.wake(id);
         }
+        transport_.finish(program.rank, iteration);
     }
 
 private:

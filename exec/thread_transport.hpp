@@ -21,6 +21,7 @@ public:
     void wake(int task) override { flags_[slot_[task]].wake(); }
     void wait(int task, std::uint32_t iteration) override { flags_[slot_[task]].wait_for(iteration); }
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
+    void finish(int, std::uint32_t) override {}
 
 private:
     std::vector<int> slot_;  // per task: its flag, -1 for tasks nobody waits on

@@ -29,6 +29,10 @@ public:
     // Net task `task`, run by its sender: moves its range to the receiver's
     // node and tells the receiver when it has landed.
     virtual void transfer(int task, std::uint32_t iteration, const Buffers& buffers) = 0;
+    // After the last task of `rank`'s program: whatever the transport must
+    // still finish for that rank before the iteration ends (messages to it
+    // that no task waited for). Timed.
+    virtual void finish(int rank, std::uint32_t iteration) = 0;
 };
 
 }  // namespace numacoll::exec

@@ -23,10 +23,10 @@ Provenance current_provenance() {
     return provenance;
 }
 
-std::vector<std::string> provenance_columns() { return {"numacoll", "build_type", "host", "date"}; }
+std::vector<std::string> provenance_columns() { return {"numacoll", "build_type", "host", "date", "mpi"}; }
 
 std::vector<std::string> provenance_fields(const Provenance& provenance) {
-    return {provenance.numacoll, provenance.build_type, provenance.host, provenance.date};
+    return {provenance.numacoll, provenance.build_type, provenance.host, provenance.date, provenance.mpi};
 }
 
 }  // namespace numacoll::results

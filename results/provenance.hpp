@@ -13,6 +13,7 @@ struct Provenance {
     std::string build_type;  // "RelWithDebInfo"
     std::string host;        // this machine's name
     std::string date;        // UTC, ISO 8601: "2026-11-22T21:30:50Z"
+    std::string mpi;         // the MPI engine's library, thread level and processes; empty otherwise
 };
 
 // This process, now.

@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libsimgrid-dev libhwloc-dev hwloc libboost-graph-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev python3 python3-matplotlib graphviz
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -31,11 +31,14 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
     // finishes each point in turn.
     std::vector<sched::Schedule> schedules;
     for (const auto& spec : specs) schedules.push_back(setup.make_schedule(spec));
+    const auto execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& options) {
+        return setup.execute ? setup.execute(schedule, options) : exec::run_on_threads(schedule, *setup.machine, options);
+    };
     std::vector<std::vector<double>> pooled(specs.size());
     bool pinned = true, bound = true;
     for (int round = 1; round < setup.rounds; ++round)
         for (std::size_t k = 0; k < specs.size(); ++k) {
-            const exec::ExecResult measured = exec::run_on_threads(schedules[k], *setup.machine, setup.exec_options);
+            const exec::ExecResult measured = execute(schedules[k], setup.exec_options);
             pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
             pinned = pinned && measured.threads_pinned;
             bound = bound && measured.memory_bound;
@@ -47,7 +50,7 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
         exec::ExecOptions options = setup.exec_options;
         options.trace = traced;
         const sim::Simulation simulated = sim::simulate(as_executed(schedule), *setup.platform);
-        exec::ExecResult measured = exec::run_on_threads(schedule, *setup.machine, options);
+        exec::ExecResult measured = execute(schedule, options);
         pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
         measured.stats = summarize_times(pooled[k]);
         measured.threads_pinned = measured.threads_pinned && pinned;

@@ -65,6 +65,10 @@ struct ValidationSetup {
     const sim::PlatformModel* platform = nullptr;
     models::NodeShape shape;
     std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;
+    // How a schedule is executed: exec::run_on_threads when empty (an engine
+    // with a process per node passes its own; every process then runs the
+    // same points in the same order).
+    std::function<exec::ExecResult(const sched::Schedule&, const exec::ExecOptions&)> execute;
     exec::ExecOptions exec_options;
     std::uint64_t trace_bytes = 0;
     // Each point is measured once per round, the rounds one after the other

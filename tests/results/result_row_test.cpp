@@ -34,14 +34,14 @@ TEST(ResultRow, ColumnsAreASupersetOfWhatSimAndRunWrote) {
     EXPECT_TRUE(std::equal(leading.begin(), leading.end(), columns.begin()));
     for (const char* name : {"p10_ns", "p90_ns", "min_ns", "max_ns", "iterations", "tasks", "options", "topology",
                              "params", "pinned", "numa_bound", "numacoll", "placement", "root", "op", "build_type",
-                             "host", "date"})
+                             "host", "date", "mpi"})
         EXPECT_TRUE(has(columns, name)) << name;
 }
 
 TEST(ResultRow, SimulatedAndMeasuredRowsSayWhatTheyAre) {
     const sched::Schedule schedule = small_schedule();
     results::ResultRow simulated = results::simulated_row(schedule, 1234.5678912);
-    simulated.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z"};
+    simulated.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z", ""};
     const auto fields = results::result_fields(simulated);
     const auto columns = results::result_columns();
     ASSERT_EQ(fields.size(), columns.size());

@@ -26,7 +26,7 @@ validate::ValidationPoint point(double simulated_ns, double measured_ns, std::op
     spread.median_ns = measured_ns;
     spread.iterations = 5;
     p.measured.spread = spread;
-    p.measured.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z"};
+    p.measured.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z", ""};
     p.model_ns = model_ns;
     return p;
 }
@@ -42,7 +42,7 @@ TEST(Validation, CsvKeepsItsColumnsAndGainsProvenance) {
         "model_abs_error_ns", "provenance"};
     ASSERT_GE(columns.size(), kept.size());
     EXPECT_TRUE(std::equal(kept.begin(), kept.end(), columns.begin()));
-    for (const char* name : {"numacoll", "build_type", "host", "date"})
+    for (const char* name : {"numacoll", "build_type", "host", "date", "mpi"})
         EXPECT_NE(std::find(columns.begin(), columns.end(), name), columns.end()) << name;
 
     const auto fields = validate::validation_fields(point(1200, 1000, 900), "a run");
@@ -51,7 +51,7 @@ TEST(Validation, CsvKeepsItsColumnsAndGainsProvenance) {
     EXPECT_EQ(fields[12], "0.2000");   // (1200 - 1000) / 1000
     EXPECT_EQ(fields[13], "-0.1000");  // (900 - 1000) / 1000
     EXPECT_EQ(fields[16], "a run");
-    EXPECT_EQ(fields[fields.size() - 2], "2026-11-22T00:00:00Z");  // the provenance, then the floor
+    EXPECT_EQ(fields[fields.size() - 3], "2026-11-22T00:00:00Z");  // the provenance (date, mpi), then the floor
     EXPECT_EQ(columns.back(), "timing_floor_ns");
     // The harness's floor is added to the predictions before the errors.
     validate::ValidationPoint floored = point(1200, 1000, 900);

@@ -1,0 +1,169 @@
+// numacoll baseline: the MPI library's own collectives, one rank per process
+// (mpirun -np P numacoll baseline ...), timed and verified like numacoll's
+// engines and written in the same CSV (engine mpi-native), so that a
+// schedule's measurement has the library it would replace next to it.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "exec/mpi_native.hpp"
+#include "exec/ompi_tuned.hpp"
+#include "results/result_row.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct BaselineOptions {
+    std::string collective = "allreduce";
+    std::string bytes = "8B:1MiB";
+    int root = 0;
+    std::string op = "sum";
+    std::string ompi_algorithm;
+    std::string ompi_segment;
+    int iterations = 100;
+    int warmup = 10;
+    bool no_pin = false;
+    std::string output = "-";
+    bool quiet = false;
+};
+
+// Open MPI reads its MCA parameters from the environment at MPI_Init.
+void force_ompi_algorithm(const BaselineOptions& options, sched::Collective collective) {
+    if (options.ompi_algorithm.empty()) {
+        if (!options.ompi_segment.empty()) throw UsageError("--ompi-segment needs --ompi-algorithm");
+        return;
+    }
+    const exec::OmpiTunedAlgorithm& algorithm = exec::find_ompi_tuned_algorithm(collective, options.ompi_algorithm);
+    ::setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
+    ::setenv(("OMPI_MCA_" + exec::ompi_algorithm_parameter(collective)).c_str(), algorithm.mca_value.c_str(), 1);
+    if (!options.ompi_segment.empty()) {
+        const std::uint64_t segment = parse_byte_size(options.ompi_segment, "--ompi-segment");
+        ::setenv(("OMPI_MCA_" + exec::ompi_segment_parameter(collective)).c_str(), std::to_string(segment).c_str(), 1);
+    }
+}
+
+int run_baseline(const BaselineOptions& options) {
+    // Everything that can be checked before MPI starts is, on every process alike.
+    sched::CollectiveSpec base;
+    base.collective = sched::parse_collective(options.collective);
+    base.op = sched::parse_reduce_op(options.op);
+    base.root = options.root;
+    base.algorithm = options.ompi_algorithm.empty() ? "default" : options.ompi_algorithm;
+    const std::vector<std::uint64_t> sizes = parse_byte_sizes(options.bytes, "--bytes");
+    if (options.iterations < 1 || options.warmup < 0)
+        throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.iterations,
+                                     options.warmup));
+    force_ompi_algorithm(options, base.collective);
+    if (!options.ompi_algorithm.empty()) base.options["ompi_algorithm"] = options.ompi_algorithm;
+    if (!options.ompi_segment.empty()) base.options["ompi_segment"] = options.ompi_segment;
+
+    exec::MpiWorld world(nullptr, nullptr);
+    auto say = [&](const std::string& what) {
+        std::cerr << (world.size() > 1 ? fmt::format("numacoll: rank {}: {}\n", world.rank(), what)
+                                       : fmt::format("numacoll: {}\n", what));
+    };
+    std::unique_ptr<results::ResultWriter> output;
+    std::shared_ptr<const topo::Machine> machine;
+    {
+        int code = 0;
+        std::string failure;
+        try {
+            if (!options.ompi_algorithm.empty() && world.library().find("Open MPI") == std::string::npos)
+                throw UsageError(fmt::format("--ompi-algorithm forces Open MPI's coll/tuned; this MPI is {}",
+                                             world.library()));
+            if (world.rank() == 0) output = std::make_unique<results::ResultWriter>(options.output);
+            machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
+        } catch (const UsageError& error) {
+            code = 2, failure = error.what();
+        } catch (const std::exception& error) {
+            code = 1, failure = error.what();
+        }
+        const exec::MpiWorld::Agreement agreed = world.agree(code);
+        if (agreed.code != 0) {
+            if (world.rank() == agreed.first_failing_process) say(failure);
+            return agreed.code;
+        }
+    }
+    exec::ExecOptions exec_options;
+    exec_options.timed_iterations = options.iterations;
+    exec_options.warmup_iterations = options.warmup;
+    exec_options.pin_threads = !options.no_pin;
+    results::Provenance provenance = results::current_provenance();
+    provenance.mpi = world.describe();
+    int done = 0;
+    try {
+        for (std::uint64_t bytes : sizes) {
+            sched::CollectiveSpec spec = base;
+            spec.bytes = bytes;
+            const exec::MpiExecResult result = exec::run_native_collective(spec, *machine, exec_options, world);
+            const bool pinned_everywhere = world.max_over_processes({result.threads_pinned ? 0.0 : 1.0})[0] == 0;
+            const bool bound_everywhere = world.max_over_processes({result.memory_bound ? 0.0 : 1.0})[0] == 0;
+            ++done;
+            if (world.rank() != 0) continue;
+            results::ResultRow row = results::measured_row(exec::native_schedule(spec, world.size()), result.stats,
+                                                           pinned_everywhere, bound_everywhere);
+            row.engine = "mpi-native";
+            row.topology = machine->source;
+            row.provenance = provenance;
+            output->write(row);
+            if (!options.quiet)
+                std::cerr << fmt::format("[{}/{}] MPI_{} ({}) {} on {} processes: median {:.0f} ns (p10 {:.0f}, p90 "
+                                         "{:.0f}), verified\n",
+                                         done, sizes.size(), sched::to_string(spec.collective), spec.algorithm,
+                                         format_bytes(bytes), world.size(), result.stats.median_ns,
+                                         result.stats.p10_ns, result.stats.p90_ns);
+        }
+        if (output) output->finish();
+    } catch (const exec::PeerFailure& failure) {
+        return failure.exit_code;
+    } catch (const UsageError& error) {  // checked alike on every process
+        if (world.rank() == 0) say(error.what());
+        return 2;
+    } catch (const CheckError& error) {  // agreed: the others end with PeerFailure
+        say(error.what());
+        return 1;
+    } catch (const std::exception& error) {  // this process alone: the others would wait for it
+        world.abort(world.size() > 1 ? fmt::format("numacoll: rank {}: {}", world.rank(), error.what())
+                                     : fmt::format("numacoll: {}", error.what()),
+                    1);
+    }
+    return 0;
+}
+
+}  // namespace
+
+CommandRun add_baseline_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "baseline", "time the MPI library's own collective, one rank per process (start it with mpirun -np P)");
+    auto options = std::make_shared<BaselineOptions>();
+    command->add_option("--collective,-c", options->collective,
+                        "allreduce, reduce, bcast, barrier, scatter, gather or allgather")
+        ->capture_default_str();
+    command->add_option("--bytes,-b", options->bytes, "sizes per rank: 8B:1MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
+    command->add_option("--op", options->op, "reduction operator: sum, min, max, prod")->capture_default_str();
+    command->add_option("--ompi-algorithm", options->ompi_algorithm,
+                        "force one of Open MPI's coll/tuned algorithms, by numacoll's name (binomial, chain, "
+                        "split-binary, ring, recursive-doubling, ...)");
+    command->add_option("--ompi-segment", options->ompi_segment, "segment size of the forced algorithm (e.g. 64KiB)");
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_flag("--no-pin", options->no_pin, "do not pin the processes to PUs");
+    command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
+    command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
+    command->footer(
+        "Examples:\n"
+        "  mpirun -np 2 numacoll baseline -c allreduce -b 8B:1MiB -o native.csv\n"
+        "  mpirun -np 4 numacoll baseline -c bcast --ompi-algorithm binomial -b 64KiB");
+    return [options] { return run_baseline(*options); };
+}
+
+}  // namespace numacoll::cli

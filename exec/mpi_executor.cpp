@@ -1,0 +1,156 @@
+#include "exec/mpi_executor.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+
+#include "exec/buffers.hpp"
+#include "exec/harness.hpp"
+#include "exec/mpi_transport.hpp"
+#include "exec/program_runner.hpp"
+#include "exec/programs.hpp"
+#include "schedule/collective_contract.hpp"
+#include "schedule/validate_schedule.hpp"
+
+namespace numacoll::exec {
+
+namespace {
+
+// Side by side when the host has the PUs for every process's threads: the
+// k-th process on a host moves its PUs up by k times the PUs a node's layout spans.
+std::vector<int> pus_on_shared_host(const std::vector<int>& pus, const topo::Machine& machine, const MpiWorld& world,
+                                    bool& pin) {
+    if (world.processes_on_this_host() == 1 || pus.empty()) return pus;
+    const int span = *std::max_element(pus.begin(), pus.end()) + 1;
+    if (static_cast<long long>(span) * world.processes_on_this_host() > machine.pu_count()) {
+        pin = false;
+        return pus;
+    }
+    std::vector<int> shifted;
+    for (int pu : pus) shifted.push_back(pu + span * world.index_on_this_host());
+    return shifted;
+}
+
+double since_epoch_ns(Clock::time_point at) { return nanoseconds(Clock::time_point{}, at); }
+
+}  // namespace
+
+void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
+                                             const MpiWorld& world) {
+    std::vector<double> last_arrival, first_departure_negated;
+    for (std::size_t it = 0; it < harness.arrivals.size(); ++it) {
+        const auto& arrived = harness.arrivals[it];
+        const auto& left = harness.departures[it];
+        last_arrival.push_back(since_epoch_ns(*std::max_element(arrived.begin(), arrived.end())));
+        first_departure_negated.push_back(-since_epoch_ns(*std::min_element(left.begin(), left.end())));
+    }
+    const std::vector<double> latest = world.max_over_processes(last_arrival);
+    const std::vector<double> earliest = world.max_over_processes(first_departure_negated);
+    for (std::size_t it = 0; it < latest.size(); ++it)
+        if (-earliest[it] < latest[it])
+            throw VerificationError(fmt::format(
+                "verification failed: in iteration {} a thread left the barrier {:.0f} ns before the last one "
+                "arrived ({} {})",
+                it + 1, latest[it] + earliest[it], sched::to_string(schedule.spec.collective), schedule.spec.algorithm));
+}
+
+MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
+                         const MpiWorld& world) {
+    check_iteration_counts(options);
+    sched::validate_schedule(schedule);
+    if (schedule.nodes != world.size())
+        throw UsageError(fmt::format("the schedule spans {} node{} and {} MPI process{} run it: start one process per "
+                                     "node (mpirun -np {})",
+                                     schedule.nodes, schedule.nodes == 1 ? "" : "s", world.size(),
+                                     world.size() == 1 ? "" : "es", schedule.nodes));
+    const int node = world.rank();
+    MemoryBinding binding(machine);
+    // What one process finds wrong with its slice, all of them learn, so that
+    // none waits for the others' messages.
+    std::optional<Buffers> buffers;
+    std::optional<MpiTransport> transport;
+    std::vector<ThreadProgram> programs;
+    {
+        int code = 0;
+        std::exception_ptr failure;
+        try {
+            buffers.emplace(schedule, binding, node);
+            transport.emplace(schedule, node, world, *buffers);
+            programs = build_programs(schedule, node);
+        } catch (const UsageError&) {
+            code = 2, failure = std::current_exception();
+        } catch (const std::exception&) {
+            code = 1, failure = std::current_exception();
+        }
+        const MpiWorld::Agreement agreed = world.agree(code);
+        if (failure) std::rethrow_exception(failure);
+        if (agreed.code != 0) throw PeerFailure(agreed.code);
+    }
+    std::vector<int> pus, ranks;
+    for (const ThreadProgram& program : programs) {
+        pus.push_back(schedule.ranks[program.rank].pu);
+        ranks.push_back(program.rank);
+    }
+    ExecOptions harness_options = options;
+    pus = pus_on_shared_host(pus, machine, world, harness_options.pin_threads);
+    harness_options.at_meeting = [&](std::uint32_t iteration) {
+        transport->post_receives(iteration);
+        world.barrier();
+    };
+    ProgramRunner<MpiTransport> runner(schedule, programs, *buffers, *transport);
+    const HarnessResult harness = run_iterations(pus, binding, harness_options, runner);
+
+    MpiExecResult result;
+    result.iteration_ns = world.max_over_processes(harness.iteration_ns);
+    result.stats = summarize_times(result.iteration_ns);
+    if (options.trace) {
+        // Each process's tasks on its own clock, from its own first start.
+        const sched::Timeline local = runner.timeline(harness.arrivals.back());
+        std::vector<double> begins, ends;
+        for (const sched::TaskTime& time : local.tasks) {
+            begins.push_back(time.start_ns);
+            ends.push_back(time.end_ns);
+        }
+        begins = world.sum_over_processes(begins);  // each task has one process
+        ends = world.sum_over_processes(ends);
+        for (std::size_t id = 0; id < begins.size(); ++id) {
+            result.timeline.tasks.push_back({begins[id], ends[id]});
+            result.timeline.makespan_ns = std::max(result.timeline.makespan_ns, ends[id]);
+        }
+    }
+    result.messages = static_cast<int>(world.sum_over_processes({static_cast<double>(transport->messages_out())})[0]);
+
+    // Every process checks its ranks; all fail when one does.
+    std::string failure;
+    try {
+        if (sched::synchronisation_only(schedule.spec)) {
+            verify_synchronisation(schedule, ranks, harness);
+        } else {
+            verify_outputs(schedule, *buffers, ranks, static_cast<std::uint32_t>(harness.iterations),
+                           options.before_verify);
+        }
+    } catch (const VerificationError& error) {
+        failure = fmt::format("node {}: {}", node, error.what());
+    }
+    const MpiWorld::Agreement local = world.agree(failure.empty() ? 0 : 1);
+    if (local.code == 0 && sched::synchronisation_only(schedule.spec) &&
+        world.processes_on_this_host() == world.size()) {
+        try {
+            verify_synchronisation_across_processes(schedule, harness, world);  // the same answer on every process
+        } catch (const VerificationError&) {
+            if (node == 0) throw;
+            throw PeerFailure(1);
+        }
+    }
+    if (local.code != 0) {
+        if (!failure.empty()) throw VerificationError(failure);
+        throw PeerFailure(local.code);
+    }
+    result.threads_pinned = harness.threads_pinned;
+    result.memory_bound = binding.memory_bound();
+    return result;
+}
+
+}  // namespace numacoll::exec

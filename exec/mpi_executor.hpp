@@ -1,0 +1,39 @@
+// exec::run_on_mpi: execute a Schedule that spans nodes, one MPI process per
+// node (HPDC'13 section 2.5: threads inside a node, MPI between nodes). Each
+// process runs its node's slice: one pinned thread per local rank, its
+// node's buffers, the same programs and harness as the thread engine
+// (exec/threads_executor.hpp), and net tasks as MPI messages
+// (exec/mpi_transport.hpp). The meeting before every iteration posts the
+// receives and passes an MPI barrier; an iteration's time is the maximum
+// over all processes of each one's first start to last end (each on its own
+// clock). Every process verifies its ranks' results, and all of them fail
+// when one does. The engine knows nothing about the algorithm.
+//
+// When several processes share one host (mpirun --oversubscribe on one
+// machine), their threads are pinned side by side if the host has the PUs
+// for all of them, else not pinned at all (the result says which).
+#pragma once
+
+#include "exec/mpi_world.hpp"
+#include "exec/threads_executor.hpp"
+
+namespace numacoll::exec {
+
+struct MpiExecResult : ExecResult {
+    int messages = 0;  // net tasks run, over all processes
+};
+
+// Every process of `world` calls it with the same schedule; process k runs
+// node k. UsageError (on every process alike) for a schedule whose node
+// count is not the world's size; VerificationError on a process whose
+// ranks' results are wrong, PeerFailure on the others.
+// A barrier's check across processes: with one clock for all (every process
+// on one host), nobody may leave an iteration before the last of all
+// processes arrived. Collective; the same VerificationError on every process.
+void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
+                                             const MpiWorld& world);
+
+MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
+                         const MpiWorld& world);
+
+}  // namespace numacoll::exec

@@ -1,0 +1,159 @@
+#include "exec/mpi_native.hpp"
+
+#include <fmt/format.h>
+
+#include <climits>
+
+#include "exec/buffers.hpp"
+#include "exec/harness.hpp"
+#include "exec/program_runner.hpp"
+#include "schedule/collective_contract.hpp"
+
+namespace numacoll::exec {
+
+namespace {
+
+MPI_Op mpi_op(sched::ReduceOp op) {
+    switch (op) {
+        case sched::ReduceOp::sum: return MPI_SUM;
+        case sched::ReduceOp::prod: return MPI_PROD;
+        case sched::ReduceOp::min: return MPI_MIN;
+        case sched::ReduceOp::max: return MPI_MAX;
+    }
+    return MPI_SUM;
+}
+
+// One MPI call per iteration, on the calling process's rank.
+class NativeCollective : public ScheduleWork {
+public:
+    NativeCollective(const sched::Schedule& schedule, const std::vector<ThreadProgram>& programs, const Buffers& buffers,
+                     int rank, MPI_Comm comm)
+        : ScheduleWork(schedule, programs, buffers), rank_(rank), comm_(comm) {
+        input_ = at(schedule.input_of(rank));
+        output_ = at(schedule.output_of(rank));
+    }
+
+    void run(int, std::uint32_t, bool) override {
+        const sched::CollectiveSpec& spec = schedule_.spec;
+        const int bytes = static_cast<int>(spec.bytes);
+        const int doubles = static_cast<int>(spec.bytes / sched::element_bytes);
+        int status = MPI_SUCCESS;
+        switch (spec.collective) {
+            case sched::Collective::allreduce:
+                status = MPI_Allreduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), comm_);
+                break;
+            case sched::Collective::reduce:
+                status = MPI_Reduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), spec.root, comm_);
+                break;
+            case sched::Collective::bcast:
+                status = MPI_Bcast(rank_ == spec.root ? input_ : output_, bytes, MPI_BYTE, spec.root, comm_);
+                break;
+            case sched::Collective::barrier:
+                status = MPI_Barrier(comm_);
+                break;
+            case sched::Collective::scatter:
+                status = MPI_Scatter(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, spec.root, comm_);
+                break;
+            case sched::Collective::gather:
+                status = MPI_Gather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, spec.root, comm_);
+                break;
+            case sched::Collective::allgather:
+                status = MPI_Allgather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_);
+                break;
+            case sched::Collective::pingpong:
+                break;  // refused before
+        }
+        if (status != MPI_SUCCESS)
+            throw Error(fmt::format("the MPI library's {} failed (MPI error {})", sched::to_string(spec.collective), status));
+    }
+
+private:
+    void* at(int buffer) const { return buffer >= 0 ? static_cast<void*>(buffers_.bytes(buffer)) : nullptr; }
+    int rank_;
+    MPI_Comm comm_;
+    void* input_ = nullptr;
+    void* output_ = nullptr;
+};
+
+void check_native_spec(const sched::CollectiveSpec& spec, int processes) {
+    if (spec.collective == sched::Collective::pingpong)
+        throw UsageError("MPI has no ping-pong collective: time it with numacoll run --engine mpi");
+    if (spec.root < 0 || spec.root >= processes)
+        throw UsageError(fmt::format("--root {} is not a rank of {} processes", spec.root, processes));
+    if (spec.collective == sched::Collective::barrier && spec.bytes != 0)
+        throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
+    if (sched::is_reduction(spec.collective) && spec.bytes % sched::element_bytes != 0)
+        throw UsageError(fmt::format("a reduction folds whole {}-byte doubles: {} bytes is not a multiple",
+                                     sched::element_bytes, spec.bytes));
+    if (spec.bytes > static_cast<std::uint64_t>(INT_MAX))
+        throw UsageError(fmt::format("{} bytes per rank: one MPI call counts at most {}", spec.bytes, INT_MAX));
+}
+
+}  // namespace
+
+sched::Schedule native_schedule(const sched::CollectiveSpec& spec, int processes) {
+    sched::Schedule schedule;
+    schedule.spec = spec;
+    schedule.nodes = processes;
+    schedule.rank_kind = sched::RankKind::process;
+    for (int rank = 0; rank < processes; ++rank) {
+        schedule.ranks.push_back({rank, 0, 0, -1, -1});
+        if (const std::uint64_t bytes = sched::contract_input_bytes(spec, processes, rank); bytes > 0)
+            schedule.add_buffer({fmt::format("in{}", rank), rank, bytes, sched::BufferRole::input, -1});
+        if (const std::uint64_t bytes = sched::contract_output_bytes(spec, processes, rank); bytes > 0)
+            schedule.add_buffer({fmt::format("out{}", rank), rank, bytes, sched::BufferRole::output, -1});
+    }
+    return schedule;
+}
+
+MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
+                                    const ExecOptions& options, const MpiWorld& world) {
+    check_iteration_counts(options);
+    check_native_spec(spec, world.size());
+    const int rank = world.rank();
+    const sched::Schedule schedule = native_schedule(spec, world.size());
+    MemoryBinding binding(machine);
+    const Buffers buffers(schedule, binding, rank);
+    const std::vector<ThreadProgram> programs = {{rank, {}, {}}};
+    NativeCollective work(schedule, programs, buffers, rank, world.comm());
+    ExecOptions harness_options = options;
+    // One process per PU of its host, side by side, when they fit.
+    const bool fits = world.processes_on_this_host() <= machine.pu_count();
+    harness_options.pin_threads = options.pin_threads && fits;
+    harness_options.at_meeting = [&](std::uint32_t) { world.barrier(); };
+    const HarnessResult harness =
+        run_iterations({fits ? world.index_on_this_host() : 0}, binding, harness_options, work);
+
+    MpiExecResult result;
+    result.iteration_ns = world.max_over_processes(harness.iteration_ns);
+    result.stats = summarize_times(result.iteration_ns);
+    std::string failure;
+    try {
+        if (spec.collective == sched::Collective::barrier)
+            verify_synchronisation(schedule, {rank}, harness);
+        else if (!sched::synchronisation_only(spec))  // MPI owes no synchronisation for a count of 0
+            verify_outputs(schedule, buffers, {rank}, static_cast<std::uint32_t>(harness.iterations),
+                           options.before_verify);
+    } catch (const VerificationError& error) {
+        failure = fmt::format("rank {}: {}", rank, error.what());
+    }
+    const MpiWorld::Agreement agreed = world.agree(failure.empty() ? 0 : 1);
+    if (agreed.code == 0 && spec.collective == sched::Collective::barrier &&
+        world.processes_on_this_host() == world.size()) {
+        try {
+            verify_synchronisation_across_processes(schedule, harness, world);
+        } catch (const VerificationError&) {
+            if (rank == 0) throw;
+            throw PeerFailure(1);
+        }
+    }
+    if (agreed.code != 0) {
+        if (!failure.empty()) throw VerificationError(failure);
+        throw PeerFailure(agreed.code);
+    }
+    result.threads_pinned = harness.threads_pinned;
+    result.memory_bound = binding.memory_bound();
+    return result;
+}
+
+}  // namespace numacoll::exec

@@ -1,0 +1,93 @@
+// exec::MpiTransport: the transport of one node's threads when each node is
+// an MPI process (exec/mpi_executor.hpp). Inside the node it works as the
+// thread transport does (flags in shared memory); a net task becomes one MPI
+// message from its sender's process to its receiver's.
+//
+// Matching: MPI guarantees that messages with the same source, tag and
+// communicator are received in the order they were sent, and tags beyond
+// 32767 may not exist. The tag of a message is its sending thread's index on
+// its node; that thread sends in program order (task id order), and the
+// receiving process posts its receives in task id order too, so the n-th
+// message from one thread to one node lands in the n-th receive posted for
+// it, whatever the other threads do. Task ids never travel.
+//
+// Every receive of an iteration is posted at the meeting before it (outside
+// the timed region, after every process has prepared its buffers), so a
+// send never waits for its receive to be posted. The first thread that needs
+// a message completes its receive (MPI progresses all of a process's
+// requests then) and raises the message's flag; other threads of the node
+// that need it wait on that flag; the receiving rank's thread completes what
+// nobody waited for before its iteration ends. A sender completes its send
+// before its next task (the source range may be reused) and raises the
+// task's flag for the threads of its own node that wait for it.
+//
+// Waiting polls MPI_Test, yielding the core after Flag::spin_limit polls so
+// that oversubscribed runs progress. Without MPI_THREAD_MULTIPLE every MPI
+// call is made under one lock (MPI_THREAD_SERIALIZED's rule).
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "exec/buffers.hpp"
+#include "exec/flag.hpp"
+#include "exec/mpi_world.hpp"
+#include "exec/transport.hpp"
+#include "schedule/schedule.hpp"
+
+namespace numacoll::exec {
+
+class MpiTransport final : public Transport {
+public:
+    // This process runs `node` of the schedule. UsageError for a schedule this
+    // node cannot run: a dependency on another node's task that is not a
+    // message to this node, or a message over 2^31 - 1 bytes.
+    MpiTransport(const sched::Schedule& schedule, int node, const MpiWorld& world, const Buffers& buffers);
+
+    void signal(int task, std::uint32_t iteration) override { flags_[slot_[task]].publish(iteration); }
+    void wake(int task) override { flags_[slot_[task]].wake(); }
+    void wait(int task, std::uint32_t iteration) override;
+    void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
+    void finish(int rank, std::uint32_t iteration) override;
+
+    // Posts the receives of `iteration` (one thread, at the meeting before it).
+    void post_receives(std::uint32_t iteration);
+
+    int messages_in() const { return static_cast<int>(incoming_count_); }
+    int messages_out() const { return outgoing_count_; }
+
+private:
+    struct Incoming {
+        int task = 0;
+        int source = 0;  // sending process (node)
+        int tag = 0;     // sending thread's index on its node
+        int receiver = 0;  // receiving rank
+        std::byte* into = nullptr;
+        int bytes = 0;
+        MPI_Request request = MPI_REQUEST_NULL;
+        std::atomic<std::uint32_t> claimed{0};  // the last iteration a thread took it on
+    };
+
+    // Until `request` completes, polling (and yielding when it takes long).
+    void complete(MPI_Request& request, const char* what, int task);
+    // Incoming message `index` has landed for `iteration`: complete it, or wait for the thread that does.
+    void arrive(Incoming& message, std::uint32_t iteration);
+
+    const sched::Schedule& schedule_;
+    MPI_Comm comm_;
+    bool serialise_ = false;
+    std::mutex mpi_lock_;
+    std::vector<int> slot_;           // per task: its flag, -1 for tasks nobody here waits on
+    std::vector<int> incoming_of_;    // per task: its index in incoming_, -1 if not a message to this node
+    std::vector<int> tag_of_;         // per task sent from this node: its tag
+    std::unique_ptr<Incoming[]> incoming_;
+    std::size_t incoming_count_ = 0;
+    int outgoing_count_ = 0;
+    std::unique_ptr<Flag[]> flags_;
+};
+
+}  // namespace numacoll::exec

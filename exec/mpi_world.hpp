@@ -1,0 +1,88 @@
+// exec::MpiWorld: this process's place in an MPI job, for the engine that
+// runs one process per node (exec/mpi_executor.hpp) and for the commands that
+// start it. MPI is initialised with the most thread support the library
+// gives: MPI_THREAD_MULTIPLE lets every thread send and receive on its own;
+// with less, the transport serialises its calls behind one lock.
+//
+// Failures must not leave processes hanging: a check that every process
+// makes alike ends every process with its code (agree), and anything else
+// that goes wrong on one process ends the job (abort, MPI_Abort).
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace numacoll::exec {
+
+// Another process failed and said why on its own stderr: this one exits with
+// the code all agreed on and adds no line of its own.
+class PeerFailure : public Error {
+public:
+    explicit PeerFailure(int exit_code) : Error("another process failed"), exit_code(exit_code) {}
+    int exit_code;
+};
+
+class MpiWorld {
+public:
+    // MPI_Init_thread. Call once per process; MPI_Finalize in the destructor.
+    MpiWorld(int* argc, char*** argv);
+    ~MpiWorld();
+    MpiWorld(const MpiWorld&) = delete;
+    MpiWorld& operator=(const MpiWorld&) = delete;
+
+    // Whether a launcher (mpirun, srun, hydra) started this process: checked
+    // before MPI_Init, from the environment those launchers set.
+    static bool launched_by_mpirun();
+    // This process's rank as the launcher set it in the environment, before
+    // MPI_Init (-1 without a launcher): a check that fails alike on every
+    // process before MPI starts is reported by rank 0 only.
+    static int launcher_rank();
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    MPI_Comm comm() const { return MPI_COMM_WORLD; }
+    bool thread_multiple() const { return thread_level_ == MPI_THREAD_MULTIPLE; }
+    // "MPI_THREAD_MULTIPLE", "MPI_THREAD_SERIALIZED", ...
+    std::string thread_level_name() const;
+    // The library's own first line: "Open MPI v4.1.4, package: Debian OpenMPI, ..."
+    const std::string& library() const { return library_; }
+    // How many processes of the job share this process's host (its memory).
+    int processes_on_this_host() const { return host_processes_; }
+    // This process's place among them (0 .. processes_on_this_host() - 1).
+    int index_on_this_host() const { return host_index_; }
+    // For result files: "Open MPI v4.1.4; MPI_THREAD_MULTIPLE; 4 processes".
+    std::string describe() const;
+
+    // Every process says how it fared (0, or the exit code it wants); every
+    // process learns the largest code and the lowest process that gave it.
+    // Waiting sleeps between polls: the others may be measuring.
+    struct Agreement {
+        int code = 0;
+        int first_failing_process = -1;
+    };
+    Agreement agree(int code) const;
+
+    // Ends every process of the job with `code`, after this one's line on stderr.
+    [[noreturn]] void abort(const std::string& line, int code) const;
+
+    // Element by element, over all processes (every process gets the result).
+    std::vector<double> max_over_processes(const std::vector<double>& values) const;
+    std::vector<double> sum_over_processes(const std::vector<double>& values) const;
+    // Whether `value` is the same on every process.
+    bool same_everywhere(unsigned long long value) const;
+    void barrier() const;
+
+private:
+    int rank_ = 0;
+    int size_ = 1;
+    int thread_level_ = MPI_THREAD_SINGLE;
+    int host_processes_ = 1;
+    int host_index_ = 0;
+    std::string library_;
+};
+
+}  // namespace numacoll::exec

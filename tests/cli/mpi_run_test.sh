@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `numacoll run --engine mpi` as users start it, under mpirun on this one
+# machine: a run of every size writes one verified row per point from rank 0
+# only; bad starts end every process with one line and exit 2.
+# Usage: mpi_run_test.sh MPIEXEC NUMACOLL
+set -u
+mpiexec=$1 numacoll=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+run_mpi() { timeout 120 "$mpiexec" -np "$1" --oversubscribe "${@:2}"; }
+
+# 4 nodes x 1 thread, three algorithms, 8 B to 1 MiB: 3 x 18 points.
+if run_mpi 4 "$numacoll" run --engine mpi --nodes 4 --threads 1 --collective allreduce \
+    --algorithm tree,tiled,dissemination --bytes 8B:1MiB -n 5 --warmup 1 -q -o "$scratch/run.csv" \
+    --trace "$scratch/trace.csv" 2>"$scratch/err"; then
+  rows=$(tail -n +2 "$scratch/run.csv" | wc -l)
+  [[ $rows -eq 54 ]] || fail "expected 54 rows, got $rows"
+  mpi_rows=$(awk -F, 'NR > 1 && $6 == "mpi" && $4 == 4 && $5 == 4' "$scratch/run.csv" | wc -l)
+  [[ $mpi_rows -eq 54 ]] || fail "expected 54 rows of engine mpi, 4 ranks, 4 nodes; got $mpi_rows"
+  grep -q "MPI_THREAD_MULTIPLE; 4 processes" "$scratch/run.csv" || fail "the provenance does not name the MPI library"
+  [[ $(tail -n +2 "$scratch/trace.csv" | wc -l) -gt 0 ]] || fail "empty trace"
+else
+  fail "the 4-node run failed: $(cat "$scratch/err")"
+fi
+
+# Each bad start: exit 2, and exactly one line of numacoll's own.
+expect_usage_error() {
+  local what=$1; shift
+  "$@" >"$scratch/out" 2>&1
+  local status=$?
+  [[ $status -eq 2 ]] || fail "$what: exit $status, expected 2"
+  local lines
+  lines=$(grep -c "^numacoll: " "$scratch/out")
+  [[ $lines -eq 1 ]] || fail "$what: $lines lines from numacoll, expected 1: $(cat "$scratch/out")"
+}
+expect_usage_error "several nodes without mpirun" "$numacoll" run --engine mpi --nodes 2 -b 8 -o "$scratch/x.csv"
+expect_usage_error "a world of 2 for 3 nodes" run_mpi 2 "$numacoll" run --engine mpi --nodes 3 -b 8 -o "$scratch/x.csv"
+expect_usage_error "more ranks than PUs" run_mpi 2 "$numacoll" run --engine mpi --nodes 2 --threads 64 -b 8 \
+  -o "$scratch/x.csv"
+expect_usage_error "an unwritable output" run_mpi 2 "$numacoll" run --engine mpi --nodes 2 --threads 1 -b 8 \
+  -o "$scratch/missing/x.csv"
+[[ ! -e "$scratch/x.csv" ]] || fail "a refused run left an output behind"
+
+[[ $failures -eq 0 ]] && echo "ok: mpi run and its refusals"
+exit $((failures > 0))

@@ -1,0 +1,200 @@
+// The MPI engine, run under mpirun with one process per node (ctest label
+// "mpi": 2, 3 and 4 processes on this one machine, oversubscribed). Every
+// process runs the same tests in the same order, so the collective calls
+// inside them match. Every algorithm whose schedule has net tasks runs and
+// is verified on 1-3 threads per node; a corrupted result on one node fails
+// every process, and names the node, the rank and the element there; a
+// schedule made for another node count is refused on every process alike.
+// The MPI library's own collectives (the native baseline) are verified the
+// same way, every one of them, with a root other than 0 and every operator.
+#include "exec/mpi_executor.hpp"
+#include "exec/mpi_native.hpp"
+#include "exec/ompi_tuned.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "algorithms/registry.hpp"
+#include "topologies/machine.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+exec::MpiWorld* world = nullptr;
+
+std::shared_ptr<const topo::Machine> live() {
+    static auto machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
+    return machine;
+}
+
+sched::Schedule generate(sched::Collective collective, const std::string& algorithm, int nodes, int threads,
+                         std::uint64_t bytes) {
+    algo::LayoutOptions layout;
+    layout.nodes = nodes;
+    layout.ranks_per_node = threads;
+    layout.oversubscribe = threads > live()->pu_count();
+    sched::CollectiveSpec spec;
+    spec.collective = collective;
+    spec.algorithm = algorithm;
+    spec.bytes = bytes;
+    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+}
+
+int net_tasks(const sched::Schedule& schedule) {
+    int count = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) count += schedule.task(id).kind == sched::TaskKind::net;
+    return count;
+}
+
+exec::ExecOptions quick() {
+    exec::ExecOptions options;
+    options.warmup_iterations = 1;
+    options.timed_iterations = 3;
+    return options;
+}
+
+}  // namespace
+
+TEST(MpiExecutor, EveryAlgorithmWithMessagesRunsAndVerifies) {
+    const int nodes = world->size();
+    int with_messages = 0;
+    for (const algo::AlgorithmInfo& info : algo::algorithm_registry())
+        for (int threads : {1, nodes == 4 ? 2 : 3})
+            for (std::uint64_t bytes : {8u, 1000u, 65536u}) {
+                if (info.collective == sched::Collective::barrier) bytes = 0;  // it moves nothing
+                SCOPED_TRACE(testing::Message() << sched::to_string(info.collective) << " " << info.name << ", "
+                                                << nodes << " nodes x " << threads << " threads, " << bytes << " B");
+                const sched::Schedule schedule = generate(info.collective, info.name, nodes, threads, bytes);
+                const exec::MpiExecResult result = exec::run_on_mpi(schedule, *live(), quick(), *world);
+                EXPECT_EQ(result.stats.iterations, 3);
+                EXPECT_GT(result.stats.min_ns, 0);
+                EXPECT_EQ(result.messages, net_tasks(schedule));
+                with_messages += result.messages > 0;
+            }
+    // Every algorithm crossed nodes (a ping-pong of ranks 0 and 1 stays on
+    // node 0 when nodes have several threads).
+    EXPECT_GE(with_messages, static_cast<int>(algo::algorithm_registry().size()) * 6 - 3);
+}
+
+TEST(MpiExecutor, EveryProcessTimesTheSameIterations) {
+    const sched::Schedule schedule = generate(sched::Collective::allreduce, "tree", world->size(), 1, 4096);
+    const exec::MpiExecResult result = exec::run_on_mpi(schedule, *live(), quick(), *world);
+    // The maximum over processes: every process holds the same figures.
+    EXPECT_TRUE(world->same_everywhere(static_cast<unsigned long long>(result.stats.median_ns * 1000)));
+}
+
+TEST(MpiExecutor, ATraceHoldsEveryNodesTasks) {
+    const sched::Schedule schedule = generate(sched::Collective::allreduce, "tiled", world->size(), 2, 4096);
+    exec::ExecOptions options = quick();
+    options.trace = true;
+    const exec::MpiExecResult result = exec::run_on_mpi(schedule, *live(), options, *world);
+    ASSERT_EQ(static_cast<int>(result.timeline.tasks.size()), schedule.task_count());
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::TaskTime& time = result.timeline.tasks[id];
+        EXPECT_LE(time.start_ns, time.end_ns) << "task " << id;
+        EXPECT_GE(time.start_ns, 0) << "task " << id;
+    }
+    EXPECT_GT(result.timeline.makespan_ns, 0);
+}
+
+TEST(MpiExecutor, ACorruptedResultOnOneNodeFailsEveryProcess) {
+    const int last = world->size() - 1;
+    const sched::Schedule schedule = generate(sched::Collective::allreduce, "tree", world->size(), 2, 1024);
+    exec::ExecOptions options = quick();
+    options.before_verify = [&](int rank, double* output, std::size_t count) {
+        if (schedule.ranks[rank].node == last && count > 5) output[5] += 1.0;
+    };
+    try {
+        exec::run_on_mpi(schedule, *live(), options, *world);
+        ADD_FAILURE() << "a corrupted result passed";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_EQ(world->rank(), last);
+        const std::string what = error.what();
+        EXPECT_NE(what.find("node " + std::to_string(last)), std::string::npos) << what;
+        EXPECT_NE(what.find("rank"), std::string::npos) << what;
+        EXPECT_NE(what.find("element 5"), std::string::npos) << what;
+    } catch (const exec::PeerFailure& failure) {
+        EXPECT_NE(world->rank(), last);
+        EXPECT_EQ(failure.exit_code, 1);
+    }
+}
+
+TEST(MpiExecutor, AScheduleForAnotherNodeCountIsRefusedEverywhere) {
+    const sched::Schedule schedule = generate(sched::Collective::allreduce, "tree", world->size() + 1, 1, 64);
+    EXPECT_THROW(exec::run_on_mpi(schedule, *live(), quick(), *world), UsageError);
+    world->barrier();  // and nobody is left waiting
+}
+
+TEST(MpiNative, EveryCollectiveOfTheLibraryIsVerified) {
+    using C = sched::Collective;
+    for (C collective : {C::allreduce, C::reduce, C::bcast, C::barrier, C::scatter, C::gather, C::allgather})
+        for (std::uint64_t bytes : {0u, 8u, 1000u * 8u, 65536u}) {
+            if (collective == C::barrier && bytes != 0) continue;
+            for (auto op : {sched::ReduceOp::sum, sched::ReduceOp::max}) {
+                SCOPED_TRACE(testing::Message() << sched::to_string(collective) << " " << bytes << " B "
+                                                << sched::to_string(op));
+                sched::CollectiveSpec spec;
+                spec.collective = collective;
+                spec.algorithm = "default";
+                spec.bytes = bytes;
+                spec.op = op;
+                spec.root = world->size() - 1;
+                const exec::MpiExecResult result = exec::run_native_collective(spec, *live(), quick(), *world);
+                EXPECT_EQ(result.stats.iterations, 3);
+                EXPECT_GT(result.stats.min_ns, 0);
+            }
+        }
+}
+
+TEST(MpiNative, ACorruptedResultIsCaughtOnItsRank) {
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::allreduce;
+    spec.algorithm = "default";
+    spec.bytes = 800;
+    exec::ExecOptions options = quick();
+    options.before_verify = [](int rank, double* output, std::size_t) {
+        if (rank == 0) output[3] = -1.0;
+    };
+    try {
+        exec::run_native_collective(spec, *live(), options, *world);
+        ADD_FAILURE() << "a corrupted result passed";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_EQ(world->rank(), 0);
+        EXPECT_NE(std::string(error.what()).find("element 3"), std::string::npos) << error.what();
+    } catch (const exec::PeerFailure&) {
+        EXPECT_NE(world->rank(), 0);
+    }
+}
+
+TEST(MpiNative, WhatMpiHasNoCallForIsRefusedEverywhere) {
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::pingpong;
+    spec.bytes = 8;
+    EXPECT_THROW(exec::run_native_collective(spec, *live(), quick(), *world), UsageError);
+    spec.collective = sched::Collective::allreduce;
+    spec.bytes = 12;  // not whole doubles
+    EXPECT_THROW(exec::run_native_collective(spec, *live(), quick(), *world), UsageError);
+    world->barrier();
+}
+
+TEST(OmpiTuned, NamesMapToOpenMpisValues) {
+    EXPECT_EQ(exec::find_ompi_tuned_algorithm(sched::Collective::bcast, "split-binary").mca_value, "split_binary_tree");
+    EXPECT_EQ(exec::find_ompi_tuned_algorithm(sched::Collective::bcast, "binomial").id, 6);
+    EXPECT_EQ(exec::find_ompi_tuned_algorithm(sched::Collective::reduce, "in-order-binary").mca_value, "in-order_binary");
+    EXPECT_EQ(exec::find_ompi_tuned_algorithm(sched::Collective::allreduce, "recursive-doubling").id, 3);
+    EXPECT_EQ(exec::ompi_algorithm_parameter(sched::Collective::allgather), "coll_tuned_allgather_algorithm");
+    EXPECT_THROW(exec::find_ompi_tuned_algorithm(sched::Collective::bcast, "tiled"), UsageError);
+    EXPECT_THROW(exec::find_ompi_tuned_algorithm(sched::Collective::pingpong, "linear"), UsageError);
+}
+
+int main(int argc, char** argv) {
+    exec::MpiWorld mpi(&argc, &argv);
+    world = &mpi;
+    ::testing::InitGoogleTest(&argc, argv);
+    // One process's report is enough to read; the others print failures only.
+    if (mpi.rank() != 0) ::testing::GTEST_FLAG(brief) = true;
+    return RUN_ALL_TESTS();
+}
