@@ -63,7 +63,8 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
             meeting.arrive_and_wait();
             if (thread == 0) {
                 if (options.at_meeting) options.at_meeting(iteration);
-                const auto ahead = Clock::now() + std::chrono::nanoseconds(common_start_lead_ns);
+                // One thread has nobody to start with: it starts at once.
+                const auto ahead = Clock::now() + std::chrono::nanoseconds(threads > 1 ? common_start_lead_ns : 0);
                 start_at_ns.store(ahead.time_since_epoch().count(), std::memory_order_relaxed);
                 start_set.publish(iteration);
                 start_set.wake();

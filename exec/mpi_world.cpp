@@ -44,7 +44,7 @@ int terminating_process = 0;
 
 }  // namespace
 
-MpiWorld::MpiWorld(int* argc, char*** argv) {
+MpiWorld::MpiWorld(int* argc, char*** argv, int required) {
     // SimGrid's library defines MPI_* as well (SMPI): in a binary that links
     // both, the MPI library must come first, or MPI_Init would start SMPI.
     Dl_info provider{};
@@ -56,7 +56,7 @@ MpiWorld::MpiWorld(int* argc, char*** argv) {
     int initialised = 0;
     MPI_Initialized(&initialised);
     if (initialised) throw Error("MPI is already initialised in this process");
-    check(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &thread_level_), "MPI_Init_thread");
+    check(MPI_Init_thread(argc, argv, required, &thread_level_), "MPI_Init_thread");
     // Errors come back as codes (and become exceptions) instead of ending the process silently.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);

@@ -28,8 +28,9 @@ public:
 
 class MpiWorld {
 public:
-    // MPI_Init_thread. Call once per process; MPI_Finalize in the destructor.
-    MpiWorld(int* argc, char*** argv);
+    // MPI_Init_thread asking for `required`. Call once per process;
+    // MPI_Finalize in the destructor.
+    MpiWorld(int* argc, char*** argv, int required = MPI_THREAD_MULTIPLE);
     ~MpiWorld();
     MpiWorld(const MpiWorld&) = delete;
     MpiWorld& operator=(const MpiWorld&) = delete;
