@@ -98,7 +98,7 @@ void PlatformModel::build_links() {
                       fmt::format("memory controller of NUMA node {}", numa)});
         for (int nic = 0; nic < nic_count(); ++nic)
             add_link({node_link(node, fmt::format("pcie{}", nic)),
-                      std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), false,
+                      std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), true,
                       virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : fmt::format("PCIe of NIC {}", nic),
                       0.5});
         if (params_.nic_dma)
@@ -259,7 +259,7 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         const int nic = from.kind == K::nic ? from.index : to.index;
         const int md = memory_domain(numa), nd = nic_domain(nic);
         const LinkUse controller{node_link(node, fmt::format("mc{}", numa)), true};
-        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), true};
+        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), from.kind == K::memory};  // up: towards the NIC
         std::vector<LinkUse> links;
         if (from.kind == K::memory) {
             links.push_back(controller);
@@ -277,7 +277,7 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         const int core = from.kind == K::core ? from.index : to.index;
         const int nic = from.kind == K::nic ? from.index : to.index;
         const int cd = levels_.domain_of_core(core), nd = nic_domain(nic);
-        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), true};
+        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), from.kind == K::core};  // up: towards the NIC
         std::vector<LinkUse> links;
         if (from.kind == K::core) {
             links = domain_path(node, cd, nd);
@@ -297,7 +297,8 @@ RouteSpec PlatformModel::dma_route(const Endpoint& dma, bool outgoing) const {
     const int node = dma.node, numa = numa_of_dma(dma), nic = nic_of_dma(dma);
     const int md = levels_.domain_of_numa(numa), nd = levels_.domain_of_numa(nic_numa_[nic]);
     const LinkUse controller{node_link(node, fmt::format("mc{}", numa)), true};
-    const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), true};
+    // PCIe is full duplex: a NIC reads memory (up) while it writes (down).
+    const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), outgoing};
     std::vector<LinkUse> links;
     // In the order the data flows: memory first going out, PCIe first coming in.
     links.push_back(outgoing ? controller : pcie);

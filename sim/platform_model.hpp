@@ -27,6 +27,9 @@
 //                    link carries window / round trip, NicDmaParams)
 //   node <-> node    [wire of node A up, wire of node B down]   a_network (half per wire)
 // Each node has one port into the network (its wire), shared by its NICs.
+// PCIe links are full duplex like the wires (PCI Express Base Specification:
+// each lane has a pair in each direction): a NIC that sends while it
+// receives gets the link's bandwidth both ways.
 // c.* are the reading (or writing) core's private stream links (bandwidth 1/b
 // of the level); the others are shared (1/B). A "socket" is an LLC domain.
 // Inter-socket links join the domains one hop apart; longer routes take the
@@ -61,7 +64,7 @@ struct LinkSpec {
     std::string name;
     double bandwidth_bytes_per_ns = 0;
     double latency_ns = 0;
-    bool split_duplex = false;  // inter-socket links and node wires
+    bool split_duplex = false;  // inter-socket links, PCIe links and node wires
     std::string what;           // for people: "QPI between sockets 0 and 1"
     // Share of the one raw latency every route shows SimGrid (1 on the core
     // stream links, 1/2 on each PCIe link, 0 elsewhere): see simgrid_platform.hpp.
