@@ -25,6 +25,41 @@ else
   fail "the 4-node run failed: $(cat "$scratch/err")"
 fi
 
+# The library's own collective, forced to Open MPI's binomial broadcast.
+if run_mpi 2 "$numacoll" baseline -c bcast --ompi-algorithm binomial --bytes 8,64KiB -n 5 -q \
+    -o "$scratch/native.csv" 2>"$scratch/err"; then
+  rows=$(awk -F, 'NR > 1 && $6 == "mpi-native" && $2 == "binomial"' "$scratch/native.csv" | wc -l)
+  [[ $rows -eq 2 ]] || fail "baseline: expected 2 mpi-native rows of binomial, got $rows"
+else
+  fail "baseline failed: $(cat "$scratch/err")"
+fi
+
+# The network measured between two processes, on top of a bundled set.
+if run_mpi 2 "$numacoll" calibrate --network-only --quick --base generic -q -o "$scratch/net.json" 2>"$scratch/err"; then
+  python3 - "$scratch/net.json" <<'PY' || fail "calibrate --network-only: the file does not say what it measured"
+import json, sys
+p = json.load(open(sys.argv[1]))
+for level in ("network", "nic"):
+    assert p["levels"][level]["bandwidth_bytes_per_ns"]["source"].startswith("calibrated on"), level
+    assert p["levels"][level]["bandwidth_bytes_per_ns"]["value"] > 0, level
+m = p["messages"]
+assert "shared-memory transport, no NIC" in m["network_send_overhead_ns"]["source"]
+assert m["network_send_overhead_ns"]["value"] > 0 and m["process_receive_overhead_ns"]["value"] > 0
+PY
+else
+  fail "calibrate --network-only failed: $(cat "$scratch/err")"
+fi
+
+# validate on the MPI engine with those params: node 0 writes the folder.
+if run_mpi 2 "$numacoll" validate --engine mpi --threads 1 --params "$scratch/net.json" -a tree,dissemination \
+    --bytes 64,4KiB -n 5 --rounds 1 -q -o "$scratch/validate" >/dev/null 2>"$scratch/err"; then
+  rows=$(tail -n +2 "$scratch/validate/validation.csv" | wc -l)
+  [[ $rows -eq 4 ]] || fail "validate --engine mpi: expected 4 rows, got $rows"
+  grep -q "engine mpi" "$scratch/validate/summary.txt" || fail "validate --engine mpi: the summary does not say so"
+else
+  fail "validate --engine mpi failed: $(cat "$scratch/err")"
+fi
+
 # Each bad start: exit 2, and exactly one line of numacoll's own.
 expect_usage_error() {
   local what=$1; shift
@@ -41,6 +76,9 @@ expect_usage_error "more ranks than PUs" run_mpi 2 "$numacoll" run --engine mpi 
   -o "$scratch/x.csv"
 expect_usage_error "an unwritable output" run_mpi 2 "$numacoll" run --engine mpi --nodes 2 --threads 1 -b 8 \
   -o "$scratch/missing/x.csv"
+expect_usage_error "an unknown Open MPI algorithm" run_mpi 2 "$numacoll" baseline -c bcast --ompi-algorithm tiled \
+  -b 8 -o "$scratch/x.csv"
+expect_usage_error "the network without mpirun" "$numacoll" calibrate --network-only -o "$scratch/x.csv"
 [[ ! -e "$scratch/x.csv" ]] || fail "a refused run left an output behind"
 
 [[ $failures -eq 0 ]] && echo "ok: mpi run and its refusals"
