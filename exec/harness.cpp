@@ -52,7 +52,8 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
     Flag start_set;
 
     const auto thread_main = [&](int thread) {
-        block_interrupts_in_this_thread();  // the thread that owns the output files takes Ctrl-C
+        const bool caller = thread == 0 && options.first_thread_is_caller;
+        if (!caller) block_interrupts_in_this_thread();  // the thread that owns the output files takes Ctrl-C
         if (options.pin_threads) {
             std::lock_guard lock(binding_mutex);
             binding.pin_current_thread(pus[thread]);
@@ -87,7 +88,9 @@ HarnessResult run_iterations(const std::vector<int>& pus, MemoryBinding& binding
         }
     };
     std::vector<std::thread> running;
-    for (int thread = 0; thread < threads; ++thread) running.emplace_back(thread_main, thread);
+    for (int thread = options.first_thread_is_caller ? 1 : 0; thread < threads; ++thread)
+        running.emplace_back(thread_main, thread);
+    if (options.first_thread_is_caller) thread_main(0);
     for (auto& thread : running) thread.join();
 
     const auto timed = [&](int thread) { return options.timed_threads.empty() || options.timed_threads[thread]; };

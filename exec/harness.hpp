@@ -66,6 +66,10 @@ struct HarnessOptions {
     // it sets the common start: an engine with a process per node posts its
     // receives and meets the other processes there, outside the timed region.
     std::function<void(std::uint32_t iteration)> at_meeting;
+    // Thread 0 is the calling thread, pinned like the others, instead of a
+    // new one: the native baseline's process keeps to one thread, so that
+    // it may initialise MPI_THREAD_SINGLE (exec/mpi_world.hpp).
+    bool first_thread_is_caller = false;
 };
 
 struct HarnessResult {

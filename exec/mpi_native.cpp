@@ -121,6 +121,7 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
     const bool fits = world.processes_on_this_host() <= machine.pu_count();
     harness_options.pin_threads = options.pin_threads && fits;
     harness_options.at_meeting = [&](std::uint32_t) { world.barrier(); };
+    harness_options.first_thread_is_caller = true;  // one thread in the process: MPI_THREAD_SINGLE holds
     const HarnessResult harness =
         run_iterations({fits ? world.index_on_this_host() : 0}, binding, harness_options, work);
 
