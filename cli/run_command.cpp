@@ -22,6 +22,7 @@ namespace {
 
 struct RunOptions {
     std::string engine = "threads";
+    std::string mpi_thread = "multiple";
     MachineOptions machine;
     AlgorithmOptions algorithm;
     int threads = 0;
@@ -111,7 +112,8 @@ int run_on_mpi_processes(const RunOptions& options) {
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll run --engine mpi --nodes {} ...",
                                      nodes, nodes, nodes));
-    exec::MpiWorld world(nullptr, nullptr);
+    exec::MpiWorld world(nullptr, nullptr,
+                         options.mpi_thread == "serialized" ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE);
     auto say = [&](const std::string& what) {
         std::cerr << (world.size() > 1 ? fmt::format("numacoll: node {}: {}\n", world.rank(), what)
                                        : fmt::format("numacoll: {}\n", what));
@@ -185,6 +187,11 @@ CommandRun add_run_command(CLI::App& app) {
                         "threads (one node, this process) or mpi (one MPI process per node, under mpirun)")
         ->check(CLI::IsMember({"threads", "mpi"}))
         ->capture_default_str();
+    command->add_option("--mpi-thread", options->mpi_thread,
+                        "with --engine mpi: the thread support to ask MPI for: multiple (every thread calls MPI) or "
+                        "serialized (the threads take turns behind one lock)")
+        ->check(CLI::IsMember({"multiple", "serialized"}))
+        ->capture_default_str();
     command->add_option("--threads,-P", options->threads, "threads (ranks) to run per node; 0 = one per core")
         ->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe,
@@ -206,7 +213,9 @@ CommandRun add_run_command(CLI::App& app) {
         "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv\n"
         "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv");
 
-    return [options] {
+    return [options, command] {
+        if (options->engine != "mpi" && command->count("--mpi-thread") > 0)
+            throw UsageError("--mpi-thread goes with --engine mpi");
         if (options->engine == "mpi") return run_on_mpi_processes(*options);
         if (options->machine.nodes != 1)
             throw UsageError(fmt::format("the thread engine runs one node: --nodes must be 1 (got {}); start one "

@@ -35,6 +35,26 @@ std::vector<int> pus_on_shared_host(const std::vector<int>& pus, const topo::Mac
 
 double since_epoch_ns(Clock::time_point at) { return nanoseconds(Clock::time_point{}, at); }
 
+// FNV-1a over what the processes must agree on: ranks, buffers and tasks.
+unsigned long long fingerprint(const sched::Schedule& schedule) {
+    unsigned long long hash = 1469598103934665603ull;
+    const auto mix = [&](unsigned long long value) {
+        for (int byte = 0; byte < 8; ++byte, value >>= 8) hash = (hash ^ (value & 0xff)) * 1099511628211ull;
+    };
+    mix(static_cast<unsigned long long>(schedule.nodes));
+    for (const sched::RankInfo& rank : schedule.ranks) mix(static_cast<unsigned long long>(rank.node) << 32 | static_cast<unsigned>(rank.pu));
+    for (const sched::Buffer& buffer : schedule.buffers()) mix(buffer.bytes ^ static_cast<unsigned long long>(buffer.owner) << 48);
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& task = schedule.task(id);
+        mix(static_cast<unsigned long long>(task.kind) << 56 | static_cast<unsigned long long>(task.thread) << 24 |
+            static_cast<unsigned>(task.peer + 1));
+        for (const sched::Range& range : task.reads) mix(range.offset ^ range.bytes << 20 ^ static_cast<unsigned long long>(range.buffer) << 44);
+        mix(task.write.offset ^ task.write.bytes << 20 ^ static_cast<unsigned long long>(task.write.buffer + 1) << 44);
+        for (int dep : schedule.predecessors(id)) mix(static_cast<unsigned long long>(dep));
+    }
+    return hash;
+}
+
 }  // namespace
 
 void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
@@ -65,6 +85,13 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
                                      "node (mpirun -np {})",
                                      schedule.nodes, schedule.nodes == 1 ? "" : "s", world.size(),
                                      world.size() == 1 ? "" : "es", schedule.nodes));
+    if (!world.same_everywhere(fingerprint(schedule)))
+        throw UsageError("the MPI processes made different schedules (do their machines differ?): make one with "
+                         "numacoll dag and give it to every process with --from");
+    if (!world.thread_multiple() && world.thread_level_name() != "MPI_THREAD_SERIALIZED")
+        throw UsageError(fmt::format("the MPI engine's threads call MPI themselves: it needs MPI_THREAD_SERIALIZED at "
+                                     "least, and this MPI library gives {}",
+                                     world.thread_level_name()));
     const int node = world.rank();
     MemoryBinding binding(machine);
     // What one process finds wrong with its slice, all of them learn, so that

@@ -128,6 +128,14 @@ TEST(MpiExecutor, AScheduleForAnotherNodeCountIsRefusedEverywhere) {
     world->barrier();  // and nobody is left waiting
 }
 
+TEST(MpiExecutor, ProcessesWithDifferentSchedulesAreRefusedEverywhere) {
+    // As when the nodes' machines differ and each generated its own.
+    const std::uint64_t bytes = world->rank() == 0 ? 64 : 128;
+    const sched::Schedule schedule = generate(sched::Collective::allreduce, "tree", world->size(), 1, bytes);
+    EXPECT_THROW(exec::run_on_mpi(schedule, *live(), quick(), *world), UsageError);
+    world->barrier();
+}
+
 TEST(MpiNative, EveryCollectiveOfTheLibraryIsVerified) {
     using C = sched::Collective;
     for (C collective : {C::allreduce, C::reduce, C::bcast, C::barrier, C::scatter, C::gather, C::allgather})
