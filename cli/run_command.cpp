@@ -113,7 +113,7 @@ int run_on_mpi_processes(const RunOptions& options) {
                                      "{} numacoll run --engine mpi --nodes {} ...",
                                      nodes, nodes, nodes));
     exec::MpiWorld world(nullptr, nullptr,
-                         options.mpi_thread == "serialized" ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE);
+                         options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
     auto say = [&](const std::string& what) {
         std::cerr << (world.size() > 1 ? fmt::format("numacoll: node {}: {}\n", world.rank(), what)
                                        : fmt::format("numacoll: {}\n", what));
@@ -141,8 +141,9 @@ int run_on_mpi_processes(const RunOptions& options) {
     exec::ExecOptions exec_options = exec_options_of(options);
     results::Provenance provenance = results::current_provenance();
     provenance.mpi = world.describe();
-    const std::string where = fmt::format("threads, {} MPI process{} ({})", world.size(), world.size() == 1 ? "" : "es",
-                                          world.thread_level_name());
+    const std::string where =
+        fmt::format("threads, {} MPI process{} ({}{})", world.size(), world.size() == 1 ? "" : "es",
+                    world.thread_level_name(), world.thread_multiple() ? "" : ", a communication thread");
     int done = 0;
     try {
         for (const auto& schedule : setup.schedules) {
@@ -189,8 +190,8 @@ CommandRun add_run_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--mpi-thread", options->mpi_thread,
                         "with --engine mpi: the thread support to ask MPI for: multiple (every thread calls MPI) or "
-                        "serialized (the threads take turns behind one lock)")
-        ->check(CLI::IsMember({"multiple", "serialized"}))
+                        "funneled (the main thread calls MPI for all: a communication thread)")
+        ->check(CLI::IsMember({"multiple", "funneled"}))
         ->capture_default_str();
     command->add_option("--threads,-P", options->threads, "threads (ranks) to run per node; 0 = one per core")
         ->capture_default_str();

@@ -22,8 +22,10 @@ struct alignas(64) Flag {
     void publish(std::uint32_t value) { generation.store(value, std::memory_order_release); }
     void wake() { generation.notify_all(); }
 
-    void wait_for(std::uint32_t value) const {
-        for (int spin = 0; spin < spin_limit; ++spin) {
+    // `spins`: how long to spin before sleeping (a waiter whose core the
+    // setter may need spins less).
+    void wait_for(std::uint32_t value, int spins = spin_limit) const {
+        for (int spin = 0; spin < spins; ++spin) {
             if (generation.load(std::memory_order_acquire) >= value) return;
 #if defined(__x86_64__)
             _mm_pause();

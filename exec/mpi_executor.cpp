@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <optional>
+#include <thread>
 
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
@@ -88,10 +89,9 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
     if (!world.same_everywhere(fingerprint(schedule)))
         throw UsageError("the MPI processes made different schedules (do their machines differ?): make one with "
                          "numacoll dag and give it to every process with --from");
-    if (!world.thread_multiple() && world.thread_level_name() != "MPI_THREAD_SERIALIZED")
-        throw UsageError(fmt::format("the MPI engine's threads call MPI themselves: it needs MPI_THREAD_SERIALIZED at "
-                                     "least, and this MPI library gives {}",
-                                     world.thread_level_name()));
+    if (world.thread_level_name() == "MPI_THREAD_SINGLE")
+        throw UsageError("the MPI engine runs threads beside MPI: it needs MPI_THREAD_FUNNELED at least (a "
+                         "communication thread), and this MPI library gives MPI_THREAD_SINGLE");
     const int node = world.rank();
     MemoryBinding binding(machine);
     // What one process finds wrong with its slice, all of them learn, so that
@@ -122,12 +122,21 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
     }
     ExecOptions harness_options = options;
     pus = pus_on_shared_host(pus, machine, world, harness_options.pin_threads);
-    harness_options.at_meeting = [&](std::uint32_t iteration) {
-        transport->post_receives(iteration);
-        world.barrier();
-    };
+    harness_options.at_meeting = [&](std::uint32_t iteration) { transport->meet(iteration); };
     ProgramRunner<MpiTransport> runner(schedule, programs, *buffers, *transport);
-    const HarnessResult harness = run_iterations(pus, binding, harness_options, runner);
+    HarnessResult harness;
+    if (transport->communication_thread()) {
+        // The ranks' threads run from another thread; this one, MPI's main
+        // thread, is their communication thread until they are done.
+        std::thread ranks_thread([&] {
+            harness = run_iterations(pus, binding, harness_options, runner);
+            transport->stop();
+        });
+        transport->communicate();
+        ranks_thread.join();
+    } else {
+        harness = run_iterations(pus, binding, harness_options, runner);
+    }
 
     MpiExecResult result;
     result.iteration_ns = world.max_over_processes(harness.iteration_ns);

@@ -10,8 +10,17 @@
 
 namespace numacoll::exec {
 
+namespace {
+
+// A rank's thread waiting for the communication thread spins briefly, then
+// sleeps: the two may share a core, and a long spin (Flag::spin_limit pauses
+// are about 100 us here) would hold the core the communication thread needs.
+constexpr int funnel_spins = 64;
+
+}  // namespace
+
 MpiTransport::MpiTransport(const sched::Schedule& schedule, int node, const MpiWorld& world, const Buffers& buffers)
-    : schedule_(schedule), comm_(world.comm()), serialise_(!world.thread_multiple()),
+    : schedule_(schedule), buffers_(buffers), comm_(world.comm()), funnel_(!world.thread_multiple()),
       slot_(schedule.task_count(), -1), incoming_of_(schedule.task_count(), -1), tag_of_(schedule.task_count(), -1) {
     // A thread's index on its node: its rank's position among the node's ranks.
     std::vector<int> index_on_node(schedule.rank_count(), 0);
@@ -67,9 +76,7 @@ MpiTransport::MpiTransport(const sched::Schedule& schedule, int node, const MpiW
     flags_ = std::make_unique<Flag[]>(static_cast<std::size_t>(std::max(flags, 1)));
 }
 
-void MpiTransport::post_receives(std::uint32_t) {
-    std::unique_lock lock(mpi_lock_, std::defer_lock);
-    if (serialise_) lock.lock();
+void MpiTransport::post_receives() {
     for (std::size_t k = 0; k < incoming_count_; ++k) {
         Incoming& message = incoming_[k];
         const int status =
@@ -79,15 +86,35 @@ void MpiTransport::post_receives(std::uint32_t) {
     }
 }
 
+void MpiTransport::isend(int task, MPI_Request& request) {
+    const sched::Task& net = schedule_.task(task);
+    const bool data = net.write.buffer >= 0;
+    const int status = MPI_Isend(data ? buffers_.at(net.reads[0]) : nullptr, data ? static_cast<int>(net.write.bytes) : 0,
+                                 MPI_BYTE, schedule_.ranks[net.peer].node, tag_of_[task], comm_, &request);
+    if (status != MPI_SUCCESS) throw Error(fmt::format("MPI_Isend of net task {} failed (MPI error {})", task, status));
+}
+
+void MpiTransport::raise(int task, std::uint32_t iteration) {
+    Flag& flag = flags_[slot_[task]];
+    flag.publish(iteration);
+    flag.wake();
+}
+
+void MpiTransport::meet(std::uint32_t iteration) {
+    if (funnel_) {
+        hand_over({Order::Kind::meet, -1, iteration});
+        met_.wait_for(iteration, funnel_spins);
+        return;
+    }
+    post_receives();
+    if (const int status = MPI_Barrier(comm_); status != MPI_SUCCESS)
+        throw Error(fmt::format("MPI_Barrier at the meeting failed (MPI error {})", status));
+}
+
 void MpiTransport::complete(MPI_Request& request, const char* what, int task) {
     for (long polls = 0;; ++polls) {
         int done = 0;
-        int status = MPI_SUCCESS;
-        {
-            std::unique_lock lock(mpi_lock_, std::defer_lock);
-            if (serialise_) lock.lock();
-            status = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-        }
+        const int status = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
         if (status != MPI_SUCCESS)
             throw Error(fmt::format("{} of net task {} failed (MPI error {})", what, task, status));
         if (done) return;
@@ -96,13 +123,15 @@ void MpiTransport::complete(MPI_Request& request, const char* what, int task) {
 }
 
 void MpiTransport::arrive(Incoming& message, std::uint32_t iteration) {
+    if (funnel_) {  // the communication thread completes every receive
+        flags_[slot_[message.task]].wait_for(iteration, funnel_spins);
+        return;
+    }
     std::uint32_t claimed = message.claimed.load(std::memory_order_acquire);
     while (claimed < iteration) {
         if (message.claimed.compare_exchange_weak(claimed, iteration, std::memory_order_acq_rel)) {
             complete(message.request, "the receive", message.task);
-            Flag& flag = flags_[slot_[message.task]];
-            flag.publish(iteration);
-            flag.wake();
+            raise(message.task, iteration);
             return;
         }
     }
@@ -116,19 +145,14 @@ void MpiTransport::wait(int task, std::uint32_t iteration) {
         flags_[slot_[task]].wait_for(iteration);
 }
 
-void MpiTransport::transfer(int task, std::uint32_t iteration, const Buffers& buffers) {
-    const sched::Task& net = schedule_.task(task);
-    const int destination = schedule_.ranks[net.peer].node;
-    const bool data = net.write.buffer >= 0;
-    MPI_Request request = MPI_REQUEST_NULL;
-    {
-        std::unique_lock lock(mpi_lock_, std::defer_lock);
-        if (serialise_) lock.lock();
-        const int status = MPI_Isend(data ? buffers.at(net.reads[0]) : nullptr, data ? static_cast<int>(net.write.bytes) : 0,
-                                     MPI_BYTE, destination, tag_of_[task], comm_, &request);
-        if (status != MPI_SUCCESS)
-            throw Error(fmt::format("MPI_Isend of net task {} failed (MPI error {})", task, status));
+void MpiTransport::transfer(int task, std::uint32_t iteration, const Buffers&) {
+    if (funnel_) {
+        hand_over({Order::Kind::send, task, iteration});
+        flags_[slot_[task]].wait_for(iteration, funnel_spins);  // raised once the send completed
+        return;
     }
+    MPI_Request request = MPI_REQUEST_NULL;
+    isend(task, request);
     complete(request, "the send", task);
     flags_[slot_[task]].publish(iteration);  // the runner wakes its waiters
 }
@@ -136,6 +160,86 @@ void MpiTransport::transfer(int task, std::uint32_t iteration, const Buffers& bu
 void MpiTransport::finish(int rank, std::uint32_t iteration) {
     for (std::size_t k = 0; k < incoming_count_; ++k)
         if (incoming_[k].receiver == rank) arrive(incoming_[k], iteration);
+}
+
+void MpiTransport::hand_over(Order order) {
+    {
+        std::lock_guard lock(orders_lock_);
+        orders_.push_back(order);
+        orders_waiting_.store(true, std::memory_order_release);
+    }
+    doorbell_.fetch_add(1, std::memory_order_release);
+    doorbell_.notify_one();
+}
+
+void MpiTransport::stop() {
+    stopping_.store(true, std::memory_order_release);
+    doorbell_.fetch_add(1, std::memory_order_release);
+    doorbell_.notify_one();
+}
+
+void MpiTransport::communicate() {
+    std::vector<MPI_Request> requests;
+    std::vector<std::pair<int, std::uint32_t>> owners;  // per request: its task and iteration
+    std::vector<Order> taken;
+    std::vector<int> done_indices;
+    for (long idle = 0;;) {
+        const std::uint32_t rung = doorbell_.load(std::memory_order_acquire);
+        taken.clear();
+        if (orders_waiting_.load(std::memory_order_acquire)) {
+            std::lock_guard lock(orders_lock_);
+            taken.swap(orders_);
+            orders_waiting_.store(false, std::memory_order_relaxed);
+        }
+        for (const Order& order : taken) {
+            if (order.kind == Order::Kind::meet) {
+                for (std::size_t k = 0; k < incoming_count_; ++k) {
+                    Incoming& message = incoming_[k];
+                    requests.emplace_back(MPI_REQUEST_NULL);
+                    owners.emplace_back(message.task, order.iteration);
+                    const int status = MPI_Irecv(message.into, message.bytes, MPI_BYTE, message.source, message.tag,
+                                                 comm_, &requests.back());
+                    if (status != MPI_SUCCESS)
+                        throw Error(fmt::format("MPI_Irecv for net task {} failed (MPI error {})", message.task, status));
+                }
+                if (const int status = MPI_Barrier(comm_); status != MPI_SUCCESS)
+                    throw Error(fmt::format("MPI_Barrier at the meeting failed (MPI error {})", status));
+                met_.publish(order.iteration);
+                met_.wake();
+            } else {
+                requests.emplace_back(MPI_REQUEST_NULL);
+                owners.emplace_back(order.task, order.iteration);
+                isend(order.task, requests.back());
+            }
+        }
+        if (!requests.empty()) {
+            int count = 0;
+            done_indices.resize(requests.size());
+            const int status = MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &count,
+                                            done_indices.data(), MPI_STATUSES_IGNORE);
+            if (status != MPI_SUCCESS) throw Error(fmt::format("MPI_Testsome failed (MPI error {})", status));
+            if (count > 0 && count != MPI_UNDEFINED) {
+                for (int i = 0; i < count; ++i) raise(owners[done_indices[i]].first, owners[done_indices[i]].second);
+                // Completed requests are MPI_REQUEST_NULL now: keep the others, in order.
+                std::size_t kept = 0;
+                for (std::size_t r = 0; r < requests.size(); ++r)
+                    if (requests[r] != MPI_REQUEST_NULL) requests[kept] = requests[r], owners[kept++] = owners[r];
+                requests.resize(kept), owners.resize(kept);
+                idle = 0;
+                continue;
+            }
+        }
+        if (!taken.empty()) {
+            idle = 0;
+            continue;
+        }
+        if (requests.empty() && stopping_.load(std::memory_order_acquire)) return;
+        if (++idle < Flag::spin_limit) continue;
+        if (requests.empty())
+            doorbell_.wait(rung, std::memory_order_acquire);  // nothing in flight: sleep until an order comes
+        else
+            std::this_thread::yield();  // the ranks' threads may need this core
+    }
 }
 
 }  // namespace numacoll::exec

@@ -13,17 +13,23 @@
 //
 // Every receive of an iteration is posted at the meeting before it (outside
 // the timed region, after every process has prepared its buffers), so a
-// send never waits for its receive to be posted. The first thread that needs
-// a message completes its receive (MPI progresses all of a process's
-// requests then) and raises the message's flag; other threads of the node
-// that need it wait on that flag; the receiving rank's thread completes what
-// nobody waited for before its iteration ends. A sender completes its send
+// send never waits for its receive to be posted. A sender completes its send
 // before its next task (the source range may be reused) and raises the
 // task's flag for the threads of its own node that wait for it.
 //
-// Waiting polls MPI_Test, yielding the core after Flag::spin_limit polls so
-// that oversubscribed runs progress. Without MPI_THREAD_MULTIPLE every MPI
-// call is made under one lock (MPI_THREAD_SERIALIZED's rule).
+// Who calls MPI:
+// - with MPI_THREAD_MULTIPLE, every thread: the first thread of the node
+//   that needs a message completes its receive (MPI progresses all of a
+//   process's requests then) and raises the message's flag; the others wait
+//   on the flag; the receiving rank's thread completes what nobody waited
+//   for before its iteration ends. Waiting polls MPI_Test, yielding the core
+//   after Flag::spin_limit polls so that oversubscribed runs progress.
+// - otherwise, one communication thread, the process's main thread (which
+//   MPI_THREAD_FUNNELED allows): the ranks' threads hand it their sends and
+//   the meeting, it posts, polls and completes every request, and raises the
+//   flags the ranks' threads wait on (communicate() runs it). It sleeps when
+//   it has nothing in flight, and polls otherwise: it needs a core of its
+//   own, or it takes turns with the ranks' threads at the scheduler's pace.
 #pragma once
 
 #include <mpi.h>
@@ -54,8 +60,16 @@ public:
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
     void finish(int rank, std::uint32_t iteration) override;
 
-    // Posts the receives of `iteration` (one thread, at the meeting before it).
-    void post_receives(std::uint32_t iteration);
+    // At the meeting before `iteration` (one thread): posts its receives and
+    // passes an MPI barrier with the other processes.
+    void meet(std::uint32_t iteration);
+
+    // Whether MPI is called by one communication thread (no MPI_THREAD_MULTIPLE).
+    bool communication_thread() const { return funnel_; }
+    // The communication thread's loop, on the main thread, while the ranks'
+    // threads run; returns once stop() was called and nothing is pending.
+    void communicate();
+    void stop();
 
     int messages_in() const { return static_cast<int>(incoming_count_); }
     int messages_out() const { return outgoing_count_; }
@@ -71,16 +85,26 @@ private:
         MPI_Request request = MPI_REQUEST_NULL;
         std::atomic<std::uint32_t> claimed{0};  // the last iteration a thread took it on
     };
+    // What a rank's thread asks the communication thread to do.
+    struct Order {
+        enum class Kind { send, meet } kind = Kind::send;
+        int task = -1;
+        std::uint32_t iteration = 0;
+    };
 
+    void post_receives();
+    void isend(int task, MPI_Request& request);
     // Until `request` completes, polling (and yielding when it takes long).
     void complete(MPI_Request& request, const char* what, int task);
-    // Incoming message `index` has landed for `iteration`: complete it, or wait for the thread that does.
+    // Incoming message `message` has landed for `iteration`: complete it, or wait for the thread that does.
     void arrive(Incoming& message, std::uint32_t iteration);
+    void hand_over(Order order);  // to the communication thread, and wait until it is done
+    void raise(int task, std::uint32_t iteration);
 
     const sched::Schedule& schedule_;
+    const Buffers& buffers_;
     MPI_Comm comm_;
-    bool serialise_ = false;
-    std::mutex mpi_lock_;
+    bool funnel_ = false;
     std::vector<int> slot_;           // per task: its flag, -1 for tasks nobody here waits on
     std::vector<int> incoming_of_;    // per task: its index in incoming_, -1 if not a message to this node
     std::vector<int> tag_of_;         // per task sent from this node: its tag
@@ -88,6 +112,15 @@ private:
     std::size_t incoming_count_ = 0;
     int outgoing_count_ = 0;
     std::unique_ptr<Flag[]> flags_;
+    // The communication thread's orders, and the meetings it has held.
+    std::mutex orders_lock_;
+    std::vector<Order> orders_;
+    std::atomic<bool> orders_waiting_{false};
+    std::atomic<bool> stopping_{false};
+    // Rung by every order and by stop(): an idle communication thread sleeps
+    // on it instead of taking a core from the ranks' threads.
+    std::atomic<std::uint32_t> doorbell_{0};
+    Flag met_;
 };
 
 }  // namespace numacoll::exec

@@ -102,7 +102,8 @@ std::string MpiWorld::thread_level_name() const {
 std::string MpiWorld::describe() const {
     std::string library = library_;
     if (auto comma = library.find(','); comma != std::string::npos) library.resize(comma);
-    return fmt::format("{}; {}; {} process{}", library, thread_level_name(), size_, size_ == 1 ? "" : "es");
+    return fmt::format("{}; {}{}; {} process{}", library, thread_level_name(),
+                       thread_multiple() ? "" : " (a communication thread)", size_, size_ == 1 ? "" : "es");
 }
 
 MpiWorld::Agreement MpiWorld::agree(int code) const {

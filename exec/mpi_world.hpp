@@ -55,7 +55,8 @@ public:
     int processes_on_this_host() const { return host_processes_; }
     // This process's place among them (0 .. processes_on_this_host() - 1).
     int index_on_this_host() const { return host_index_; }
-    // For result files: "Open MPI v4.1.4; MPI_THREAD_MULTIPLE; 4 processes".
+    // For result files: "Open MPI v4.1.4; MPI_THREAD_MULTIPLE; 4 processes"
+    // (below MULTIPLE: "...; MPI_THREAD_FUNNELED (a communication thread); ...").
     std::string describe() const;
 
     // Every process says how it fared (0, or the exit code it wants); every

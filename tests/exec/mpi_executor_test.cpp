@@ -1,5 +1,6 @@
 // The MPI engine, run under mpirun with one process per node (ctest label
-// "mpi": 2, 3 and 4 processes on this one machine, oversubscribed). Every
+// "mpi": 2, 3 and 4 processes on this one machine, oversubscribed; and 3
+// with MPI_THREAD_FUNNELED, where a communication thread calls MPI). Every
 // process runs the same tests in the same order, so the collective calls
 // inside them match. Every algorithm whose schedule has net tasks runs and
 // is verified on 1-3 threads per node; a corrupted result on one node fails
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -84,6 +86,10 @@ TEST(MpiExecutor, EveryProcessTimesTheSameIterations) {
     const exec::MpiExecResult result = exec::run_on_mpi(schedule, *live(), quick(), *world);
     // The maximum over processes: every process holds the same figures.
     EXPECT_TRUE(world->same_everywhere(static_cast<unsigned long long>(result.stats.median_ns * 1000)));
+}
+
+TEST(MpiExecutor, RunsOnTheThreadLevelAskedFor) {
+    EXPECT_EQ(world->thread_multiple(), std::getenv("NUMACOLL_TEST_MPI_THREAD") == nullptr) << world->describe();
 }
 
 TEST(MpiExecutor, ATraceHoldsEveryNodesTasks) {
@@ -199,7 +205,10 @@ TEST(OmpiTuned, NamesMapToOpenMpisValues) {
 }
 
 int main(int argc, char** argv) {
-    exec::MpiWorld mpi(&argc, &argv);
+    // NUMACOLL_TEST_MPI_THREAD=funneled: the same tests through the communication thread.
+    const char* level = std::getenv("NUMACOLL_TEST_MPI_THREAD");
+    exec::MpiWorld mpi(&argc, &argv,
+                       level && std::string(level) == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
     world = &mpi;
     ::testing::InitGoogleTest(&argc, argv);
     // One process's report is enough to read; the others print failures only.
