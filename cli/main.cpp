@@ -2,6 +2,8 @@
 // code: 2 for usage and input errors, 1 for failed checks and other failures.
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <vector>
 
@@ -38,13 +40,22 @@ int main(int argc, char** argv) {
     auto report = [&](const std::string& line) {
         if (reports_errors) std::cerr << line << "\n";
     };
+    // Whatever a command printed must have reached its standard output (a
+    // full disk, a closed pipe): else one line and exit 1.
+    auto output_reached = [&](int code) {
+        errno = 0;
+        std::cout.flush();
+        if (std::cout) return code;
+        report(fmt::format("numacoll: cannot write standard output{}", errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
+        return code == 0 ? 1 : code;
+    };
     try {
         app.parse(argc, argv);
         for (auto& [command, run] : commands)
-            if (command->parsed()) return run();
+            if (command->parsed()) return output_reached(run());
         return 2;
     } catch (const CLI::ParseError& error) {
-        if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+        if (error.get_exit_code() == 0) return output_reached(app.exit(error));  // --help, --version
         std::string message = error.what();
         if (auto newline = message.find('\n'); newline != std::string::npos) message.resize(newline);
         report("numacoll: " + message + " (see --help)");

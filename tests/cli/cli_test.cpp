@@ -325,6 +325,21 @@ TEST(Cli, OutputsAreWrittenThroughLinksAndStandardStreams) {
     }
 }
 
+TEST(Cli, AStandardOutputThatCannotTakeTheTextFailsTheCommand) {
+    if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+    for (const char* command : {"topo", "topo --topology westmere --platform", "dag --list", "dag --bytes 64",
+                                "model --topology westmere --bytes 64", "--version"}) {
+        SCOPED_TRACE(command);
+        const Result full = run(std::string(command) + " > /dev/full");
+        EXPECT_EQ(full.exit_code, 1) << full.err;
+        EXPECT_TRUE(full.err.find("cannot write standard output") != std::string::npos ||
+                    full.err.find("cannot write '-': No space left on device") != std::string::npos)
+            << full.err;
+        EXPECT_EQ(std::count(full.err.begin(), full.err.end(), '\n'), 1) << full.err;
+    }
+    EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
+}
+
 TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
     // Sweeps long enough (seconds) that the interrupt lands after the third point and before the last.
     std::string sizes = "1MiB";
