@@ -109,7 +109,7 @@ costs::Params calibrate_into_folder(const std::string& folder, const Calibration
     std::error_code error;
     if (step.reuse && std::filesystem::is_regular_file(params_path, error)) {
         try {
-            costs::Params cached = costs::parse_params(read_text_file(params_path, "params"), params_path);
+            costs::Params cached = costs::parse_params(read_text_file(params_path, "params", params_file_cap_bytes), params_path);
             if (cached.name == calibrate::calibrated_name(host)) {
                 if (!step.quiet) std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n", params_path);
                 if (host_runs_as_calibrated(cached, step.quiet)) return cached;

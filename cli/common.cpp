@@ -135,7 +135,7 @@ std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm
 }
 
 sched::Schedule load_schedule(const std::string& path) {
-    const std::string text = read_text_file(path, "schedule");
+    const std::string text = read_text_file(path, "schedule", schedule_file_cap_bytes);
     const auto first = text.find_first_not_of(" \t\r\n");
     return first != std::string::npos && text[first] == '{' ? sched::schedule_from_json(text) : sched::schedule_from_text(text);
 }

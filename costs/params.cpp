@@ -199,7 +199,7 @@ Params load_params(const std::string& spec) {
         for (const auto& name : bundled_params_names()) names += (names.empty() ? "" : ", ") + name;
         throw UsageError(fmt::format("unknown params '{}': expected a bundled name ({}) or a path to a JSON file", spec, names));
     }
-    return parse_params(read_text_file(spec, "params"), spec);
+    return parse_params(read_text_file(spec, "params", params_file_cap_bytes), spec);
 }
 
 Params params_for(const topo::Machine& machine, const std::string& spec) {

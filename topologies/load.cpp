@@ -459,7 +459,7 @@ Machine load_live() {
 }
 
 Machine load_xml_file(const std::string& path) {
-    const std::string text = read_text_file(path, "topology file");
+    const std::string text = read_text_file(path, "topology file", topology_file_cap_bytes);
     return load_xml_text(text, path, std::filesystem::path(path).stem().string(), path);
 }
 
