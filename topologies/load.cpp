@@ -7,10 +7,12 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -236,22 +238,47 @@ private:
 
     // Object::cores / pus: the cores inside each object's cpuset (or, for
     // objects inside a core such as PUs, the core that holds them).
+    // Each object's cores (those whose PUs it holds all of; those it holds
+    // some of when it holds no core whole) and PUs, in logical order. Walks
+    // each object's own cpuset, never every core for every object: a machine
+    // of thousands of cores loads in time linear in its objects x depth.
     void fill_locality() {
+        const int pus = machine_.pu_count(), cores = machine_.core_count();
+        std::unordered_map<unsigned, int> pu_of_bit;  // a PU's OS index (its cpuset's bit) -> its logical index
+        for (int pu = 0; pu < pus; ++pu)
+            if (const int bit = hwloc_bitmap_first(cpusets_[machine_.pus[pu]]); bit >= 0)
+                pu_of_bit.emplace(static_cast<unsigned>(bit), pu);
+        std::vector<int> core_of(pus, -1), pus_of_core(cores, 0);
+        for (int core = 0; core < cores; ++core) {
+            unsigned bit = 0;
+            hwloc_bitmap_foreach_begin(bit, cpusets_[machine_.cores[core]]) {
+                if (const auto found = pu_of_bit.find(bit); found != pu_of_bit.end()) {
+                    core_of[found->second] = core;
+                    ++pus_of_core[core];
+                }
+            }
+            hwloc_bitmap_foreach_end();
+        }
+        std::vector<int> held(cores, 0);  // per core: its PUs in the current object
         for (int index = 0; index < static_cast<int>(machine_.objects.size()); ++index) {
             Object& object = machine_.objects[index];
             const hwloc_const_cpuset_t cpuset = cpusets_[index];
             if (cpuset == nullptr) continue;
-            for (int core = 0; core < machine_.core_count(); ++core) {
-                if (hwloc_bitmap_isincluded(cpusets_[machine_.cores[core]], cpuset)) object.cores.push_back(core);
+            std::vector<int> touched;
+            unsigned bit = 0;
+            hwloc_bitmap_foreach_begin(bit, cpuset) {
+                const auto found = pu_of_bit.find(bit);
+                if (found == pu_of_bit.end()) continue;
+                object.pus.push_back(found->second);
+                if (const int core = core_of[found->second]; core >= 0 && held[core]++ == 0) touched.push_back(core);
             }
-            if (object.cores.empty()) {
-                for (int core = 0; core < machine_.core_count(); ++core) {
-                    if (hwloc_bitmap_intersects(cpusets_[machine_.cores[core]], cpuset)) object.cores.push_back(core);
-                }
-            }
-            for (int pu = 0; pu < machine_.pu_count(); ++pu) {
-                if (hwloc_bitmap_intersects(cpusets_[machine_.pus[pu]], cpuset)) object.pus.push_back(pu);
-            }
+            hwloc_bitmap_foreach_end();
+            std::sort(object.pus.begin(), object.pus.end());
+            std::sort(touched.begin(), touched.end());
+            for (int core : touched)
+                if (held[core] == pus_of_core[core]) object.cores.push_back(core);
+            if (object.cores.empty()) object.cores = touched;
+            for (int core : touched) held[core] = 0;
         }
     }
 
@@ -405,12 +432,58 @@ std::string rejection_reason(const std::string& text) {
 }
 
 // Loads XML text; `label` names the input in error messages.
+// hwloc's load time grows with the square of the PUs (16384 take 4.4 s on
+// this project's machine, 10^6 more than a minute): a description of more
+// is refused before hwloc sees it. NUMACOLL_MAX_PUS raises the bound.
+std::uint64_t max_machine_pus() {
+    constexpr std::uint64_t default_max = 16384;
+    const char* text = std::getenv("NUMACOLL_MAX_PUS");
+    if (text == nullptr || *text == '\0') return default_max;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || value == 0)
+        throw UsageError(fmt::format("NUMACOLL_MAX_PUS must be a positive count (got '{}')", text));
+    return value;
+}
+
+void check_pu_count(std::uint64_t pus, const std::string& what) {
+    if (pus > max_machine_pus())
+        throw UsageError(fmt::format("{} describes {} PUs; numacoll loads machines of at most {} (hwloc's load time "
+                                     "grows with the square of the PUs; set NUMACOLL_MAX_PUS to allow more)",
+                                     what, pus, max_machine_pus()));
+}
+
+// The PUs a synthetic description asks for: the product of its levels'
+// counts ("Package:2 Core:4 PU:2" is 16); memory attachments in brackets do
+// not multiply. Saturates instead of overflowing.
+std::uint64_t synthetic_pu_count(const std::string& description) {
+    std::uint64_t product = 1;
+    std::size_t start = 0;
+    while (start < description.size()) {
+        const std::size_t end = std::min(description.find_first_of(" \t", start), description.size());
+        const std::string token = description.substr(start, end - start);
+        start = end + 1;
+        if (token.empty() || token.front() == '[') continue;
+        const auto colon = token.find(':');
+        if (colon == std::string::npos) continue;
+        std::uint64_t count = 0;
+        for (std::size_t i = colon + 1; i < token.size() && std::isdigit(static_cast<unsigned char>(token[i])); ++i)
+            count = std::min<std::uint64_t>(count * 10 + static_cast<unsigned>(token[i] - '0'), 1ull << 40);
+        if (count > 0) product = std::min<std::uint64_t>(product * count, 1ull << 40);
+    }
+    return product;
+}
+
 Machine load_xml_text(const std::string& text, const std::string& label, std::string name, std::string source) {
     const auto invalid = [&label](const char* why) {
         return InputError(fmt::format("'{}' is not a valid hwloc XML topology ({})", label, why));
     };
     if (is_blank(text)) throw invalid("the file is empty");
     if (text.size() >= static_cast<std::size_t>(INT_MAX)) throw invalid("the file is too large");
+    // Counted in the text, before hwloc spends minutes on a machine too large.
+    std::uint64_t pus = 0;
+    for (std::size_t at = text.find("type=\"PU\""); at != std::string::npos; at = text.find("type=\"PU\"", at + 1)) ++pus;
+    check_pu_count(pus, fmt::format("'{}'", label));
     Topology topology;
     // The size includes the ending '\0', as hwloc's own XML export produces it.
     if (hwloc_topology_set_xmlbuffer(topology.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
@@ -468,6 +541,7 @@ Machine load_synthetic(const std::string& description) {
     if (is_blank(description)) {
         throw UsageError(fmt::format("empty synthetic topology description: expected {}", example));
     }
+    check_pu_count(synthetic_pu_count(description), fmt::format("synthetic:\"{}\"", description));
     Topology topology;
     if (!load_synthetic_into(topology, description) &&
         !(ends_above_pu(description) && load_synthetic_into(topology, description + " PU:1"))) {

@@ -1,6 +1,7 @@
 // hwloc synthetic descriptions: the shapes numacoll uses for what-if machines.
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "invariants.hpp"
 #include "topologies/machine.hpp"
 
@@ -27,6 +28,36 @@ TEST(SyntheticTopo, ThreePackagesOfFiveCores) {
     EXPECT_EQ(machine.objects[machine.numa_nodes[0]].cores, iota_vector(0, 15));
     EXPECT_FALSE(machine.distances.has_value());
     EXPECT_TRUE(machine.io_devices.empty());
+}
+
+TEST(SyntheticTopo, ALargeMachineKeepsEveryObjectsCoresAndPus) {
+    // 4096 hyper-threaded cores: each package's and each L3's cores and PUs,
+    // found from their own cpusets (not every core against every object).
+    const Machine machine = load_synthetic("Package:4 L3Cache:2 Core:512 PU:2");
+    expect_invariants(machine);
+    ASSERT_EQ(machine.core_count(), 4096);
+    ASSERT_EQ(machine.pu_count(), 8192);
+    for (int package = 0; package < 4; ++package) {
+        EXPECT_EQ(machine.objects[machine.packages[package]].cores, iota_vector(1024 * package, 1024));
+        EXPECT_EQ(machine.objects[machine.packages[package]].pus, iota_vector(2048 * package, 2048));
+    }
+    const std::vector<int> l3 = machine.caches_at_level(3);
+    ASSERT_EQ(l3.size(), 8u);
+    EXPECT_EQ(machine.objects[l3[5]].cores, iota_vector(512 * 5, 512));
+    EXPECT_EQ(machine.pus_of_core(4095), (std::vector<int>{8190, 8191}));
+}
+
+TEST(SyntheticTopo, AMachineTooLargeToLoadIsRefusedBeforeHwlocTriesIt) {
+    // A million PUs took hwloc more than a minute; the count is refused first.
+    try {
+        load_synthetic("Package:1000 Core:1000");
+        ADD_FAILURE() << "a million PUs were loaded";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("describes 1000000 PUs"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("NUMACOLL_MAX_PUS"), std::string::npos) << error.what();
+    }
+    // Memory attached in brackets does not multiply.
+    EXPECT_EQ(load_synthetic("[NUMANode(memory=1000000)] Package:2 Core:2 PU:2").pu_count(), 8);
 }
 
 TEST(SyntheticTopo, SingleCore) {
