@@ -19,6 +19,7 @@
 #include "algorithms/reduce/flat.hpp"
 #include "algorithms/reduce/tree.hpp"
 #include "algorithms/scatter/tree.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "numacoll/version.hpp"
 
@@ -84,6 +85,23 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
     if (spec.root < 0 || spec.root >= layout.size())
         throw UsageError(fmt::format("root {} does not exist: ranks are 0..{}", spec.root, layout.size() - 1));
 
+    // Before generating: at least one task per rank and per chunk (a strip or
+    // a segment), against the task budget; while generating, the budget itself.
+    const std::string what = fmt::format("{} {} {}", to_string(spec.collective), info.name, format_bytes(spec.bytes));
+    std::uint64_t chunk_bytes = 0;
+    for (const char* key : {"strip", "segment"}) {
+        const auto found = spec.options.find(key);
+        if (found == spec.options.end() || found->second == "auto" || found->second == "off") continue;
+        try {
+            const std::uint64_t bytes = parse_byte_size(found->second, key);
+            if (bytes > 0) chunk_bytes = chunk_bytes == 0 ? bytes : std::min(chunk_bytes, bytes);
+        } catch (const UsageError&) {  // the option's own check says what is wrong with it
+        }
+    }
+    const std::uint64_t chunks = chunk_bytes > 0 ? std::max<std::uint64_t>(1, spec.bytes / chunk_bytes) : 1;
+    const double estimate = static_cast<double>(layout.size()) * static_cast<double>(chunks);
+    sched::TaskBudget::check(estimate > 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(estimate), what, true);
+    const sched::TaskBudget budget(what);
     const OptionReader options(spec, info.name, info.options);
     Schedule schedule = info.generate(spec, layout, options);
     schedule.rank_kind = info.ranks;

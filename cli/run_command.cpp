@@ -59,6 +59,8 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
         if (!options.trace.empty()) setup.trace = std::make_unique<results::TraceWriter>(options.trace);
     }
     setup.machine = options.machine.load();
+    // Before generating for them (without --oversubscribe the layout refuses more than the PUs).
+    if (options.oversubscribe && options.threads > 0) exec::check_thread_count(options.threads, *setup.machine);
     MachineOptions layout_options = options.machine;
     if (options.threads > 0) layout_options.ranks_per_node = options.threads;
     if (!options.from.empty()) {

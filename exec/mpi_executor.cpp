@@ -103,6 +103,10 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
         int code = 0;
         std::exception_ptr failure;
         try {
+            int local_ranks = 0;
+            for (const sched::RankInfo& rank : schedule.ranks) local_ranks += rank.node == node;
+            check_thread_count(local_ranks, machine);
+            check_buffer_memory(schedule, node, machine);
             buffers.emplace(schedule, binding, node);
             transport.emplace(schedule, node, world, *buffers);
             programs = build_programs(schedule, node);

@@ -1,6 +1,9 @@
 #include "exec/threads_executor.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
@@ -12,8 +15,35 @@
 
 namespace numacoll::exec {
 
+void check_thread_count(int threads, const topo::Machine& machine) {
+    if (static_cast<long long>(threads) > static_cast<long long>(max_threads_per_pu) * machine.pu_count())
+        throw UsageError(fmt::format("{} threads on {} PUs: an execution runs at most {} threads per PU ({} here)",
+                                     threads, machine.pu_count(), max_threads_per_pu,
+                                     max_threads_per_pu * machine.pu_count()));
+}
+
+void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::Machine& machine) {
+    std::uint64_t memory = 0;
+    for (int numa : machine.numa_nodes) memory += machine.objects[numa].memory_bytes;
+    // The system's own count where it is larger (this project's VM: 10.4 GB
+    // in its one NUMA node, 24 GB in all, hotplugged memory outside nodes).
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page_bytes = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_bytes > 0)
+        memory = std::max(memory, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_bytes));
+    if (memory == 0) return;
+    std::uint64_t needed = 0;
+    for (const sched::Buffer& buffer : schedule.buffers())
+        if (schedule.ranks[buffer.owner].node == node) needed += buffer.bytes;
+    if (static_cast<double>(needed) > 0.8 * static_cast<double>(memory))
+        throw UsageError(fmt::format("the schedule's buffers need {:.2f} GB on this node, more than 80% of its {:.2f} GB "
+                                     "of memory",
+                                     static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9));
+}
+
 ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
     check_iteration_counts(options);
+    check_thread_count(schedule.rank_count(), machine);
+    check_buffer_memory(schedule, 0, machine);
     sched::validate_schedule(schedule);  // a file from --from may be anything: refuse what would crash
     if (schedule.nodes != 1)
         throw UsageError(fmt::format("the thread executor runs one node; this schedule spans {}", schedule.nodes));

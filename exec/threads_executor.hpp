@@ -39,9 +39,23 @@ struct ExecResult {
     bool memory_bound = false;
 };
 
+// How many threads an execution may put on each PU of the machine: more
+// (--oversubscribe with 100,000 threads) would run for minutes and say nothing.
+inline constexpr int max_threads_per_pu = 16;
+
+// UsageError when `threads` on `machine` exceed max_threads_per_pu per PU.
+void check_thread_count(int threads, const topo::Machine& machine);
+
+// UsageError when the buffers `node` of the schedule holds need more than
+// 80% of the machine's memory (hwloc's NUMA nodes, or the system's count
+// where larger), checked before any is allocated.
+void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::Machine& machine);
+
 // `machine` is the live machine the schedule was generated for. Throws
 // CheckError for an invalid schedule, UsageError for one it cannot run
-// (several nodes, net tasks), VerificationError for a wrong result.
+// (several nodes, net tasks, more than max_threads_per_pu threads per PU,
+// buffers beyond the machine's memory),
+// VerificationError for a wrong result.
 ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options);
 
 }  // namespace numacoll::exec

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 #include "common/error.hpp"
 
@@ -71,9 +72,54 @@ int Schedule::add_buffer(Buffer buffer) {
     return static_cast<int>(buffers_.size()) - 1;
 }
 
+namespace {
+
+thread_local const TaskBudget* current_budget = nullptr;
+thread_local const std::string* current_budget_what = nullptr;
+thread_local std::size_t current_budget_max = 0;
+
+}  // namespace
+
+TaskBudget::TaskBudget(std::string what) : what_(std::move(what)), previous_(current_budget) {
+    current_budget = this;
+    current_budget_what = &what_;
+    current_budget_max = max_tasks();
+}
+
+TaskBudget::~TaskBudget() {
+    current_budget = previous_;
+    current_budget_what = previous_ ? &previous_->what_ : nullptr;
+    current_budget_max = previous_ ? max_tasks() : 0;
+}
+
+std::size_t TaskBudget::max_tasks() {
+    const char* text = std::getenv("NUMACOLL_MAX_TASKS");
+    if (text == nullptr || *text == '\0') return default_max_tasks;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || value == 0)
+        throw UsageError(fmt::format("NUMACOLL_MAX_TASKS must be a positive count (got '{}')", text));
+    return static_cast<std::size_t>(value);
+}
+
+void TaskBudget::check(std::size_t tasks, const std::string& what, bool estimated) {
+    const std::size_t bound = max_tasks();
+    if (tasks <= bound) return;
+    throw UsageError(fmt::format(
+        "the {} schedule would have {} {} tasks (about {:.1f} GB); numacoll makes at most {}: fewer ranks or nodes, "
+        "a smaller size, or larger strips or segments make fewer (NUMACOLL_MAX_TASKS raises the bound)",
+        what, estimated ? "at least" : "more than", estimated ? tasks : bound,
+        static_cast<double>(estimated ? tasks : bound) * bytes_per_task / 1e9, bound));
+}
+
+void TaskBudget::charge(std::size_t tasks) {
+    if (current_budget != nullptr && tasks > current_budget_max) check(tasks, *current_budget_what, false);
+}
+
 int Schedule::add_task(Task task, const std::vector<int>& deps) {
     // add_vertex(property, graph) takes the task by const reference: add an
     // empty vertex and move the task in, so its vectors are not copied.
+    TaskBudget::charge(boost::num_vertices(*tasks_) + 1);
     const int id = static_cast<int>(boost::add_vertex(*tasks_));
     (*tasks_)[id] = std::move(task);
     for (int dep : deps) add_edge(dep, id);

@@ -121,6 +121,34 @@ struct RankInfo {
     bool operator==(const RankInfo&) const = default;
 };
 
+// A bound on the tasks a schedule may get while it is generated, for the
+// calling thread while a TaskBudget lives: a layout or an option that would
+// make millions of tasks stops at the bound (UsageError naming it, what it
+// costs in memory, and how to raise it) instead of running for minutes and
+// taking gigabytes. NUMACOLL_MAX_TASKS replaces the default bound.
+class TaskBudget {
+public:
+    static constexpr std::size_t default_max_tasks = std::size_t{4} << 20;  // about 1.4 GB of schedule
+    static constexpr double bytes_per_task = 350;  // measured: 352 MB for a million tasks
+    // `what` names the schedule in the message ("allreduce tree 1MiB").
+    explicit TaskBudget(std::string what);
+    ~TaskBudget();
+    TaskBudget(const TaskBudget&) = delete;
+    TaskBudget& operator=(const TaskBudget&) = delete;
+
+    // The bound in force (default_max_tasks, or NUMACOLL_MAX_TASKS).
+    static std::size_t max_tasks();
+    // UsageError when `tasks` exceed the bound; `estimated` says the count is
+    // an estimate made before generating.
+    static void check(std::size_t tasks, const std::string& what, bool estimated);
+    // Called by Schedule::add_task with the count it reached.
+    static void charge(std::size_t tasks);
+
+private:
+    std::string what_;
+    const TaskBudget* previous_;
+};
+
 class Schedule {
 public:
     CollectiveSpec spec;

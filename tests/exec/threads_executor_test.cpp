@@ -265,3 +265,15 @@ TEST(ThreadsExecutor, EachIterationStartsFromWrittenInputsAndClearedOutputs) {
         EXPECT_EQ(static_cast<std::uint8_t>(buffers.bytes(input)[3]), exec::input_byte(rank, 3, 7, schedule.spec.op));
     }
 }
+
+TEST(ThreadsExecutor, RefusesMoreThreadsOrMemoryThanTheMachineCanTake) {
+    EXPECT_THROW(exec::check_thread_count(exec::max_threads_per_pu * live()->pu_count() + 1, *live()), UsageError);
+    EXPECT_NO_THROW(exec::check_thread_count(exec::max_threads_per_pu * live()->pu_count(), *live()));
+    // A rank with two buffers of 1 TiB: refused before anything is allocated.
+    sched::Schedule huge;
+    huge.ranks.push_back({});
+    huge.add_buffer({"in0", 0, std::uint64_t{1} << 40, sched::BufferRole::input, -1});
+    huge.add_buffer({"out0", 0, std::uint64_t{1} << 40, sched::BufferRole::output, -1});
+    EXPECT_THROW(exec::check_buffer_memory(huge, 0, *live()), UsageError);
+    EXPECT_NO_THROW(exec::check_buffer_memory(tree(2, 1 << 20), 0, *live()));
+}
