@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_failures.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "exec/mpi_native.hpp"
@@ -68,32 +69,24 @@ int run_baseline(const BaselineOptions& options) {
     // calls on it): Open MPI 4.1 makes an 8-byte MPI_Allreduce about 80 ns
     // slower when initialised with any thread level above MPI_THREAD_SINGLE.
     exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_SINGLE);
-    auto say = [&](const std::string& what) {
-        std::cerr << (world.size() > 1 ? fmt::format("numacoll: rank {}: {}\n", world.rank(), what)
-                                       : fmt::format("numacoll: {}\n", what));
-    };
     std::unique_ptr<results::ResultWriter> output;
     std::shared_ptr<const topo::Machine> machine;
-    {
-        int code = 0;
-        std::string failure;
-        try {
-            if (!options.ompi_algorithm.empty() && world.library().find("Open MPI") == std::string::npos)
-                throw UsageError(fmt::format("--ompi-algorithm forces Open MPI's coll/tuned; this MPI is {}",
-                                             world.library()));
-            if (world.rank() == 0) output = std::make_unique<results::ResultWriter>(options.output);
-            machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
-        } catch (const UsageError& error) {
-            code = 2, failure = error.what();
-        } catch (const std::exception& error) {
-            code = 1, failure = error.what();
-        }
-        const exec::MpiWorld::Agreement agreed = world.agree(code);
-        if (agreed.code != 0) {
-            if (world.rank() == agreed.first_failing_process) say(failure);
-            return agreed.code;
-        }
-    }
+    if (const int code = agree_on(
+            world,
+            [&] {
+                if (!options.ompi_algorithm.empty() && world.library().find("Open MPI") == std::string::npos)
+                    throw UsageError(fmt::format("--ompi-algorithm forces Open MPI's coll/tuned; this MPI is {}",
+                                                 world.library()));
+                for (std::uint64_t bytes : sizes) {  // every point's shape, before the first is timed
+                    sched::CollectiveSpec spec = base;
+                    spec.bytes = bytes;
+                    exec::check_native_spec(spec, world.size());
+                }
+                if (world.rank() == 0) output = std::make_unique<results::ResultWriter>(options.output);
+                machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
+            },
+            "rank"))
+        return code;
     exec::ExecOptions exec_options;
     exec_options.timed_iterations = options.iterations;
     exec_options.warmup_iterations = options.warmup;
@@ -101,43 +94,33 @@ int run_baseline(const BaselineOptions& options) {
     results::Provenance provenance = results::current_provenance();
     provenance.mpi = world.describe();
     int done = 0;
-    try {
-        for (std::uint64_t bytes : sizes) {
-            sched::CollectiveSpec spec = base;
-            spec.bytes = bytes;
-            const exec::MpiExecResult result = exec::run_native_collective(spec, *machine, exec_options, world);
-            const bool pinned_everywhere = world.max_over_processes({result.threads_pinned ? 0.0 : 1.0})[0] == 0;
-            const bool bound_everywhere = world.max_over_processes({result.memory_bound ? 0.0 : 1.0})[0] == 0;
-            ++done;
-            if (world.rank() != 0) continue;
-            results::ResultRow row = results::measured_row(exec::native_schedule(spec, world.size()), result.stats,
-                                                           pinned_everywhere, bound_everywhere);
-            row.engine = "mpi-native";
-            row.topology = machine->source;
-            row.provenance = provenance;
-            output->write(row);
-            if (!options.quiet)
-                std::cerr << fmt::format("[{}/{}] MPI_{} ({}) {} on {} processes: median {:.0f} ns (p10 {:.0f}, p90 "
-                                         "{:.0f}), verified\n",
-                                         done, sizes.size(), sched::to_string(spec.collective), spec.algorithm,
-                                         format_bytes(bytes), world.size(), result.stats.median_ns,
-                                         result.stats.p10_ns, result.stats.p90_ns);
-        }
-        if (output) output->finish();
-    } catch (const exec::PeerFailure& failure) {
-        return failure.exit_code;
-    } catch (const UsageError& error) {  // checked alike on every process
-        if (world.rank() == 0) say(error.what());
-        return 2;
-    } catch (const CheckError& error) {  // agreed: the others end with PeerFailure
-        say(error.what());
-        return 1;
-    } catch (const std::exception& error) {  // this process alone: the others would wait for it
-        world.abort(world.size() > 1 ? fmt::format("numacoll: rank {}: {}", world.rank(), error.what())
-                                     : fmt::format("numacoll: {}", error.what()),
-                    1);
-    }
-    return 0;
+    return run_agreed(
+        world,
+        [&] {
+            for (std::uint64_t bytes : sizes) {
+                sched::CollectiveSpec spec = base;
+                spec.bytes = bytes;
+                const exec::MpiExecResult result = exec::run_native_collective(spec, *machine, exec_options, world);
+                const bool pinned_everywhere = world.true_everywhere(result.threads_pinned);
+                const bool bound_everywhere = world.true_everywhere(result.memory_bound);
+                ++done;
+                if (world.rank() != 0) continue;
+                results::ResultRow row = results::measured_row(exec::native_schedule(spec, world.size()), result.stats,
+                                                               pinned_everywhere, bound_everywhere);
+                row.engine = "mpi-native";
+                row.topology = machine->source;
+                row.provenance = provenance;
+                output->write(row);
+                if (!options.quiet)
+                    std::cerr << fmt::format("[{}/{}] MPI_{} ({}) {} on {} processes: median {:.0f} ns (p10 {:.0f}, "
+                                             "p90 {:.0f}), verified\n",
+                                             done, sizes.size(), sched::to_string(spec.collective), spec.algorithm,
+                                             format_bytes(bytes), world.size(), result.stats.median_ns,
+                                             result.stats.p10_ns, result.stats.p90_ns);
+            }
+            if (output) output->finish();
+        },
+        "rank");
 }
 
 }  // namespace

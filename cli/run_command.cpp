@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_failures.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "exec/mpi_executor.hpp"
@@ -105,9 +106,8 @@ void report_point(const RunOptions& options, int done, std::size_t points, const
                              schedule.rank_count(), where, s.median_ns, s.p10_ns, s.p90_ns);
 }
 
-// One process per node, under mpirun. Checks that every process makes alike
-// end every process with one line (from the first that failed); a failure
-// that only one process sees mid-run ends the job (exec/mpi_world.hpp).
+// One process per node, under mpirun; failures end every process as
+// cli/mpi_failures.hpp says.
 int run_on_mpi_processes(const RunOptions& options) {
     const int nodes = options.machine.nodes;
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
@@ -116,30 +116,14 @@ int run_on_mpi_processes(const RunOptions& options) {
                                      nodes, nodes, nodes));
     exec::MpiWorld world(nullptr, nullptr,
                          options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
-    auto say = [&](const std::string& what) {
-        std::cerr << (world.size() > 1 ? fmt::format("numacoll: node {}: {}\n", world.rank(), what)
-                                       : fmt::format("numacoll: {}\n", what));
-    };
     RunSetup setup;
-    {
-        int code = 0;
-        std::string failure;
-        try {
+    if (const int code = agree_on(world, [&] {
             if (world.size() != nodes)
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
             setup = prepare_run(options, world.rank() == 0);
-        } catch (const UsageError& error) {
-            code = 2, failure = error.what();
-        } catch (const std::exception& error) {
-            code = 1, failure = error.what();
-        }
-        const exec::MpiWorld::Agreement agreed = world.agree(code);
-        if (agreed.code != 0) {
-            if (world.rank() == agreed.first_failing_process) say(failure);
-            return agreed.code;
-        }
-    }
+        }))
+        return code;
     exec::ExecOptions exec_options = exec_options_of(options);
     results::Provenance provenance = results::current_provenance();
     provenance.mpi = world.describe();
@@ -147,11 +131,11 @@ int run_on_mpi_processes(const RunOptions& options) {
         fmt::format("threads, {} MPI process{} ({}{})", world.size(), world.size() == 1 ? "" : "es",
                     world.thread_level_name(), world.thread_multiple() ? "" : ", a communication thread");
     int done = 0;
-    try {
+    return run_agreed(world, [&] {
         for (const auto& schedule : setup.schedules) {
             const exec::MpiExecResult result = exec::run_on_mpi(schedule, *setup.machine, exec_options, world);
-            const bool pinned_everywhere = world.max_over_processes({result.threads_pinned ? 0.0 : 1.0})[0] == 0;
-            const bool bound_everywhere = world.max_over_processes({result.memory_bound ? 0.0 : 1.0})[0] == 0;
+            const bool pinned_everywhere = world.true_everywhere(result.threads_pinned);
+            const bool bound_everywhere = world.true_everywhere(result.memory_bound);
             ++done;
             if (world.rank() != 0) continue;
             results::ResultRow row = results::measured_row(schedule, result.stats, pinned_everywhere, bound_everywhere);
@@ -163,20 +147,7 @@ int run_on_mpi_processes(const RunOptions& options) {
             if (setup.trace) setup.trace->finish();
             setup.output->finish();
         }
-    } catch (const exec::PeerFailure& failure) {
-        return failure.exit_code;
-    } catch (const UsageError& error) {  // agreed: the others end with PeerFailure
-        say(error.what());
-        return 2;
-    } catch (const CheckError& error) {  // agreed, likewise
-        say(error.what());
-        return 1;
-    } catch (const std::exception& error) {  // this process alone: the others would wait for it
-        world.abort(world.size() > 1 ? fmt::format("numacoll: node {}: {}", world.rank(), error.what())
-                                     : fmt::format("numacoll: {}", error.what()),
-                    1);
-    }
-    return 0;
+    });
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_failures.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -52,10 +53,7 @@ int validate_on_mpi_processes(const ValidateOptions& options) {
     std::optional<sim::PlatformModel> platform;
     std::vector<sched::CollectiveSpec> specs;
     std::uint64_t trace_bytes = 0;
-    {
-        int code = 0;
-        std::string failure;
-        try {
+    if (const int code = agree_on(world, [&] {
             layout.emplace(live_layout(options.threads, options.oversubscribe, options.placement, options.pus,
                                        world.size()));
             specs = sweep_specs(options.algorithm, options.bytes);
@@ -66,17 +64,8 @@ int validate_on_mpi_processes(const ValidateOptions& options) {
                 announce_generic_params(params, *layout->machine, "validate", options.quiet);
             }
             platform.emplace(layout->machine, params, world.size());
-        } catch (const UsageError& error) {
-            code = 2, failure = error.what();
-        } catch (const std::exception& error) {
-            code = 1, failure = error.what();
-        }
-        const exec::MpiWorld::Agreement agreed = world.agree(code);
-        if (agreed.code != 0) {
-            if (world.rank() == agreed.first_failing_process) std::cerr << "numacoll: " << failure << "\n";
-            return agreed.code;
-        }
-    }
+        }))
+        return code;
     exec::ExecOptions exec_options;
     exec_options.timed_iterations = options.iterations;
     exec_options.warmup_iterations = options.warmup;
@@ -87,25 +76,14 @@ int validate_on_mpi_processes(const ValidateOptions& options) {
     engine.execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& run_options) -> exec::ExecResult {
         return exec::run_on_mpi(schedule, machine, run_options, world);
     };
-    try {
+    return run_agreed(world, [&] {
         const std::string summary =
             write_validation_folder(options.output_dir, *layout, *platform, specs, exec_options, trace_bytes,
                                     options.quiet || world.rank() != 0, options.pus.empty() ? options.placement : "list",
                                     options.rounds, nullptr, "", &engine);
         if (world.rank() == 0)
             std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options.output_dir);
-    } catch (const exec::PeerFailure& failure) {
-        return failure.exit_code;
-    } catch (const UsageError& error) {  // agreed: the others end with PeerFailure
-        std::cerr << fmt::format("numacoll: node {}: {}\n", world.rank(), error.what());
-        return 2;
-    } catch (const CheckError& error) {  // agreed, likewise
-        std::cerr << fmt::format("numacoll: node {}: {}\n", world.rank(), error.what());
-        return 1;
-    } catch (const std::exception& error) {  // this process alone: the others would wait for it
-        world.abort(fmt::format("numacoll: node {}: {}", world.rank(), error.what()), 1);
-    }
-    return 0;
+    });
 }
 
 }  // namespace

@@ -75,6 +75,8 @@ private:
     void* output_ = nullptr;
 };
 
+}  // namespace
+
 void check_native_spec(const sched::CollectiveSpec& spec, int processes) {
     if (spec.collective == sched::Collective::pingpong)
         throw UsageError("MPI has no ping-pong collective: time it with numacoll run --engine mpi");
@@ -88,8 +90,6 @@ void check_native_spec(const sched::CollectiveSpec& spec, int processes) {
     if (spec.bytes > static_cast<std::uint64_t>(INT_MAX))
         throw UsageError(fmt::format("{} bytes per rank: one MPI call counts at most {}", spec.bytes, INT_MAX));
 }
-
-}  // namespace
 
 sched::Schedule native_schedule(const sched::CollectiveSpec& spec, int processes) {
     sched::Schedule schedule;

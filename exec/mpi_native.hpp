@@ -26,6 +26,10 @@ namespace numacoll::exec {
 MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
                                     const ExecOptions& options, const MpiWorld& world);
 
+// UsageError for what run_native_collective refuses, before any MPI call:
+// every process can check every point first.
+void check_native_spec(const sched::CollectiveSpec& spec, int processes);
+
 // The schedule that stands for a native run: no tasks, one rank per
 // process, each with the contract's buffers (for verification and result rows).
 sched::Schedule native_schedule(const sched::CollectiveSpec& spec, int processes);

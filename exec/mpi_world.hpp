@@ -74,6 +74,8 @@ public:
     // Element by element, over all processes (every process gets the result).
     std::vector<double> max_over_processes(const std::vector<double>& values) const;
     std::vector<double> sum_over_processes(const std::vector<double>& values) const;
+    // Whether `value` is true on every process.
+    bool true_everywhere(bool value) const { return max_over_processes({value ? 0.0 : 1.0})[0] == 0; }
     // Whether `value` is the same on every process.
     bool same_everywhere(unsigned long long value) const;
     void barrier() const;

@@ -1,0 +1,31 @@
+// How a command that runs on every process of an MPI job (run --engine mpi,
+// baseline, validate --engine mpi) ends when something fails, so that no
+// process is left waiting and the user reads one line per failure:
+// - what every process checks before the work (arguments, outputs,
+//   layouts) is agreed: every process learns the largest exit code, and the
+//   first process that failed says why;
+// - in the work, a failure the engine agrees on (a wrong result: the
+//   process that found it throws, the others get exec::PeerFailure) is
+//   reported by the process that found it; anything else is one process's
+//   alone and ends the job through MPI_Abort with that process's line.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "exec/mpi_world.hpp"
+
+namespace numacoll::cli {
+
+// One line on stderr: "numacoll: node K: what" (without "node K" for a lone
+// process); `unit` names what a process stands for ("node", "rank").
+void say_from_process(const exec::MpiWorld& world, const std::string& what, const char* unit = "node");
+
+// Runs `setup` on every process and agrees on how it went: 0, or the exit
+// code every process returns (2 for a usage error).
+int agree_on(const exec::MpiWorld& world, const std::function<void()>& setup, const char* unit = "node");
+
+// Runs `work` (the engine's collective calls) and returns the exit code.
+int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, const char* unit = "node");
+
+}  // namespace numacoll::cli
