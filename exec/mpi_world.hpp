@@ -1,8 +1,11 @@
 // exec::MpiWorld: this process's place in an MPI job, for the engine that
 // runs one process per node (exec/mpi_executor.hpp) and for the commands that
-// start it. MPI is initialised with the most thread support the library
-// gives: MPI_THREAD_MULTIPLE lets every thread send and receive on its own;
-// with less, the transport serialises its calls behind one lock.
+// start it. The engine asks for MPI_THREAD_MULTIPLE (every thread sends and
+// receives on its own; with less, the main thread calls MPI for all of them:
+// exec/mpi_transport.hpp). A process of one thread asks for
+// MPI_THREAD_SINGLE: Open MPI 4.1 makes an 8-byte MPI_Allreduce about 80 ns
+// slower under any higher level (bench/mpi_allreduce.c initialised both
+// ways, medians of 10 interleaved runs), which a baseline must not pay.
 //
 // Failures must not leave processes hanging: a check that every process
 // makes alike ends every process with its code (agree), and anything else
