@@ -6,6 +6,7 @@
 #include <exception>
 #include <optional>
 #include <thread>
+#include <type_traits>
 
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
@@ -79,19 +80,30 @@ void verify_synchronisation_across_processes(const sched::Schedule& schedule, co
 
 MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
                          const MpiWorld& world) {
-    check_iteration_counts(options);
-    sched::validate_schedule(schedule);
+    // What every process finds alike is said by process 0; the others end quietly.
+    const auto alike = [&](const auto& error) {
+        if (world.rank() == 0) throw error;
+        throw PeerFailure(std::is_base_of_v<UsageError, std::decay_t<decltype(error)>> ? 2 : 1);
+    };
+    try {
+        check_iteration_counts(options);
+        sched::validate_schedule(schedule);
+    } catch (const UsageError& error) {
+        alike(error);
+    } catch (const CheckError& error) {
+        alike(error);
+    }
     if (schedule.nodes != world.size())
-        throw UsageError(fmt::format("the schedule spans {} node{} and {} MPI process{} run it: start one process per "
+        alike(UsageError(fmt::format("the schedule spans {} node{} and {} MPI process{} run it: start one process per "
                                      "node (mpirun -np {})",
                                      schedule.nodes, schedule.nodes == 1 ? "" : "s", world.size(),
-                                     world.size() == 1 ? "" : "es", schedule.nodes));
+                                     world.size() == 1 ? "" : "es", schedule.nodes)));
     if (!world.same_everywhere(fingerprint(schedule)))
-        throw UsageError("the MPI processes made different schedules (do their machines differ?): make one with "
-                         "numacoll dag and give it to every process with --from");
+        alike(UsageError("the MPI processes made different schedules (do their machines differ?): make one with "
+                         "numacoll dag and give it to every process with --from"));
     if (world.thread_level_name() == "MPI_THREAD_SINGLE")
-        throw UsageError("the MPI engine runs threads beside MPI: it needs MPI_THREAD_FUNNELED at least (a "
-                         "communication thread), and this MPI library gives MPI_THREAD_SINGLE");
+        alike(UsageError("the MPI engine runs threads beside MPI: it needs MPI_THREAD_FUNNELED at least (a "
+                         "communication thread), and this MPI library gives MPI_THREAD_SINGLE"));
     const int node = world.rank();
     MemoryBinding binding(machine);
     // What one process finds wrong with its slice, all of them learn, so that

@@ -23,16 +23,20 @@ struct MpiExecResult : ExecResult {
     int messages = 0;  // net tasks run, over all processes
 };
 
-// Every process of `world` calls it with the same schedule; process k runs
-// node k. UsageError (on every process alike) for a schedule whose node
-// count is not the world's size; VerificationError on a process whose
-// ranks' results are wrong, PeerFailure on the others.
 // A barrier's check across processes: with one clock for all (every process
 // on one host), nobody may leave an iteration before the last of all
 // processes arrived. Collective; the same VerificationError on every process.
 void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
                                              const MpiWorld& world);
 
+// Every process of `world` calls it with the same schedule; process k runs
+// node k. A failure is said once: the process that found it throws (process
+// 0 for what every process finds alike), the others throw PeerFailure.
+// UsageError for a schedule whose node count is not the world's size, that
+// differs between processes, or a library that gives MPI_THREAD_SINGLE
+// only (below MPI_THREAD_MULTIPLE the calling thread, the process's main
+// thread, is the communication thread); VerificationError on a process whose
+// ranks' results are wrong.
 MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
                          const MpiWorld& world);
 
