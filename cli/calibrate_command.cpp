@@ -76,9 +76,11 @@ int calibrate_with_network(const CalibrateOptions& options) {
         write_calibration(options.output, options.measurements, quiet, options.step, nullptr,
                           network ? std::function<void(costs::Params&)>(add_network) : nullptr);
     } catch (const std::exception& error) {
-        std::cerr << "numacoll: " << error.what() << "\n";
         const int code = dynamic_cast<const UsageError*>(&error) ? 2 : 1;
-        if (!released) world.agree(code);
+        // Once the others measure the network with this process, they would wait for it: end the job.
+        if (released) world.abort(fmt::format("numacoll: {}", error.what()), code);
+        std::cerr << "numacoll: " << error.what() << "\n";
+        world.agree(code);
         return code;
     }
     std::cout << fmt::format("wrote {}\n", options.output);
