@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -76,6 +77,29 @@ void verify_synchronisation_across_processes(const sched::Schedule& schedule, co
                 "verification failed: in iteration {} a thread left the barrier {:.0f} ns before the last one "
                 "arrived ({} {})",
                 it + 1, latest[it] + earliest[it], sched::to_string(schedule.spec.collective), schedule.spec.algorithm));
+}
+
+void verify_on_every_process(const sched::Schedule& schedule, const HarnessResult& harness, const MpiWorld& world,
+                             const std::string& who, bool synchronised, const std::function<void()>& local_check) {
+    std::string failure;
+    try {
+        local_check();
+    } catch (const VerificationError& error) {
+        failure = fmt::format("{}: {}", who, error.what());
+    }
+    const MpiWorld::Agreement agreed = world.agree(failure.empty() ? 0 : 1);
+    if (agreed.code == 0 && synchronised && world.processes_on_this_host() == world.size()) {
+        try {
+            verify_synchronisation_across_processes(schedule, harness, world);  // the same answer on every process
+        } catch (const VerificationError&) {
+            if (world.rank() == 0) throw;
+            throw PeerFailure(1);
+        }
+    }
+    if (agreed.code != 0) {
+        if (!failure.empty()) throw VerificationError(failure);
+        throw PeerFailure(agreed.code);
+    }
 }
 
 MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
@@ -175,31 +199,14 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
     result.messages = static_cast<int>(world.sum_over_processes({static_cast<double>(transport->messages_out())})[0]);
 
     // Every process checks its ranks; all fail when one does.
-    std::string failure;
-    try {
-        if (sched::synchronisation_only(schedule.spec)) {
+    const bool synchronisation = sched::synchronisation_only(schedule.spec);
+    verify_on_every_process(schedule, harness, world, fmt::format("node {}", node), synchronisation, [&] {
+        if (synchronisation)
             verify_synchronisation(schedule, ranks, harness);
-        } else {
+        else
             verify_outputs(schedule, *buffers, ranks, static_cast<std::uint32_t>(harness.iterations),
                            options.before_verify);
-        }
-    } catch (const VerificationError& error) {
-        failure = fmt::format("node {}: {}", node, error.what());
-    }
-    const MpiWorld::Agreement local = world.agree(failure.empty() ? 0 : 1);
-    if (local.code == 0 && sched::synchronisation_only(schedule.spec) &&
-        world.processes_on_this_host() == world.size()) {
-        try {
-            verify_synchronisation_across_processes(schedule, harness, world);  // the same answer on every process
-        } catch (const VerificationError&) {
-            if (node == 0) throw;
-            throw PeerFailure(1);
-        }
-    }
-    if (local.code != 0) {
-        if (!failure.empty()) throw VerificationError(failure);
-        throw PeerFailure(local.code);
-    }
+    });
     result.threads_pinned = harness.threads_pinned;
     result.memory_bound = binding.memory_bound();
     return result;

@@ -14,6 +14,9 @@
 // for all of them, else not pinned at all (the result says which).
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
 
@@ -28,6 +31,14 @@ struct MpiExecResult : ExecResult {
 // processes arrived. Collective; the same VerificationError on every process.
 void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
                                              const MpiWorld& world);
+
+// Runs `local_check` (this process's ranks against the contract) and agrees
+// on the outcome: VerificationError, prefixed with `who` ("node 2"), on the
+// processes that found a difference, PeerFailure on the others. With
+// `synchronised` (a barrier), and every process on one host (one clock),
+// also verify_synchronisation_across_processes.
+void verify_on_every_process(const sched::Schedule& schedule, const HarnessResult& harness, const MpiWorld& world,
+                             const std::string& who, bool synchronised, const std::function<void()>& local_check);
 
 // Every process of `world` calls it with the same schedule; process k runs
 // node k. A failure is said once: the process that found it throws (process

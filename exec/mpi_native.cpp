@@ -128,30 +128,14 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
     MpiExecResult result;
     result.iteration_ns = world.max_over_processes(harness.iteration_ns);
     result.stats = summarize_times(result.iteration_ns);
-    std::string failure;
-    try {
-        if (spec.collective == sched::Collective::barrier)
+    const bool barrier = spec.collective == sched::Collective::barrier;
+    verify_on_every_process(schedule, harness, world, fmt::format("rank {}", rank), barrier, [&] {
+        if (barrier)
             verify_synchronisation(schedule, {rank}, harness);
         else if (!sched::synchronisation_only(spec))  // MPI owes no synchronisation for a count of 0
             verify_outputs(schedule, buffers, {rank}, static_cast<std::uint32_t>(harness.iterations),
                            options.before_verify);
-    } catch (const VerificationError& error) {
-        failure = fmt::format("rank {}: {}", rank, error.what());
-    }
-    const MpiWorld::Agreement agreed = world.agree(failure.empty() ? 0 : 1);
-    if (agreed.code == 0 && spec.collective == sched::Collective::barrier &&
-        world.processes_on_this_host() == world.size()) {
-        try {
-            verify_synchronisation_across_processes(schedule, harness, world);
-        } catch (const VerificationError&) {
-            if (rank == 0) throw;
-            throw PeerFailure(1);
-        }
-    }
-    if (agreed.code != 0) {
-        if (!failure.empty()) throw VerificationError(failure);
-        throw PeerFailure(agreed.code);
-    }
+    });
     result.threads_pinned = harness.threads_pinned;
     result.memory_bound = binding.memory_bound();
     return result;
