@@ -7,7 +7,8 @@
 
 namespace numacoll::algo {
 
-LayoutLevels::LayoutLevels(const Layout& layout, int root) : layout_(layout), root_(root) {
+LayoutLevels::LayoutLevels(const Layout& layout, int root) : root_(root) {
+    for (const RankPlace& place : layout.ranks) local_rank_of_.push_back(place.local_rank);
     const NodeHierarchy node = build_node_hierarchy(layout);
     const bool network = layout.nodes > 1;
     if (network) {
@@ -38,7 +39,7 @@ int LayoutLevels::leader(int group) const {
     const auto holds = [&](int rank) { return std::binary_search(ranks.begin(), ranks.end(), rank); };
     if (holds(root_)) return root_;
     for (int rank : ranks)
-        if (layout_.ranks[rank].local_rank == layout_.ranks[root_].local_rank) return rank;
+        if (local_rank_of_[rank] == local_rank_of_[root_]) return rank;
     return ranks.front();
 }
 

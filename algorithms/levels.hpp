@@ -31,7 +31,8 @@ public:
     // collective's root). Elsewhere the leader is the rank with the root's
     // local rank, if the group holds it (the same leader on every node, as
     // Open MPI's hierarchical collectives elect them), else the group's
-    // first rank.
+    // first rank. Holds what it needs of `layout` by value: a temporary
+    // layout is fine.
     LayoutLevels(const Layout& layout, int root);
 
     const std::vector<LevelGroup>& groups() const { return groups_; }
@@ -43,7 +44,7 @@ public:
     int depth_count() const;
 
 private:
-    const Layout& layout_;
+    std::vector<int> local_rank_of_;  // per global rank
     int root_;
     std::vector<LevelGroup> groups_;
 };

@@ -40,6 +40,10 @@ public:
             throw InputError(fmt::format("params '{}': '{}{}.value' must be > 0 (got {})", label_, path, key, figure.value));
         if (!positive && !(figure.value >= 0))
             throw InputError(fmt::format("params '{}': '{}{}.value' must be >= 0 (got {})", label_, path, key, figure.value));
+        const Range range = range_of(key);
+        if (figure.value > range.most || (figure.value > 0 && figure.value < range.least))
+            throw InputError(fmt::format("params '{}': '{}{}.value' must be between {:g} and {:g} {} (got {:g})", label_,
+                                         path, key, range.least, range.most, range.unit, figure.value));
         const json& source = child(node, "source", path + key + ".");
         if (!source.is_string() || source.get<std::string>().empty())
             throw InputError(fmt::format("params '{}': '{}{}.source' must say where the value comes from", label_, path, key));
@@ -48,6 +52,21 @@ public:
     }
 
 private:
+    // What a figure may be, from the unit its name ends with: far beyond any
+    // hardware on both sides, but finite, so that a typo (1e300, 1e-300)
+    // never reaches the simulator as an infinite or zero time.
+    struct Range {
+        double least, most;
+        const char* unit;
+    };
+    static Range range_of(const std::string& key) {
+        if (key.ends_with("_bytes_per_ns")) return {1e-6, 1e6, "bytes/ns"};  // 1 kB/s to 1 PB/s
+        if (key.ends_with("_flops_per_ns")) return {1e-6, 1e6, "flops/ns"};
+        if (key.ends_with("_ns")) return {1e-3, 1e9, "ns"};                  // 1 ps to 1 s
+        if (key.ends_with("_bytes")) return {1, 0x1p40, "bytes"};            // up to 1 TiB
+        return {0, 1e300, ""};
+    }
+
     std::string label_;
 };
 
@@ -99,8 +118,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
     params.description = root.value("description", "");
     params.origin = label;
     const json& line = reader.child(root, "cache_line_bytes", "");
-    if (!line.is_number() || line.get<double>() <= 0)
-        throw InputError(fmt::format("params '{}': 'cache_line_bytes' must be a positive number", label));
+    if (!line.is_number() || !(line.get<double>() >= 1 && line.get<double>() <= 4096))
+        throw InputError(fmt::format("params '{}': 'cache_line_bytes' must be a number from 1 to 4096", label));
     params.cache_line_bytes = line.get<double>();
     const json& core = reader.child(root, "core", "");
     params.reduce_bytes_per_ns = reader.figure(core, "reduce_bytes_per_ns", "core.");
@@ -108,12 +127,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         params.compute_flops_per_ns = reader.figure(core, "compute_flops_per_ns", "core.");
     if (core.contains("flag_overhead_ns"))
         params.flag_overhead_ns = reader.figure(core, "flag_overhead_ns", "core.", false);
-    if (core.contains("private_cache_bytes")) {
+    if (core.contains("private_cache_bytes"))
         params.private_cache_bytes = reader.figure(core, "private_cache_bytes", "core.");
-        if (params.private_cache_bytes->value > 0x1p40)
-            throw InputError(fmt::format("params '{}': 'core.private_cache_bytes.value' must be at most 1 TiB (got {})",
-                                         label, params.private_cache_bytes->value));
-    }
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <climits>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -293,6 +294,40 @@ std::string to_json(const Schedule& schedule) {
     return root.dump(1) + "\n";
 }
 
+namespace {
+
+// JSON numbers as a schedule holds them: nlohmann's get<int>() truncates 1.5
+// to 1 and get<uint64_t>() wraps -1 to 2^64 - 1, so numbers are checked for
+// their kind and range first.
+int json_int(const nlohmann::json& value, const char* what) {
+    const bool fits = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT_MAX)
+                      : value.is_number_integer() ? value.get<std::int64_t>() >= INT_MIN && value.get<std::int64_t>() <= INT_MAX
+                                                  : false;
+    if (!fits) throw InputError(fmt::format("'{}' must be a whole number within int range (got {})", what, value.dump()));
+    return value.get<int>();
+}
+
+std::uint64_t json_count(const nlohmann::json& value, const char* what) {
+    if (!value.is_number_unsigned())
+        throw InputError(fmt::format("'{}' must be a whole number >= 0 (got {})", what, value.dump()));
+    return value.get<std::uint64_t>();
+}
+
+std::vector<int> json_ints(const nlohmann::json& value, const char* what) {
+    if (!value.is_array()) throw InputError(fmt::format("'{}' must be a list of whole numbers (got {})", what, value.dump()));
+    std::vector<int> out;
+    for (const nlohmann::json& item : value) out.push_back(json_int(item, what));
+    return out;
+}
+
+double json_flops(const nlohmann::json& value) {
+    if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1e18))
+        throw InputError(fmt::format("'flops' must be a number from 0 to 1e18 (got {})", value.dump()));
+    return value.get<double>();
+}
+
+}  // namespace
+
 Schedule schedule_from_json(const std::string& text) {
     using nlohmann::json;
     json root;
@@ -313,38 +348,38 @@ Schedule schedule_from_json(const std::string& text) {
         const json& spec = root.at("spec");
         schedule.spec.collective = parse_collective(spec.at("collective").get<std::string>());
         schedule.spec.algorithm = spec.at("algorithm").get<std::string>();
-        schedule.spec.bytes = spec.at("bytes").get<std::uint64_t>();
-        schedule.spec.root = spec.at("root").get<int>();
+        schedule.spec.bytes = json_count(spec.at("bytes"), "bytes");
+        schedule.spec.root = json_int(spec.at("root"), "root");
         schedule.spec.op = parse_reduce_op(spec.at("op").get<std::string>());
         schedule.spec.options = spec.at("options").get<std::map<std::string, std::string>>();
-        schedule.nodes = root.at("nodes").get<int>();
+        schedule.nodes = json_int(root.at("nodes"), "nodes");
         if (version >= 3) schedule.rank_kind = parse_rank_kind(root.at("rank_kind").get<std::string>());
         schedule.provenance = root.at("provenance").get<std::map<std::string, std::string>>();
         where = "ranks";
         for (const json& rank : root.at("ranks"))
-            schedule.ranks.push_back({rank.at("node").get<int>(), rank.at("core").get<int>(), rank.at("pu").get<int>(),
-                                      rank.at("numa").get<int>(), rank.at("package").get<int>()});
+            schedule.ranks.push_back({json_int(rank.at("node"), "node"), json_int(rank.at("core"), "core"), json_int(rank.at("pu"), "pu"),
+                                      json_int(rank.at("numa"), "numa"), json_int(rank.at("package"), "package")});
         where = "buffers";
         for (const json& buffer : root.at("buffers"))
-            schedule.add_buffer({buffer.at("name").get<std::string>(), buffer.at("owner").get<int>(),
-                                 buffer.at("bytes").get<std::uint64_t>(), parse_buffer_role(buffer.at("role").get<std::string>()),
-                                 buffer.at("numa").get<int>()});
+            schedule.add_buffer({buffer.at("name").get<std::string>(), json_int(buffer.at("owner"), "owner"),
+                                 json_count(buffer.at("bytes"), "bytes"), parse_buffer_role(buffer.at("role").get<std::string>()),
+                                 json_int(buffer.at("numa"), "numa")});
         auto range_of = [](const json& value) {
-            return Range{value.at(0).get<int>(), value.at(1).get<std::uint64_t>(), value.at(2).get<std::uint64_t>()};
+            return Range{json_int(value.at(0), "buffer"), json_count(value.at(1), "offset"), json_count(value.at(2), "bytes")};
         };
         for (const json& item : root.at("tasks")) {
-            where = fmt::format("task {}", item.value("id", -1));
+            where = fmt::format("task {}", item.contains("id") ? item.at("id").dump() : "without id");
             Task task;
             task.kind = parse_task_kind(item.at("kind").get<std::string>());
-            task.thread = item.at("thread").get<int>();
-            task.peer = item.value("peer", -1);
+            task.thread = json_int(item.at("thread"), "thread");
+            task.peer = item.contains("peer") ? json_int(item.at("peer"), "peer") : -1;
             if (item.contains("write")) task.write = range_of(item.at("write"));
             if (item.contains("reads"))
                 for (const json& range : item.at("reads")) task.reads.push_back(range_of(range));
-            task.flops = item.value("flops", 0.0);
+            task.flops = item.contains("flops") ? json_flops(item.at("flops")) : 0.0;
             task.label = item.value("label", "");
             upgrade_task(task, version);
-            add_task_from(schedule, std::move(task), item.at("deps").get<std::vector<int>>(), item.at("id").get<int>(),
+            add_task_from(schedule, std::move(task), json_ints(item.at("deps"), "deps"), json_int(item.at("id"), "id"),
                           [&](const std::string& what) { throw InputError(what); });
         }
     } catch (const json::exception& error) {

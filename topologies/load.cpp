@@ -90,15 +90,40 @@ const char* cache_type_name(hwloc_obj_cache_type_t type) {
     return "unified";
 }
 
-IoKind io_kind_of(hwloc_obj_osdev_type_t type) {
-    switch (type) {
+// A description that hwloc loaded but that cannot be a machine (a PU in two
+// places, a child outside its parent, sizes that no hardware has). The
+// loaders say which input it came from.
+class InconsistentDescription : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// hwloc stores an XML file's osdev_type number in an enum without checking
+// its range; reading an out-of-range value as the enum is undefined, so the
+// stored bits are read as the integer they are.
+IoKind io_kind_of(const hwloc_obj* device) {
+    static_assert(sizeof(device->attr->osdev.type) == sizeof(int));
+    int raw = 0;
+    std::memcpy(&raw, &device->attr->osdev.type, sizeof raw);
+    switch (raw) {
     case HWLOC_OBJ_OSDEV_NETWORK: return IoKind::network;
     case HWLOC_OBJ_OSDEV_OPENFABRICS: return IoKind::openfabrics;
     case HWLOC_OBJ_OSDEV_GPU:
     case HWLOC_OBJ_OSDEV_COPROC: return IoKind::gpu;
+    case HWLOC_OBJ_OSDEV_BLOCK:
+    case HWLOC_OBJ_OSDEV_DMA: return IoKind::other;
     default: break;
     }
-    return IoKind::other;
+    throw InconsistentDescription(fmt::format("OS device '{}' has osdev_type {}, which hwloc does not define (0-{})",
+                                              device->name != nullptr ? device->name : "", raw,
+                                              static_cast<int>(HWLOC_OBJ_OSDEV_COPROC)));
+}
+
+// "PU P#13", "Package L#1": how an object is named in messages.
+std::string describe_object(const hwloc_obj* object) {
+    if (object->os_index != HWLOC_UNKNOWN_INDEX)
+        return fmt::format("{} P#{}", hwloc_obj_type_string(object->type), object->os_index);
+    return fmt::format("{} L#{}", hwloc_obj_type_string(object->type), object->logical_index);
 }
 
 bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
@@ -123,6 +148,7 @@ public:
         fill_io_devices();
         fill_distances();
         machine_.cpu_model = cpu_model();
+        check_invariants();
         return std::move(machine_);
     }
 
@@ -164,6 +190,44 @@ private:
         return object;
     }
 
+    // Cores without PUs, PUs in two packages, and sizes no hardware has: hwloc reads XML numbers with strtoull, so "-1"
+    // arrives as 2^64 - 1. Zero is hwloc's "unknown" for a line size and for
+    // memory (hwloc's own test files describe NUMA nodes without their
+    // memory), never for a cache's size.
+    void check_invariants() const {
+        constexpr std::uint64_t max_cache_bytes = 1ull << 40, max_node_memory_bytes = 1ull << 50;
+        for (const Object& object : machine_.objects) {
+            if (object.kind == ObjectKind::cache) {
+                const auto line = static_cast<unsigned>(object.cache_line_bytes);
+                if (object.cache_bytes == 0 || object.cache_bytes > max_cache_bytes)
+                    throw InconsistentDescription(fmt::format("L{} cache L#{} has a size of {} bytes (expected 1 B to 1 TiB)",
+                                                              object.cache_level, object.logical_index, object.cache_bytes));
+                if (line > 4096 || (line & (line - 1)) != 0)
+                    throw InconsistentDescription(fmt::format("L{} cache L#{} has a line size of {} bytes (expected a power "
+                                                              "of two up to 4096, or 0 for unknown)",
+                                                              object.cache_level, object.logical_index, line));
+            }
+            if (object.kind == ObjectKind::numa_node) {
+                if (object.memory_bytes > max_node_memory_bytes)
+                    throw InconsistentDescription(fmt::format("NUMA node L#{} has {} bytes of memory (more than 1 PiB)",
+                                                              object.logical_index, object.memory_bytes));
+            }
+        }
+        for (int core = 0; core < machine_.core_count(); ++core)
+            if (machine_.core(core).pus.empty())
+                throw InconsistentDescription(fmt::format("core L#{} holds no PU (hwloc drops a PU whose cpuset "
+                                                          "another PU already has)", core));
+        std::vector<int> package_of_pu(machine_.pus.size(), -1);
+        for (int package = 0; package < static_cast<int>(machine_.packages.size()); ++package) {
+            for (int pu : machine_.objects[machine_.packages[package]].pus) {
+                if (package_of_pu[pu] >= 0)
+                    throw InconsistentDescription(
+                        fmt::format("packages L#{} and L#{} both hold PU L#{}", package_of_pu[pu], package, pu));
+                package_of_pu[pu] = package;
+            }
+        }
+    }
+
     void visit_children(hwloc_obj_t first, int parent, bool in_core) {
         for (hwloc_obj_t child = first; child != nullptr; child = child->next_sibling) visit(child, parent, in_core);
     }
@@ -193,6 +257,8 @@ private:
             parent = add(std::move(core), parent, source->cpuset);
             has_synthetic_cores_ = true;
         }
+        if (*kind == ObjectKind::pu && (source->cpuset == nullptr || hwloc_bitmap_weight(source->cpuset) != 1))
+            throw InconsistentDescription(fmt::format("{} must hold exactly one CPU in its cpuset", describe_object(source)));
         const int index = add(object_from(source, *kind), parent, source->cpuset);
         const bool below_core = in_core || *kind == ObjectKind::core || *kind == ObjectKind::pu;
         visit_children(source->memory_first_child, index, below_core);
@@ -245,9 +311,12 @@ private:
     void fill_locality() {
         const int pus = machine_.pu_count(), cores = machine_.core_count();
         std::unordered_map<unsigned, int> pu_of_bit;  // a PU's OS index (its cpuset's bit) -> its logical index
-        for (int pu = 0; pu < pus; ++pu)
-            if (const int bit = hwloc_bitmap_first(cpusets_[machine_.pus[pu]]); bit >= 0)
-                pu_of_bit.emplace(static_cast<unsigned>(bit), pu);
+        for (int pu = 0; pu < pus; ++pu) {
+            const int bit = hwloc_bitmap_first(cpusets_[machine_.pus[pu]]);
+            if (const auto [held, added] = pu_of_bit.emplace(static_cast<unsigned>(bit), pu); !added)
+                throw InconsistentDescription(
+                    fmt::format("PUs L#{} and L#{} have the same cpuset (CPU {})", held->second, pu, bit));
+        }
         std::vector<int> core_of(pus, -1), pus_of_core(cores, 0);
         for (int core = 0; core < cores; ++core) {
             unsigned bit = 0;
@@ -339,7 +408,7 @@ private:
     void fill_io_devices() {
         for (hwloc_obj_t source : os_devices_) {
             IoDevice device;
-            device.kind = io_kind_of(source->attr->osdev.type);
+            device.kind = io_kind_of(source);
             device.name = source->name != nullptr ? source->name : "";
             device.subtype = source->subtype != nullptr ? source->subtype : "";
             device.pci_busid = pci_busid_of(source);
@@ -406,6 +475,7 @@ private:
     }
 };
 
+// Throws InconsistentDescription when the tree cannot be a machine.
 Machine build_machine(const Topology& topology, std::string name, std::string source) {
     Machine machine = MachineBuilder(topology.get()).build();
     machine.name = std::move(name);
@@ -413,10 +483,10 @@ Machine build_machine(const Topology& topology, std::string name, std::string so
     return machine;
 }
 
-// Why hwloc may have refused XML text, as precisely as the text tells: a
-// format version newer than this hwloc reads, something that is not an hwloc
-// topology at all, or (otherwise) content hwloc found inconsistent.
-std::string rejection_reason(const std::string& text) {
+// Why XML text cannot be an hwloc topology whatever its objects say: not an
+// hwloc export at all, or a format version newer than this hwloc reads.
+// Empty when neither.
+std::string format_problem(const std::string& text) {
     const auto root = text.find("<topology");
     if (root == std::string::npos) return "no <topology> element: not an hwloc XML export";
     const auto end = text.find('>', root);
@@ -428,7 +498,103 @@ std::string rejection_reason(const std::string& text) {
             return fmt::format("hwloc XML format version {} is unsupported: this hwloc reads versions 1.x and 2.x",
                                version);
     }
-    return "hwloc rejected it";
+    return "";
+}
+
+// What one <object ...> start tag of an hwloc XML file says about itself.
+struct XmlObjectTag {
+    std::string type;  // empty when the tag has no type attribute
+    bool has_cpuset = false, has_complete_cpuset = false;
+    bool has_nodeset = false, has_complete_nodeset = false;
+    std::size_t line = 0;
+};
+
+// The attributes of the start tag that begins at `at` (just after "<object"),
+// honouring quotes; `end` receives the position of its closing '>'.
+XmlObjectTag read_object_tag(const std::string& text, std::size_t at, std::size_t& end) {
+    XmlObjectTag tag;
+    std::size_t position = at;
+    while (position < text.size() && text[position] != '>') {
+        if (std::isspace(static_cast<unsigned char>(text[position])) || text[position] == '/') {
+            ++position;
+            continue;
+        }
+        const std::size_t name_start = position;
+        while (position < text.size() && text[position] != '=' && text[position] != '>' &&
+               !std::isspace(static_cast<unsigned char>(text[position])))
+            ++position;
+        const std::string name = text.substr(name_start, position - name_start);
+        std::string value;
+        if (position < text.size() && text[position] == '=') {
+            ++position;
+            if (position < text.size() && (text[position] == '"' || text[position] == '\'')) {
+                const char quote = text[position];
+                const std::size_t close = text.find(quote, position + 1);
+                if (close == std::string::npos) break;
+                value = text.substr(position + 1, close - position - 1);
+                position = close + 1;
+            }
+        }
+        if (name == "type") tag.type = value;
+        else if (name == "cpuset") tag.has_cpuset = true;
+        else if (name == "complete_cpuset") tag.has_complete_cpuset = true;
+        else if (name == "nodeset") tag.has_nodeset = true;
+        else if (name == "complete_nodeset") tag.has_complete_nodeset = true;
+    }
+    end = position;
+    return tag;
+}
+
+// Objects that hold CPUs or memory in hwloc's tree (v1 names included):
+// hwloc 2.9 sorts them by complete_cpuset without checking that it exists.
+bool is_normal_or_memory_type(const std::string& type) {
+    static const std::vector<std::string> types = {"Machine", "System", "Package", "Socket", "Die", "Group",
+                                                   "Core", "PU", "NUMANode", "Node", "Cache", "MemCache"};
+    if (std::find(types.begin(), types.end(), type) != types.end()) return true;
+    return type.size() >= 7 && type.front() == 'L' && type.ends_with("Cache");
+}
+
+// The first structural defect of XML text that hwloc 2.9 would not report
+// but crash on or misread, with the PUs it describes: an object without a
+// type, or a CPU-holding object whose cpuset or complete_cpuset is missing
+// (hwloc dereferences the missing complete_cpuset inside
+// hwloc_topology_load), or a nodeset without its complete_nodeset. One linear
+// pass, before hwloc sees the text.
+struct XmlScan {
+    std::uint64_t pus = 0;
+    std::string problem;  // empty when none was found
+};
+
+XmlScan scan_xml_objects(const std::string& text) {
+    XmlScan scan;
+    std::size_t line = 1, counted_to = 0;
+    for (std::size_t at = text.find("<object"); at != std::string::npos; at = text.find("<object", at + 1)) {
+        const char next = at + 7 < text.size() ? text[at + 7] : '\0';
+        if (!std::isspace(static_cast<unsigned char>(next)) && next != '>' && next != '/') continue;
+        line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
+                                                    text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        counted_to = at;
+        std::size_t end = 0;
+        const XmlObjectTag tag = read_object_tag(text, at + 7, end);
+        if (end >= text.size()) break;  // a truncated file: hwloc's parser says so
+        if (tag.type == "PU") ++scan.pus;
+        if (!scan.problem.empty()) continue;
+        const auto problem = [&](const std::string& what) {
+            scan.problem = fmt::format("line {}: {}", line, what);
+        };
+        if (tag.type.empty()) {
+            problem("an <object> without a type attribute");
+        } else if (is_normal_or_memory_type(tag.type) && !(tag.has_cpuset && tag.has_complete_cpuset)) {
+            problem(fmt::format("{} object without {}; hwloc needs both cpuset and complete_cpuset", tag.type,
+                                tag.has_cpuset ? "complete_cpuset" : "cpuset"));
+        } else if (tag.has_cpuset != tag.has_complete_cpuset) {
+            problem(fmt::format("{} object with only one of cpuset and complete_cpuset", tag.type));
+        } else if (tag.has_nodeset != tag.has_complete_nodeset) {
+            problem(fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
+        }
+        at = std::max(at, end == 0 ? at : end - 1);
+    }
+    return scan;
 }
 
 // Loads XML text; `label` names the input in error messages.
@@ -480,17 +646,23 @@ Machine load_xml_text(const std::string& text, const std::string& label, std::st
     };
     if (is_blank(text)) throw invalid("the file is empty");
     if (text.size() >= static_cast<std::size_t>(INT_MAX)) throw invalid("the file is too large");
-    // Counted in the text, before hwloc spends minutes on a machine too large.
-    std::uint64_t pus = 0;
-    for (std::size_t at = text.find("type=\"PU\""); at != std::string::npos; at = text.find("type=\"PU\"", at + 1)) ++pus;
-    check_pu_count(pus, fmt::format("'{}'", label));
+    // Counted in the text, before hwloc spends minutes on a machine too large
+    // or crashes on a structure it does not check.
+    if (const std::string problem = format_problem(text); !problem.empty()) throw invalid(problem.c_str());
+    const XmlScan scan = scan_xml_objects(text);
+    check_pu_count(scan.pus, fmt::format("'{}'", label));
+    if (!scan.problem.empty()) throw invalid(scan.problem.c_str());
     Topology topology;
     // The size includes the ending '\0', as hwloc's own XML export produces it.
     if (hwloc_topology_set_xmlbuffer(topology.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
         hwloc_topology_load(topology.get()) != 0) {
-        throw invalid(rejection_reason(text).c_str());
+        throw invalid("hwloc rejected it");
     }
-    return build_machine(topology, std::move(name), std::move(source));
+    try {
+        return build_machine(topology, std::move(name), std::move(source));
+    } catch (const InconsistentDescription& error) {
+        throw InputError(fmt::format("'{}' is not a consistent hardware description: {}", label, error.what()));
+    }
 }
 
 std::string strip_quotes(std::string text) {
@@ -528,7 +700,11 @@ Machine load_live() {
     if (hwloc_topology_load(topology.get()) != 0) {
         throw Error(fmt::format("hwloc cannot discover this machine's topology: {}", std::strerror(errno)));
     }
-    return build_machine(topology, "live", "live");
+    try {
+        return build_machine(topology, "live", "live");
+    } catch (const InconsistentDescription& error) {
+        throw Error(fmt::format("hwloc describes this machine inconsistently: {}", error.what()));
+    }
 }
 
 Machine load_xml_file(const std::string& path) {
@@ -548,7 +724,11 @@ Machine load_synthetic(const std::string& description) {
         throw UsageError(fmt::format("invalid synthetic topology description '{}' (hwloc rejected it): expected {}",
                                      description, example));
     }
-    return build_machine(topology, "synthetic", "synthetic:" + description);
+    try {
+        return build_machine(topology, "synthetic", "synthetic:" + description);
+    } catch (const InconsistentDescription& error) {
+        throw UsageError(fmt::format("synthetic topology '{}' is inconsistent: {}", description, error.what()));
+    }
 }
 
 Machine load_bundled(const std::string& name) {

@@ -35,6 +35,7 @@ TEST(Levels, WestmereTwoNodesHasNetworkMachineAndSockets) {
 }
 
 TEST(Levels, MagnyCoursSplitsPackagesIntoDies) {
+    // Built from a temporary layout on purpose: the levels hold what they need.
     const algo::LayoutLevels levels(layout_of("magnycours", 1), 0);
     const algo::LevelGroup& top = levels.group(levels.top());
     EXPECT_EQ(top.children.size(), 4u);  // packages

@@ -49,6 +49,7 @@ std::string westmere_text() {
     std::ifstream in(std::string(NUMACOLL_SOURCE_DIR) + "/costs/params/westmere.json");
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
+
 }  // namespace
 
 TEST(Params, WestmereReproducesThePaperLatencies) {
@@ -171,4 +172,42 @@ TEST(Params, ThePrivateCacheIsOptionalPositiveAndBounded) {
                   std::string::npos)
             << bad;
     }
+}
+
+// Finite but absurd figures used to reach the simulator as infinite or zero
+// times; each is refused with its key, its range and its unit.
+TEST(Params, AbsurdFiguresAreRefusedWithTheirRange) {
+    const struct {
+        std::vector<std::string> path;
+        double value;
+        std::string expected;
+    } cases[] = {
+        {{"levels", "dram", "latency_ns"}, 1e300, "'levels.dram.latency_ns.value' must be between 0.001 and 1e+09 ns (got 1e+300)"},
+        {{"levels", "dram", "latency_ns"}, 1e-300, "'levels.dram.latency_ns.value' must be between 0.001 and 1e+09 ns (got 1e-300)"},
+        {{"levels", "dram", "bandwidth_bytes_per_ns"}, 1e-300,
+         "'levels.dram.bandwidth_bytes_per_ns.value' must be between 1e-06 and 1e+06 bytes/ns (got 1e-300)"},
+        {{"levels", "network", "aggregate_bandwidth_bytes_per_ns"}, 1e12,
+         "'levels.network.aggregate_bandwidth_bytes_per_ns.value' must be between 1e-06 and 1e+06 bytes/ns (got 1e+12)"},
+        {{"core", "reduce_bytes_per_ns"}, 1e9, "'core.reduce_bytes_per_ns.value' must be between 1e-06 and 1e+06 bytes/ns"},
+        {{"core", "private_cache_bytes"}, 0x1p41, "'core.private_cache_bytes.value' must be between 1 and 1.09951e+12 bytes"},
+    };
+    for (const auto& item : cases) {
+        auto json = nlohmann::json::parse(westmere_text());
+        nlohmann::json* node = &json;
+        for (const auto& key : item.path) node = &(*node)[key];
+        (*node)["value"] = item.value;
+        if (!node->contains("source")) (*node)["source"] = "a test";
+        const std::string message = message_of([&] { costs::load_params(write_temp("absurd.json", json.dump(1))); });
+        EXPECT_NE(message.find(item.expected), std::string::npos) << message;
+    }
+    auto json = nlohmann::json::parse(westmere_text());
+    json["cache_line_bytes"] = 1e9;
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("line.json", json.dump(1))); })
+                  .find("'cache_line_bytes' must be a number from 1 to 4096"),
+              std::string::npos);
+    // A zero latency stays allowed (an ideal level), and so does a large but possible one.
+    json = nlohmann::json::parse(westmere_text());
+    json["levels"]["dram"]["latency_ns"]["value"] = 0;
+    json["levels"]["network"]["latency_ns"]["value"] = 5e6;
+    EXPECT_NO_THROW(costs::load_params(write_temp("edge.json", json.dump(1))));
 }

@@ -1,6 +1,9 @@
 #include "schedule/schedule_io.hpp"
 
+#include <functional>
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
 #include "schedule_fixtures.hpp"
@@ -84,6 +87,38 @@ TEST(ScheduleIo, NumbersMustBeInRange) {
     auto no_spec = text;
     no_spec.erase(spec_at, text.find('\n', spec_at) - spec_at + 1);
     EXPECT_THROW(sched::schedule_from_text(no_spec), InputError);
+}
+
+TEST(ScheduleIo, JsonNumbersAreWholeAndInRange) {
+    const auto json = nlohmann::json::parse(sched::to_json(test::tree_allreduce("westmere", 64)));
+    // Each used to be truncated (1.5 -> 1) or wrapped (-1 -> 2^64 - 1) on the way in.
+    const struct {
+        std::function<void(nlohmann::json&)> change;
+        std::string expected;
+    } cases[] = {
+        {[](nlohmann::json& j) { j["spec"]["bytes"] = -1; }, "spec: 'bytes' must be a whole number >= 0 (got -1)"},
+        {[](nlohmann::json& j) { j["spec"]["bytes"] = 64.5; }, "spec: 'bytes' must be a whole number >= 0 (got 64.5)"},
+        {[](nlohmann::json& j) { j["nodes"] = 1.5; }, "spec: 'nodes' must be a whole number within int range (got 1.5)"},
+        {[](nlohmann::json& j) { j["ranks"][0]["pu"] = 4294967296ull; },
+         "ranks: 'pu' must be a whole number within int range (got 4294967296)"},
+        {[](nlohmann::json& j) { j["buffers"][0]["bytes"] = -64; }, "buffers: 'bytes' must be a whole number >= 0 (got -64)"},
+        {[](nlohmann::json& j) { j["tasks"][3]["thread"] = 0.5; },
+         "task 3: 'thread' must be a whole number within int range (got 0.5)"},
+        {[](nlohmann::json& j) { j["tasks"][3]["deps"] = {1.25}; },
+         "task 3: 'deps' must be a whole number within int range (got 1.25)"},
+        {[](nlohmann::json& j) { j["tasks"][3]["write"][1] = -8; }, "task 3: 'offset' must be a whole number >= 0 (got -8)"},
+        {[](nlohmann::json& j) { j["tasks"][3]["flops"] = -1; }, "task 3: 'flops' must be a number from 0 to 1e18 (got -1)"},
+    };
+    for (const auto& item : cases) {
+        auto changed = json;
+        item.change(changed);
+        try {
+            sched::schedule_from_json(changed.dump(1));
+            ADD_FAILURE() << "accepted: " << item.expected;
+        } catch (const InputError& error) {
+            EXPECT_EQ(std::string(error.what()), "schedule JSON, " + item.expected);
+        }
+    }
 }
 
 TEST(ScheduleIo, VersionOneFilesLoadTheirWaitingPointsAsWaitTasks) {

@@ -13,6 +13,9 @@
 #include "topologies/machine.hpp"
 
 namespace numacoll::topo {
+namespace embedded {
+const std::vector<std::pair<std::string_view, std::string_view>>& files();  // topologies/bundled, built in
+}
 namespace {
 
 namespace fs = std::filesystem;
@@ -138,6 +141,128 @@ TEST_F(TopoErrors, TopologyWithoutProcessors) {
     const auto [thrown, message] = outcome([&] { load_xml_file(path); });
     EXPECT_EQ(thrown, Thrown::input_error);
     EXPECT_TRUE(contains(message, "'" + path + "'")) << message;
+}
+
+// A small valid description (one package, one NUMA node, one L2, two cores of
+// one PU each, one NIC) that each case below breaks in one place.
+std::string small_machine_xml(const std::string& replace = "", const std::string& with = "") {
+    std::string text =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+        "<topology version=\"2.0\">\n"
+        "  <object type=\"Machine\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"1\">\n"
+        "    <object type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"2\">\n"
+        "      <object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"3\" local_memory=\"1073741824\"/>\n"
+        "      <object type=\"L2Cache\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" complete_nodeset=\"0x1\" "
+        "gp_index=\"4\" cache_size=\"1048576\" depth=\"2\" cache_linesize=\"64\" cache_associativity=\"0\" "
+        "cache_type=\"0\">\n"
+        "        <object type=\"Core\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"5\">\n"
+        "          <object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"6\"/>\n"
+        "        </object>\n"
+        "        <object type=\"Core\" os_index=\"1\" cpuset=\"0x2\" complete_cpuset=\"0x2\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"7\">\n"
+        "          <object type=\"PU\" os_index=\"1\" cpuset=\"0x2\" complete_cpuset=\"0x2\" nodeset=\"0x1\" "
+        "complete_nodeset=\"0x1\" gp_index=\"8\"/>\n"
+        "        </object>\n"
+        "      </object>\n"
+        "      <object type=\"OSDev\" gp_index=\"9\" name=\"eth0\" osdev_type=\"2\"/>\n"
+        "    </object>\n"
+        "  </object>\n"
+        "</topology>\n";
+    if (!replace.empty()) {
+        const auto at = text.find(replace);
+        if (at == std::string::npos) throw std::logic_error("no '" + replace + "' in the small machine");
+        text.replace(at, replace.size(), with);
+    }
+    return text;
+}
+
+TEST_F(TopoErrors, TheSmallMachineLoads) {
+    const Machine machine = load_xml_file(write("small.xml", small_machine_xml()));
+    EXPECT_EQ(machine.core_count(), 2);
+    EXPECT_EQ(machine.pu_count(), 2);
+    EXPECT_EQ(machine.nics().size(), 1u);
+}
+
+// hwloc 2.9 dereferences a missing complete_cpuset while sorting children
+// (a crash with signal 11 before numacoll checked it); the text is checked first.
+TEST_F(TopoErrors, ObjectsWithoutTheSetsHwlocNeeds) {
+    const struct {
+        std::string replace, with, expected;
+    } cases[] = {
+        {"cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"6\"",
+         "cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"6\"",
+         "(line 9: PU object without complete_cpuset; hwloc needs both cpuset and complete_cpuset)"},
+        {"type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\"", "type=\"Package\" os_index=\"0\"",
+         "(line 5: Package object without cpuset; hwloc needs both cpuset and complete_cpuset)"},
+        {"complete_nodeset=\"0x1\" gp_index=\"5\"", "gp_index=\"5\"",
+         "(line 8: Core object with only one of nodeset and complete_nodeset)"},
+        {"<object type=\"Core\" os_index=\"1\"", "<object os_index=\"1\"",
+         "(line 11: an <object> without a type attribute)"},
+    };
+    int index = 0;
+    for (const auto& item : cases) {
+        const std::string path = write("case" + std::to_string(index++) + ".xml", small_machine_xml(item.replace, item.with));
+        const auto [thrown, message] = outcome([&] { load_xml_file(path); });
+        EXPECT_EQ(thrown, Thrown::input_error) << item.with;
+        EXPECT_EQ(message, "'" + path + "' is not a valid hwloc XML topology " + item.expected);
+    }
+}
+
+// Descriptions hwloc loads but no machine can have; each used to load with
+// PUs, cores or whole packages silently lost or invented.
+TEST_F(TopoErrors, InconsistentMachinesAreRefused) {
+    const struct {
+        std::string replace, with, expected;
+    } cases[] = {
+        {"os_index=\"1\" cpuset=\"0x2\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"8\"",
+         "os_index=\"1\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"8\"",
+         "core L#1 holds no PU (hwloc drops a PU whose cpuset another PU already has)"},
+        {"cache_linesize=\"64\"", "cache_linesize=\"-1\"",
+         "L2 cache L#0 has a line size of 4294967295 bytes (expected a power of two up to 4096, or 0 for unknown)"},
+        {"cache_linesize=\"64\"", "cache_linesize=\"48\"",
+         "L2 cache L#0 has a line size of 48 bytes (expected a power of two up to 4096, or 0 for unknown)"},
+        {"cache_size=\"1048576\"", "cache_size=\"0\"", "L2 cache L#0 has a size of 0 bytes (expected 1 B to 1 TiB)"},
+        {"local_memory=\"1073741824\"", "local_memory=\"-5\"",
+         "NUMA node L#0 has 18446744073709551611 bytes of memory (more than 1 PiB)"},
+        {"osdev_type=\"2\"", "osdev_type=\"77\"",
+         "OS device 'eth0' has osdev_type 77, which hwloc does not define (0-5)"},
+    };
+    int index = 0;
+    for (const auto& item : cases) {
+        const std::string path = write("case" + std::to_string(index++) + ".xml", small_machine_xml(item.replace, item.with));
+        const auto [thrown, message] = outcome([&] { load_xml_file(path); });
+        EXPECT_EQ(thrown, Thrown::input_error) << item.with;
+        EXPECT_EQ(message, "'" + path + "' is not a consistent hardware description: " + item.expected);
+    }
+    // hwloc's "unknown" values are not inconsistencies.
+    for (const auto& [replace, with] : std::vector<std::pair<std::string, std::string>>{
+             {"cache_linesize=\"64\"", "cache_linesize=\"0\""},
+             {"local_memory=\"1073741824\"", "local_memory=\"0\""}}) {
+        const std::string path = write("unknown.xml", small_machine_xml(replace, with));
+        EXPECT_EQ(outcome([&] { load_xml_file(path); }).first, Thrown::nothing) << with;
+    }
+}
+
+// hwloc keeps only the children inside a package's cpuset: a package that
+// claims its neighbour's CPUs used to leave half of westmere's cores out.
+TEST_F(TopoErrors, OverlappingPackagesAreRefused) {
+    std::string text;
+    for (const auto& [stem, xml] : embedded::files())
+        if (stem == "westmere") text = std::string(xml);
+    const std::string first = "<object type=\"Package\" os_index=\"0\" cpuset=\"0x0003f03f\" complete_cpuset=\"0x0003f03f\"";
+    const auto at = text.find(first);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, first.size(), "<object type=\"Package\" os_index=\"0\" cpuset=\"0x00fc0fc0\" complete_cpuset=\"0x00fc0fc0\"");
+    const std::string path = write("overlap.xml", text);
+    const auto [thrown, message] = outcome([&] { load_xml_file(path); });
+    EXPECT_EQ(thrown, Thrown::input_error);
+    EXPECT_EQ(message, "'" + path + "' is not a consistent hardware description: packages L#0 and L#1 both hold PU L#0");
 }
 
 TEST(TopoSpecErrors, EmptySyntheticDescription) {

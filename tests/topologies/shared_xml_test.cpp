@@ -59,7 +59,9 @@ TEST(SharedXmlTopo, RejectedFileSaysWhy) {
         load_machine(path);
         FAIL() << "expected InputError";
     } catch (const InputError& error) {
-        EXPECT_EQ(std::string(error.what()), "'" + path + "' is not a valid hwloc XML topology (hwloc rejected it)");
+        EXPECT_EQ(std::string(error.what()), "'" + path +
+                                                 "' is not a valid hwloc XML topology (line 4: System object without "
+                                                 "cpuset; hwloc needs both cpuset and complete_cpuset)");
     }
 }
 
