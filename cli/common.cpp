@@ -140,6 +140,16 @@ sched::Schedule load_schedule(const std::string& path) {
     return first != std::string::npos && text[first] == '{' ? sched::schedule_from_json(text) : sched::schedule_from_text(text);
 }
 
+void check_distinct_outputs(const std::string& output, const std::string& trace) {
+    if (output.empty() || trace.empty()) return;
+    std::error_code ignored;
+    const auto resolved = [&](const std::string& path) {
+        return std::filesystem::weakly_canonical(path == "-" ? "/dev/stdout" : path, ignored);
+    };
+    if (resolved(output) == resolved(trace))
+        throw UsageError(fmt::format("-o and --trace name the same file '{}': give each its own", trace));
+}
+
 void ensure_folder(const std::string& path) {
     std::error_code error;
     std::filesystem::create_directories(path, error);

@@ -77,4 +77,7 @@ sched::Schedule load_schedule(const std::string& path);
 // Creates a folder for output files (UsageError when it cannot).
 void ensure_folder(const std::string& path);
 
+// UsageError when the results and the trace would go to one file.
+void check_distinct_outputs(const std::string& output, const std::string& trace);
+
 }  // namespace numacoll::cli

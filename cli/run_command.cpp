@@ -15,6 +15,7 @@
 #include "exec/mpi_executor.hpp"
 #include "exec/threads_executor.hpp"
 #include "results/result_row.hpp"
+#include "common/output_file.hpp"
 #include "results/trace_writer.hpp"
 
 namespace numacoll::cli {
@@ -57,7 +58,11 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
     RunSetup setup;
     if (writes_outputs) {
         setup.output = std::make_unique<results::ResultWriter>(options.output);
-        if (!options.trace.empty()) setup.trace = std::make_unique<results::TraceWriter>(options.trace);
+        if (!options.trace.empty()) {
+            check_distinct_outputs(options.output, options.trace);
+            discard_earlier_output(options.trace);  // an interrupted run keeps its rows, never beside an older trace
+            setup.trace = std::make_unique<results::TraceWriter>(options.trace);
+        }
     }
     setup.machine = options.machine.load();
     // Before generating for them (without --oversubscribe the layout refuses more than the PUs).

@@ -12,6 +12,7 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "results/result_row.hpp"
+#include "common/output_file.hpp"
 #include "results/trace_writer.hpp"
 #include "sim/engine.hpp"
 
@@ -57,7 +58,11 @@ CommandRun add_sim_command(CLI::App& app) {
         columns.push_back("model_ns");
         results::CsvWriter output(options->output, columns);
         std::optional<results::TraceWriter> trace;
-        if (!options->trace.empty()) trace.emplace(options->trace);
+        if (!options->trace.empty()) {
+            check_distinct_outputs(options->output, options->trace);
+            discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
+            trace.emplace(options->trace);
+        }
         const auto machine = options->machine.load();
         const algo::Layout layout = options->machine.layout(machine);
         const costs::Params params = costs::params_for(*machine, options->params);

@@ -179,7 +179,7 @@ CommandRun add_validate_command(CLI::App& app) {
 }
 
 CommandRun add_plot_command(CLI::App& app) {
-    auto* command = app.add_subcommand("plot", "draw a validation folder with matplotlib (latency.png, gantt.png)");
+    auto* command = app.add_subcommand("plot", "draw a validation folder with matplotlib (latency.png, compare-, error-, best- and gantt- pictures)");
     auto folder = std::make_shared<std::string>();
     command->add_option("folder", *folder, "a folder written by numacoll validate")->required();
     return [folder] {

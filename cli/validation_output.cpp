@@ -34,6 +34,18 @@ const std::vector<std::pair<std::string_view, std::string_view>>& files();
 
 namespace numacoll::cli {
 
+std::vector<std::string> validation_pictures(const std::string& folder) {
+    std::vector<std::string> pictures;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.ends_with(".png")) continue;
+        for (const char* prefix : {"latency", "compare-", "error-", "best-", "gantt"})
+            if (name.starts_with(prefix)) pictures.push_back(entry.path().string());
+    }
+    return pictures;
+}
+
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
@@ -55,13 +67,14 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         csv.emplace((dir / "validation.csv").string(), validate::validation_columns());
         summary_file.emplace((dir / "summary.txt").string());
     }
-    // No trace of an earlier run stays beside these results (a link, a pipe
-    // or a device someone put there is theirs, and stays).
+    // Nothing of an earlier run stays beside these results, even if this one
+    // is interrupted: its summary, traces and pictures go before the first
+    // row is measured (a pipe or a device someone put there stays).
     const std::string trace_paths[] = {(dir / "trace-simulated.csv").string(), (dir / "trace-measured.csv").string()};
-    for (const std::string& path : trace_paths) {
-        std::error_code ignored;
-        if (writes && std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ignored)))
-            std::filesystem::remove(path, ignored);
+    if (writes) {
+        for (const std::string& path : trace_paths) discard_earlier_output(path);
+        discard_earlier_output((dir / "summary.txt").string());
+        for (const std::string& picture : validation_pictures(folder)) discard_earlier_output(picture);
     }
 
     validate::ValidationSetup setup;
@@ -128,7 +141,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     return summary;
 }
 
-bool run_program(std::vector<std::string> arguments, std::string* output) {
+bool run_program(std::vector<std::string> arguments, std::string* output, std::string* errors) {
     std::vector<char*> argv;
     for (auto& argument : arguments) argv.push_back(argument.data());
     argv.push_back(nullptr);
@@ -143,6 +156,17 @@ bool run_program(std::vector<std::string> arguments, std::string* output) {
         posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
         posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
     }
+    // Standard error goes to an unlinked file, read once the program is done:
+    // two pipes read one after the other could fill and stall it.
+    int error_fd = -1;
+    if (errors != nullptr) {
+        char error_path[] = "/tmp/numacoll-stderr-XXXXXX";
+        error_fd = ::mkstemp(error_path);
+        if (error_fd >= 0) {
+            ::unlink(error_path);
+            posix_spawn_file_actions_adddup2(&actions, error_fd, STDERR_FILENO);
+        }
+    }
     pid_t child = 0;
     const int spawned = ::posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -156,12 +180,37 @@ bool run_program(std::vector<std::string> arguments, std::string* output) {
         }
         ::close(pipe_fds[0]);
     }
-    if (spawned != 0) return false;
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    if (spawned == 0)
+        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+    if (error_fd >= 0) {
+        char buffer[4096];
+        for (off_t at = 0; spawned == 0;) {
+            const ssize_t n = ::pread(error_fd, buffer, sizeof buffer, at);
+            if (n <= 0) break;
+            errors->append(buffer, static_cast<std::size_t>(n));
+            at += n;
+        }
+        ::close(error_fd);
     }
+    if (spawned != 0) return false;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
+
+namespace {
+
+// $PYTHON when set; else the python3 on the PATH when it has matplotlib;
+// else Debian's, which scripts/setup.sh gives python3-matplotlib (another
+// python3 first on the PATH, from pyenv or a virtualenv, may lack it).
+std::string python_with_matplotlib() {
+    if (const char* chosen = std::getenv("PYTHON"); chosen != nullptr && *chosen != '\0') return chosen;
+    std::string ignored;
+    if (run_program({"python3", "-c", "import matplotlib"}, &ignored, &ignored)) return "python3";
+    return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+}  // namespace
 
 std::vector<std::string> plot_folder(const std::string& folder, const std::string& script_stem,
                                      const std::string& needed) {
@@ -176,15 +225,22 @@ std::vector<std::string> plot_folder(const std::string& folder, const std::strin
     if (fd < 0) throw Error(fmt::format("cannot write the plotting script to /tmp: {}", std::strerror(errno)));
     const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
     ::close(fd);
-    std::string printed;
-    // Debian's python3 carries python3-matplotlib; another python3 first on
-    // the PATH (pyenv, a virtualenv) may not.
-    const std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    const bool ok = written && run_program({python, path, folder}, &printed);
+    std::string printed, complaints;
+    const std::string python = python_with_matplotlib();
+    const bool ok = written && run_program({python, path, folder}, &printed, &complaints);
     ::unlink(path);
-    if (!ok)
-        throw Error(fmt::format("plotting '{}' failed (python3 with matplotlib, which scripts/setup.sh installs, printed why above)",
-                                folder));
+    if (!ok) {
+        // The scripts say what they could not read in one line, named after
+        // themselves; anything else (a traceback, no matplotlib) by its last line.
+        std::string last;
+        std::istringstream lines(complaints);
+        for (std::string line; std::getline(lines, line);)
+            if (!line.empty()) last = line;
+        const std::string own = script_stem + ": ";
+        if (last.starts_with(own)) throw Error(last.substr(own.size()));
+        throw Error(fmt::format("plotting '{}' with {} failed: {}", folder, python,
+                                last.empty() ? "it printed nothing (is it installed?)" : last));
+    }
     std::vector<std::string> pictures;
     std::istringstream lines(printed);
     for (std::string line; std::getline(lines, line);)

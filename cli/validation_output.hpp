@@ -38,14 +38,20 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                     const std::string& placement = "compact", int rounds = 1, bool* host_moved = nullptr,
                                     const std::string& note_line = "", const ValidationEngine* engine = nullptr);
 
-// Runs python3 on an embedded plotting script (by its stem) for DIR, which
-// must hold `needed`; returns the PNG paths it printed. Throws Error when
-// python3/matplotlib is missing or it fails.
+// Runs python3 ($PYTHON, else python3 on the PATH if it has matplotlib,
+// else /usr/bin/python3) on an embedded plotting script (by its stem) for
+// DIR, which must hold `needed`; returns the PNG paths it printed. Throws
+// Error, with one line, when python3/matplotlib is missing or it fails.
 std::vector<std::string> plot_folder(const std::string& folder, const std::string& script_stem = "plot_validation",
                                      const std::string& needed = "validation.csv");
 
+// The pictures `numacoll plot` draws that are in `folder` (latency.png,
+// compare-*.png, error-*.png, best-*.png, gantt*.png).
+std::vector<std::string> validation_pictures(const std::string& folder);
+
 // Runs a program with arguments, without a shell; true when it exited 0.
-// `output` receives its standard output when not null.
-bool run_program(std::vector<std::string> arguments, std::string* output = nullptr);
+// `output` and `errors` receive its standard output and standard error
+// when not null (else they stay this process's).
+bool run_program(std::vector<std::string> arguments, std::string* output = nullptr, std::string* errors = nullptr);
 
 }  // namespace numacoll::cli

@@ -198,6 +198,20 @@ void write_output_file(const std::string& path, std::string_view text) {
     file.commit();
 }
 
+void discard_earlier_output(const std::string& path) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) return;
+    if (S_ISREG(info.st_mode)) {
+        ::unlink(path.c_str());
+        return;
+    }
+    // A link to a regular file: the file is the earlier output, the link is the user's.
+    if (S_ISLNK(info.st_mode) && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (fd >= 0) ::close(fd);
+    }
+}
+
 void install_interrupt_cleanup() {
     for (const int signal : cleanup_signals) {
         struct sigaction before {};

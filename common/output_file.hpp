@@ -82,6 +82,14 @@ private:
 // Opens, writes and commits: a whole output at once.
 void write_output_file(const std::string& path, std::string_view text);
 
+// For the companions of a run's outputs (a trace beside its CSV, a summary
+// beside its rows): empties what an earlier run left at `path` before this
+// one starts, so that an interrupted run never leaves its own rows beside
+// another run's summary. A regular file is removed; the regular file a
+// symlink leads to is emptied (the link stays); a device, a FIFO or nothing
+// is left alone.
+void discard_earlier_output(const std::string& path);
+
 // Installs the handler described above for SIGINT, SIGTERM and SIGHUP
 // (those the process does not ignore).
 void install_interrupt_cleanup();

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Draws the figures of a `numacoll reproduce` folder: one PNG per figure in
 DIR/figures.csv, the simulated series as lines, the paper's values from
-DIR/figure_marks.csv as dashed lines. Prints the path of every PNG.
+DIR/figure_marks.csv as dashed lines. Prints the path of every PNG. The
+pictures are put in place together once all are drawn; a CSV that cannot
+be read gives one line and exit status 1.
 
 Usage: plot_reproduce.py DIR
 """
 import csv
 import os
+import signal
 import sys
 from collections import OrderedDict
 
@@ -16,8 +19,44 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def main():
-    folder = sys.argv[1]
+class PictureSet:
+    """The PNGs of one run, put in place together: each is drawn into a
+    temporary beside its target and renamed in only once all are drawn, so
+    that a folder never shows pictures of two runs; an error or a signal
+    (SIGINT, SIGTERM, SIGHUP) removes the temporaries."""
+
+    def __init__(self):
+        self.pending = []
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                signal.signal(number, self._interrupted)
+
+    def _interrupted(self, number, _frame):
+        self.discard()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    def save(self, figure, path, dpi):
+        temporary = f"{path}.tmp{os.getpid()}.png"
+        self.pending.append((temporary, path))
+        figure.savefig(temporary, dpi=dpi)
+        return path
+
+    def commit(self):
+        for temporary, path in self.pending:
+            os.replace(temporary, path)
+        self.pending = []
+
+    def discard(self):
+        for temporary, _ in self.pending:
+            try:
+                os.remove(temporary)
+            except OSError:
+                pass
+        self.pending = []
+
+
+def read_figures(folder):
     figures = OrderedDict()
     with open(os.path.join(folder, "figures.csv"), newline="") as handle:
         for row in csv.DictReader(handle):
@@ -31,6 +70,11 @@ def main():
             for row in csv.DictReader(handle):
                 if row["figure"] in figures:
                     figures[row["figure"]]["marks"].append(row)
+    return figures
+
+
+def draw(folder, figures, pictures):
+    paths = []
     for name, figure in figures.items():
         meta = figure["meta"]
         fig, axes = plt.subplots(figsize=(7, 4.5))
@@ -44,6 +88,9 @@ def main():
                 axes.axhline(value, color="gray", linestyle="--", linewidth=1, label="paper: " + mark["label"])
         if meta["log_x"] == "1":
             axes.set_xscale("log", base=2)
+            xs = {x for series_xs, _ in figure["series"].values() for x in series_xs}
+            if len(xs) == 1:  # a log axis around one point spans a factor of four, not a sliver
+                axes.set_xlim(min(xs) / 2, min(xs) * 2)
         if meta["log_y"] == "1":
             axes.set_yscale("log")
         axes.set_title(meta["title"] + " (simulated)")
@@ -52,11 +99,32 @@ def main():
         axes.grid(True, which="both", alpha=0.3)
         axes.legend(fontsize=8)
         fig.tight_layout()
-        path = os.path.join(folder, name + ".png")
-        fig.savefig(path, dpi=110)
+        paths.append(pictures.save(fig, os.path.join(folder, name + ".png"), dpi=110))
         plt.close(fig)
+    return paths
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    folder = sys.argv[1]
+    pictures = PictureSet()
+    try:
+        paths = draw(folder, read_figures(folder), pictures)
+        pictures.commit()
+    except (KeyError, ValueError, OSError, csv.Error) as error:
+        pictures.discard()
+        what = f"no column {error}" if isinstance(error, KeyError) else str(error)
+        print(f"plot_reproduce: '{folder}' cannot be drawn: {what}", file=sys.stderr)
+        return 1
+    except BaseException:
+        pictures.discard()
+        raise
+    for path in paths:
         print(path)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

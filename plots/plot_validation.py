@@ -16,14 +16,19 @@ DIR/best-COLL.png, a strip of which algorithm is fastest at each size
 according to the measurement, the simulation and the model.
 
 If DIR/trace-simulated.csv and DIR/trace-measured.csv exist, it also writes
-DIR/gantt.png: the simulated and measured timelines of one run, one row per
-thread, one bar per task, coloured by kind.
+DIR/gantt-COLL-ALG.png per traced algorithm: its simulated and measured
+timelines on one time axis, one row per thread, one bar per task, coloured
+by kind.
+
+The pictures of one run are put in place together, once all are drawn.
+A CSV that cannot be read gives one line and exit status 1.
 
 Needs only Debian's python3-matplotlib.
 """
 
 import csv
 import os
+import signal
 import sys
 import textwrap
 
@@ -32,6 +37,47 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+
+PICTURES = None  # the run's PictureSet, made by main
+PICTURE_PREFIXES = ("latency", "compare-", "error-", "best-", "gantt")
+
+
+class PictureSet:
+    """The PNGs of one run, put in place together: each is drawn into a
+    temporary beside its target and renamed in only once all are drawn, so
+    that a folder never shows pictures of two runs; an error or a signal
+    (SIGINT, SIGTERM, SIGHUP) removes the temporaries."""
+
+    def __init__(self):
+        self.pending = []
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                signal.signal(number, self._interrupted)
+
+    def _interrupted(self, number, _frame):
+        self.discard()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    def save(self, figure, path, dpi):
+        temporary = f"{path}.tmp{os.getpid()}.png"
+        self.pending.append((temporary, path))
+        figure.savefig(temporary, dpi=dpi)
+        return path
+
+    def commit(self):
+        for temporary, path in self.pending:
+            os.replace(temporary, path)
+        self.pending = []
+
+    def discard(self):
+        for temporary, _ in self.pending:
+            try:
+                os.remove(temporary)
+            except OSError:
+                pass
+        self.pending = []
 
 KIND_COLOURS = {"reduce": "tab:orange", "copy": "tab:blue", "flag": "tab:gray", "net": "tab:green", "compute": "tab:purple", "wait": "tab:olive"}
 
@@ -46,6 +92,12 @@ def human_bytes(value, _position=None):
 def read_rows(path):
     with open(path, newline="") as handle:
         return list(csv.DictReader(handle))
+
+
+def widen_single_size(axis, sizes):
+    """A log axis around one point spans a factor of four, not a sliver."""
+    if sizes and len(set(sizes)) == 1:
+        axis.set_xlim(sizes[0] / 2, sizes[0] * 2)
 
 
 def plot_latency(folder):
@@ -70,6 +122,7 @@ def plot_latency(folder):
                       "^:", color="tab:green", label="model (closed form)")
         axis.set_xscale("log", base=2)
         axis.set_yscale("log")
+        widen_single_size(axis, sizes)
         axis.xaxis.set_major_formatter(FuncFormatter(human_bytes))
         axis.tick_params(axis="x", labelrotation=45)
         axis.set_xlabel("vector size per rank")
@@ -93,8 +146,9 @@ def by_collective(rows):
     return out
 
 
-def size_axis(axis):
+def size_axis(axis, sizes=()):
     axis.set_xscale("log", base=2)
+    widen_single_size(axis, list(sizes))
     axis.xaxis.set_major_formatter(FuncFormatter(human_bytes))
     axis.tick_params(axis="x", labelrotation=45)
     axis.set_xlabel("vector size per rank")
@@ -119,7 +173,7 @@ def plot_comparisons(folder, rows):
             axis.fill_between(sizes, micro("measured_p10_ns"), micro("measured_p90_ns"), color=colour[name], alpha=0.15)
             axis.plot(sizes, micro("measured_median_ns"), "o-", color=colour[name], label=f"{name} measured")
             axis.plot(sizes, micro("simulated_ns"), "--", color=colour[name], label=f"{name} simulated")
-        size_axis(axis)
+        size_axis(axis, [max(int(row["bytes"]), 1) for group in algorithms.values() for row in group])
         axis.set_yscale("log")
         axis.set_ylabel("latency (µs)")
         axis.set_title(f"{collective}: algorithms compared (bands: measured p10-p90)")
@@ -136,7 +190,7 @@ def plot_comparisons(folder, rows):
             if modelled:
                 axis.plot([max(int(row["bytes"]), 1) for row in modelled], [100 * float(row["model_error"]) for row in modelled],
                           "^:", color="tab:green", label="model")
-            size_axis(axis)
+            size_axis(axis, sizes)
             axis.set_title(f"{collective} {name}")
             axis.axhline(0, color="black", linewidth=0.8)
         axes[0][0].set_ylabel("(predicted - measured) / measured (%)")
@@ -168,42 +222,58 @@ def plot_comparisons(folder, rows):
 
 
 def save_figure(figure, folder, name, top):
-    """Lays the figure out below its suptitle/legend band, writes it and returns its path."""
+    """Lays the figure out below its suptitle/legend band, draws it into the run's picture set and returns its path."""
     figure.tight_layout(rect=(0, 0, 1, top))
-    path = os.path.join(folder, name)
-    figure.savefig(path, dpi=120)
+    path = PICTURES.save(figure, os.path.join(folder, name), dpi=120)
     plt.close(figure)
     return path
 
 
-def plot_gantt(folder):
+def plot_gantts(folder, provenance):
+    """One chart per traced run (collective, algorithm, size): the simulated and
+    the measured timeline side by side, on one time axis."""
     sources = [("simulated", os.path.join(folder, "trace-simulated.csv")),
                ("measured", os.path.join(folder, "trace-measured.csv"))]
     if not all(os.path.exists(path) for _, path in sources):
-        return None
-    figure, axes = plt.subplots(1, 2, figsize=(14, 5), sharey=True)
-    for axis, (name, path) in zip(axes, sources):
-        rows = read_rows(path)
-        if not rows:
-            continue
-        first = rows[0]
-        for row in rows:
-            start, end = float(row["start_ns"]) / 1000, float(row["end_ns"]) / 1000
-            axis.barh(int(row["thread"]), max(end - start, 1e-4), left=start, height=0.7,
-                      color=KIND_COLOURS.get(row["kind"], "black"))
-        axis.set_title(f"{name}: {first['collective']} {first['algorithm']} {human_bytes(int(first['bytes']))}")
-        axis.set_xlabel("time since the start (µs)")
-        axis.grid(True, axis="x", alpha=0.3)
-    threads = sorted({int(row["thread"]) for _, path in sources for row in read_rows(path)})
-    axes[0].set_yticks(threads if len(threads) <= 32 else threads[:: max(1, len(threads) // 16)])
-    axes[0].set_ylabel("thread")
-    axes[0].invert_yaxis()
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colour) for colour in KIND_COLOURS.values()]
-    figure.legend(handles, KIND_COLOURS.keys(), loc="upper right", ncol=len(KIND_COLOURS))
-    return save_figure(figure, folder, "gantt.png", top=0.93)
+        return []
+    runs = {}
+    for name, path in sources:
+        for row in read_rows(path):
+            key = (row["collective"], row["algorithm"], int(row["bytes"]))
+            runs.setdefault(key, {"simulated": [], "measured": []})[name].append(row)
+    pictures = []
+    for (collective, algorithm, size), traces in runs.items():
+        figure, axes = plt.subplots(1, 2, figsize=(14, 5), sharex=True, sharey=True)
+        kinds = []
+        for axis, name in zip(axes, ("simulated", "measured")):
+            for row in traces[name]:
+                start, end = float(row["start_ns"]) / 1000, float(row["end_ns"]) / 1000
+                axis.barh(int(row["thread"]), max(end - start, 1e-4), left=start, height=0.7,
+                          color=KIND_COLOURS.get(row["kind"], "black"))
+                if row["kind"] not in kinds:
+                    kinds.append(row["kind"])
+            axis.set_title(f"{name}: {collective} {algorithm} {human_bytes(size)}")
+            axis.set_xlabel("time since the start (µs)")
+            axis.grid(True, axis="x", alpha=0.3)
+        threads = sorted({int(row["thread"]) for rows in traces.values() for row in rows})
+        axes[0].set_yticks(threads if len(threads) <= 32 else threads[:: max(1, len(threads) // 16)])
+        axes[0].set_ylabel("thread")
+        axes[0].invert_yaxis()
+        present = [kind for kind in KIND_COLOURS if kind in kinds] + [kind for kind in kinds if kind not in KIND_COLOURS]
+        handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS.get(kind, "black")) for kind in present]
+        figure.legend(handles, present, loc="upper right", ncol=len(present))
+        figure.suptitle("\n".join(textwrap.wrap(f"numacoll validate: {provenance}", 110)), fontsize=7, x=0.01,
+                        ha="left")
+        pictures.append(save_figure(figure, folder, f"gantt-{collective}-{algorithm}.png", top=0.9))
+    return pictures
+
+
+class UnreadableInput(Exception):
+    """A CSV that lacks a column or holds a value of the wrong kind."""
 
 
 def main(argv):
+    global PICTURES
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) == 2 else 2
@@ -211,7 +281,27 @@ def main(argv):
     if not os.path.exists(os.path.join(folder, "validation.csv")):
         print(f"plot_validation: no validation.csv in '{folder}' (run numacoll validate -o {folder} first)", file=sys.stderr)
         return 2
-    for path in [plot_latency(folder)] + plot_comparisons(folder, read_rows(os.path.join(folder, "validation.csv"))) + [plot_gantt(folder)]:
+    PICTURES = PictureSet()
+    try:
+        rows = read_rows(os.path.join(folder, "validation.csv"))
+        if not rows:
+            raise UnreadableInput("validation.csv holds no rows")
+        paths = [plot_latency(folder)] + plot_comparisons(folder, rows) + plot_gantts(folder, rows[0].get("provenance", ""))
+        PICTURES.commit()
+        # A picture this run did not draw (an algorithm no longer measured) is an earlier run's.
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            if name.endswith(".png") and name.startswith(PICTURE_PREFIXES) and path not in paths and os.path.isfile(path):
+                os.remove(path)
+    except (KeyError, ValueError, IndexError, csv.Error, UnreadableInput) as error:
+        PICTURES.discard()
+        what = f"no column {error}" if isinstance(error, KeyError) else str(error)
+        print(f"plot_validation: '{folder}' cannot be drawn: {what}", file=sys.stderr)
+        return 1
+    except BaseException:
+        PICTURES.discard()
+        raise
+    for path in paths:
         if path:
             print(path)
     return 0

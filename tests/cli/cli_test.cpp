@@ -52,6 +52,7 @@ Result run(const std::string& arguments) {
 
 std::filesystem::path write_scratch(const std::string& name, const std::string& text) {
     auto path = scratch_dir() / name;
+    std::filesystem::create_directories(path.parent_path());
     std::ofstream(path) << text;
     return path;
 }
@@ -350,10 +351,13 @@ TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
         SCOPED_TRACE(command);
         const auto csv = scratch_dir() / (command + "-interrupted.csv");
         std::filesystem::remove(csv);
+        // A trace an earlier run left beside the rows must not stay beside this
+        // run's (the run's own finished traces may be there).
+        const auto trace = write_scratch(command + "-interrupted-trace.csv", "an earlier run's trace\n");
         std::vector<std::string> full = arguments;
-        full.push_back("-o");
-        full.push_back(csv.string());
+        for (const std::string& more : std::vector<std::string>{"-o", csv.string(), "--trace", trace.string()}) full.push_back(more);
         const int status = interrupt_after_progress(full, 3, SIGINT);
+        EXPECT_EQ(slurp(trace).find("an earlier run's"), std::string::npos);
         EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
         // The finished rows are there, whole, under the final name; no temporary is left.
         const std::string text = slurp(csv);
@@ -372,6 +376,14 @@ TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
         for (const auto& entry : std::filesystem::directory_iterator(scratch_dir()))
             EXPECT_EQ(entry.path().filename().string().find(csv.filename().string() + ".tmp"), std::string::npos)
                 << entry.path();
+    }
+}
+
+TEST(Cli, ResultsAndTraceNeedTwoFiles) {
+    const auto path = scratch_dir() / "both.csv";
+    for (const std::string command : {"sim --bytes 64", "run --bytes 64 -n 1"}) {
+        expect_usage_error(command + " -o " + path.string() + " --trace " + path.string(), "-o and --trace name the same file");
+        expect_usage_error(command + " -o - --trace /dev/stdout", "-o and --trace name the same file");
     }
 }
 
@@ -447,8 +459,23 @@ TEST(Cli, ValidateAndPlot) {
     const Result plot = run("plot " + dir.string());
     EXPECT_EQ(plot.exit_code, 0) << plot.err;
     EXPECT_TRUE(std::filesystem::exists(dir / "latency.png"));
-    EXPECT_TRUE(std::filesystem::exists(dir / "gantt.png"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "gantt-allreduce-tree.png"));  // one timeline chart per algorithm
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
     expect_usage_error("plot " + (scratch_dir() / "empty").string(), "no validation.csv");
+    // A new run leaves nothing of the earlier one beside its rows: not its
+    // summary, traces or pictures (a picture it will not draw stays gone).
+    write_scratch("validation/compare-bcast.png", "an earlier run's");
+    const Result again = run("validate --bytes 64 -n 3 -q -a tree -o " + dir.string());
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    for (const char* earlier : {"latency.png", "gantt-allreduce-tree.png", "compare-bcast.png"})
+        EXPECT_FALSE(std::filesystem::exists(dir / earlier)) << earlier;
+    // A CSV that plot cannot read: one line, exit 1, no picture.
+    write_scratch("broken/validation.csv", "collective,bytes\nallreduce,64\n");
+    const Result broken = run("plot " + (scratch_dir() / "broken").string());
+    EXPECT_EQ(broken.exit_code, 1);
+    EXPECT_EQ(broken.err, "numacoll: '" + (scratch_dir() / "broken").string() + "' cannot be drawn: no column 'algorithm'\n");
+    EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "broken" / "latency.png"));
     const auto file = write_scratch("a-file", "x");
     expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "cannot create output folder");
 }

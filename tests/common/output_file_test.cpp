@@ -119,6 +119,31 @@ TEST(OutputFile, ASymlinkIsFollowedAndStaysALink) {
     EXPECT_EQ(slurp(missing), "created\n");
 }
 
+TEST(OutputFile, DiscardingAnEarlierOutputTouchesOnlyAFile) {
+    const fs::path file = scratch("earlier-trace.csv");
+    std::ofstream(file) << "earlier\n";
+    discard_earlier_output(file.string());
+    EXPECT_FALSE(fs::exists(file));
+    discard_earlier_output(file.string());  // nothing there: nothing happens
+
+    // Through a link, the file it leads to is emptied and the link stays.
+    const fs::path target = scratch("earlier-target.csv");
+    const fs::path link = scratch("earlier-link.csv");
+    std::ofstream(target) << "earlier\n";
+    fs::create_symlink(target, link);
+    discard_earlier_output(link.string());
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(slurp(target), "");
+
+    // A FIFO is someone's, and stays.
+    const fs::path fifo = scratch("earlier-pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    discard_earlier_output(fifo.string());
+    struct stat info {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode));
+}
+
 TEST(OutputFile, AFifoIsWrittenThroughNotReplaced) {
     const fs::path fifo = scratch("pipe");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
