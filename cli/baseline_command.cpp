@@ -140,8 +140,8 @@ CommandRun add_baseline_command(CLI::App& app) {
                         "force one of Open MPI's coll/tuned algorithms, by numacoll's name (binomial, chain, "
                         "split-binary, ring, recursive-doubling, ...)");
     command->add_option("--ompi-segment", options->ompi_segment, "segment size of the forced algorithm (e.g. 64KiB)");
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
     command->add_flag("--no-pin", options->no_pin, "do not pin the processes to PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");

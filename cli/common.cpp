@@ -14,7 +14,8 @@
 
 namespace numacoll::cli {
 
-void MachineOptions::add_to(CLI::App& command, const std::string& default_topology, bool with_layout) {
+void MachineOptions::add_to(CLI::App& command, const std::string& default_topology, bool with_layout,
+                            const std::string& ranks_names) {
     topology = default_topology;
     command
         .add_option("--topology,-t", topology,
@@ -22,11 +23,14 @@ void MachineOptions::add_to(CLI::App& command, const std::string& default_topolo
                     "synthetic:\"Package:2 Core:4\", or live")
         ->capture_default_str();
     if (!with_layout) return;
-    command.add_option("--nodes,-N", nodes, "number of identical nodes")->capture_default_str();
-    command.add_option("--ranks,-p", ranks_per_node, "ranks (threads) per node; 0 = one per core")->capture_default_str();
+    command.add_option("--nodes,-N", nodes, "number of identical nodes")->check(CLI::Range(1, max_nodes))->capture_default_str();
+    command.add_option(ranks_names, ranks_per_node, "ranks (threads) per node; 0 = one per core")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
     command.add_option("--placement", placement, "compact, scatter (round-robin over packages) or list")
         ->capture_default_str();
     command.add_option("--pus", pus, "explicit logical PU list for --placement list, e.g. 0,6,1,7")->delimiter(',');
+    placement_given_ = [&command] { return command.count("--placement") > 0; };
 }
 
 std::shared_ptr<const topo::Machine> MachineOptions::load() const {
@@ -38,6 +42,9 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
     options.oversubscribe = oversubscribe;
     options.nodes = nodes;
     options.ranks_per_node = ranks_per_node;
+    // --pus is a list placement; another placement named beside it is a contradiction.
+    if (!pus.empty() && placement != "list" && placement_given_ && placement_given_())
+        throw UsageError(fmt::format("--pus places the ranks on a list of PUs: not with --placement {}", placement));
     options.placement = pus.empty() ? algo::parse_placement(placement) : algo::Placement::list;
     options.pu_list = pus;
     return algo::make_layout(std::move(machine), options);
@@ -138,6 +145,26 @@ sched::Schedule load_schedule(const std::string& path) {
     const std::string text = read_text_file(path, "schedule", schedule_file_cap_bytes);
     const auto first = text.find_first_not_of(" \t\r\n");
     return first != std::string::npos && text[first] == '{' ? sched::schedule_from_json(text) : sched::schedule_from_text(text);
+}
+
+void refuse_generation_options_with_from(CLI::App& command) {
+    for (const char* name : {"--nodes", "--ranks", "--placement", "--pus", "--collective", "--algorithm", "--root", "--op",
+                             "--arity", "--bcast", "--strip", "--segment", "--leader", "--internode", "--option", "--bytes"}) {
+        const CLI::Option* option = command.get_option_no_throw(name);
+        if (option != nullptr && option->count() > 0)
+            throw UsageError(fmt::format("--from reads a schedule that is already made: {} shapes a generated one", name));
+    }
+}
+
+void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path) {
+    for (int rank = 0; rank < schedule.rank_count(); ++rank) {
+        const sched::RankInfo& place = schedule.ranks[rank];
+        if (place.pu < 0 || place.pu >= machine.pu_count() || place.core < 0 || place.core >= machine.core_count())
+            throw UsageError(fmt::format("'{}' places rank {} on core {}, PU {}, which '{}' does not have ({} cores, {} "
+                                         "PUs)",
+                                         path, rank, place.core, place.pu, machine.source, machine.core_count(),
+                                         machine.pu_count()));
+    }
 }
 
 void check_distinct_outputs(const std::string& output, const std::string& trace) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <memory>
 #include <map>
 #include <string>
@@ -24,12 +25,23 @@ struct MachineOptions {
     std::string placement = "compact";
     std::vector<int> pus;
 
-    void add_to(CLI::App& command, const std::string& default_topology, bool with_layout);
+    // `ranks_names`: the names of the ranks-per-node option (the execution
+    // commands call ranks threads, and take both names).
+    void add_to(CLI::App& command, const std::string& default_topology, bool with_layout,
+                const std::string& ranks_names = "--ranks,-p");
     std::shared_ptr<const topo::Machine> load() const;
     // compact, scatter or list (--pus given).
     std::string placement_name() const { return pus.empty() ? placement : "list"; }
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false) const;
+
+private:
+    std::function<bool()> placement_given_;  // whether --placement was on the command line
 };
+
+// The most nodes a layout may have: far above the clusters the papers study,
+// low enough that a typo is refused before anything is allocated (each
+// node's ranks, links and tasks are generated).
+inline constexpr int max_nodes = 65536;
 
 // --collective, --algorithm, --root, --op and the algorithm options (the
 // common ones as flags, see algorithm_option_flags(); any other as
@@ -76,6 +88,14 @@ sched::Schedule load_schedule(const std::string& path);
 
 // Creates a folder for output files (UsageError when it cannot).
 void ensure_folder(const std::string& path);
+
+// UsageError when an option that shapes a generated schedule (layout,
+// collective, algorithm and its options, sizes) is given with --from.
+// (--ranks also stands for its other name, --threads.)
+void refuse_generation_options_with_from(CLI::App& command);
+
+// UsageError when `schedule` places a rank on a core or PU `machine` lacks.
+void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path);
 
 // UsageError when the results and the trace would go to one file.
 void check_distinct_outputs(const std::string& output, const std::string& trace);

@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
@@ -33,9 +34,13 @@ struct DagOptions {
     bool list = false;
 };
 
-std::string algorithm_list() {
+// Every algorithm, or those of one collective (`collective` not empty).
+std::string algorithm_list(const std::string& collective) {
+    const std::optional<sched::Collective> only =
+        collective.empty() ? std::nullopt : std::optional<sched::Collective>(sched::parse_collective(collective));
     std::string out;
     for (const auto& info : algo::algorithm_registry()) {
+        if (only && info.collective != *only) continue;
         out += fmt::format("{:<10} {:<14} {}\n", sched::to_string(info.collective), info.name + " ", info.summary);
         out += fmt::format("{:<25} source: {}\n", "", info.source);
         for (const auto& option : info.options)
@@ -69,7 +74,7 @@ CommandRun add_dag_command(CLI::App& app) {
     command->add_flag("--stats", options->stats,
                       "print task counts, bytes moved per locality class (same core/cache/socket, other socket by "
                       "hops, network), the critical path and tasks per thread, without simulating");
-    command->add_flag("--list", options->list, "list the algorithms and their options");
+    command->add_flag("--list", options->list, "list the algorithms and their options (of --collective only, when given)");
     command->footer(
         "Examples:\n"
         "  numacoll dag --topology westmere --collective allreduce --algorithm tree --bytes 64\n"
@@ -77,15 +82,20 @@ CommandRun add_dag_command(CLI::App& app) {
         "  numacoll dag --topology magnycours --algorithm tiled --bytes 1MiB --stats\n"
         "  numacoll dag --topology westmere --bytes 64 --format dot -o tree.dot && dot -Tpng tree.dot -o tree.png");
 
-    return [options] {
+    return [options, command] {
         if (options->list) {
-            std::cout << algorithm_list();
+            std::cout << algorithm_list(command->count("--collective") > 0 ? options->algorithm.collective : "");
             return 0;
         }
-        // A report goes to standard output; the schedule only to a named file.
-        const bool reporting = options->stats || options->check;
+        if (!options->from.empty()) refuse_generation_options_with_from(*command);
+        if (options->stats && command->count("--format") > 0)
+            throw UsageError("--stats reports on the schedule instead of writing it: --format has nothing to shape");
+        // With --stats, -o receives the report; with --check alone, the
+        // verdict goes to standard output and the schedule to -o when named.
         std::optional<OutputFile> output;
-        if (!reporting || options->output != "-") output.emplace(options->output);
+        if (options->stats || !options->check || options->output != "-") output.emplace(options->output);
+        std::ostringstream report_text;
+        std::ostream& report_stream = options->stats ? static_cast<std::ostream&>(report_text) : std::cout;
         sched::Schedule schedule;
         std::shared_ptr<const topo::Machine> machine;
         if (!options->from.empty()) {
@@ -100,28 +110,36 @@ CommandRun add_dag_command(CLI::App& app) {
             machine = options->machine.load();
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
-        if (output) {
+        if (output && !options->stats) {
             output->write(render(schedule, options->format));
             output->commit();
         }
-        if (!reporting) return 0;
+        const auto finish_report = [&](int code) {
+            if (options->stats) {
+                output->write(report_text.str());
+                output->commit();
+            }
+            return code;
+        };
+        if (!options->stats && !options->check) return 0;
         const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", sched::to_string(schedule.spec.collective),
                                              schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
                                              schedule.rank_count(), schedule.nodes);
         if (options->stats) {
             const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), schedule.nodes);
-            std::cout << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
-                      << sim::format_stats(sim::schedule_stats(schedule, platform));
-            if (!options->check) return 0;
+            report_stream << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
+                          << sim::format_stats(sim::schedule_stats(schedule, platform));
+            if (!options->check) return finish_report(0);
         }
         const sched::CheckReport report = sched::check_schedule(schedule);
         if (report.holds) {
-            std::cout << fmt::format("check holds: {}, {} tasks; {} outputs proven\n", what, schedule.task_count(),
-                                     report.outputs_checked);
-            return 0;
+            report_stream << fmt::format("check holds: {}, {} tasks; {} outputs proven\n", what, schedule.task_count(),
+                                         report.outputs_checked);
+            return finish_report(0);
         }
-        std::cout << fmt::format("check FAILS: {}, {} tasks\n", what, schedule.task_count());
-        for (const auto& problem : report.problems) std::cout << "  " << problem << "\n";
+        report_stream << fmt::format("check FAILS: {}, {} tasks\n", what, schedule.task_count());
+        for (const auto& problem : report.problems) report_stream << "  " << problem << "\n";
+        finish_report(1);
         std::cerr << fmt::format("numacoll: the schedule does not hold: {}\n", report.problems.front());
         return 1;
     };

@@ -52,13 +52,13 @@ CommandRun add_demo_command(CLI::App& app) {
     auto options = std::make_shared<DemoOptions>();
     options->algorithm.algorithm = "tree,tiled,dissemination";
     options->algorithm.add_to(*command, true);
-    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->capture_default_str();
+    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->check(CLI::Range(0, 1 << 20))->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
     command->add_option("--params", options->params,
                         "cost parameters for this machine (default: a quick calibration, kept in the output folder "
                         "and reused on this host)");
     command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per size")->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per size")->check(CLI::Range(1, 100000000))->capture_default_str();
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
     return [options] {

@@ -50,6 +50,16 @@ int main(int argc, char** argv) {
         return code == 0 ? 1 : code;
     };
     try {
+        // CLI11 reads an unknown first word as a missing subcommand; say what it is.
+        if (argc > 1 && argv[1][0] != '-') {
+            std::string known;
+            bool found = false;
+            for (auto& [command, run] : commands) {
+                found = found || command->get_name() == argv[1];
+                known += (known.empty() ? "" : ", ") + command->get_name();
+            }
+            if (!found) throw numacoll::UsageError(fmt::format("unknown command '{}': expected one of {}", argv[1], known));
+        }
         app.parse(argc, argv);
         for (auto& [command, run] : commands)
             if (command->parsed()) return output_reached(run());

@@ -27,7 +27,6 @@ struct RunOptions {
     std::string mpi_thread = "multiple";
     MachineOptions machine;
     AlgorithmOptions algorithm;
-    int threads = 0;
     bool oversubscribe = false;
     std::string bytes = "8B:16MiB";
     int iterations = 100;
@@ -54,7 +53,6 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
     if (options.machine.topology != "live")
         throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
                                      options.machine.topology));
-    if (options.threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", options.threads));
     RunSetup setup;
     if (writes_outputs) {
         setup.output = std::make_unique<results::ResultWriter>(options.output);
@@ -66,17 +64,13 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
     }
     setup.machine = options.machine.load();
     // Before generating for them (without --oversubscribe the layout refuses more than the PUs).
-    if (options.oversubscribe && options.threads > 0) exec::check_thread_count(options.threads, *setup.machine);
-    MachineOptions layout_options = options.machine;
-    if (options.threads > 0) layout_options.ranks_per_node = options.threads;
+    const int threads = options.machine.ranks_per_node;
+    if (options.oversubscribe && threads > 0) exec::check_thread_count(threads, *setup.machine);
     if (!options.from.empty()) {
         setup.schedules.push_back(load_schedule(options.from));
-        for (const auto& rank : setup.schedules.back().ranks)
-            if (rank.pu < 0 || rank.pu >= setup.machine->pu_count())
-                throw UsageError(fmt::format("'{}' places a rank on PU {}, which this machine does not have",
-                                             options.from, rank.pu));
+        check_schedule_fits(setup.schedules.back(), *setup.machine, options.from);
     } else {
-        const algo::Layout layout = layout_options.layout(setup.machine, options.oversubscribe);
+        const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe);
         for (const auto& spec : sweep_specs(options.algorithm, options.bytes))
             setup.schedules.push_back(algo::generate_schedule(spec, layout));
     }
@@ -160,7 +154,7 @@ int run_on_mpi_processes(const RunOptions& options) {
 CommandRun add_run_command(CLI::App& app) {
     auto* command = app.add_subcommand("run", "execute collectives on this machine's cores and measure them");
     auto options = std::make_shared<RunOptions>();
-    options->machine.add_to(*command, "live", true);
+    options->machine.add_to(*command, "live", true, "--threads,-P,--ranks,-p");
     options->algorithm.add_to(*command, true);
     command->add_option("--engine", options->engine,
                         "threads (one node, this process) or mpi (one MPI process per node, under mpirun)")
@@ -171,14 +165,12 @@ CommandRun add_run_command(CLI::App& app) {
                         "funneled (the main thread calls MPI for all: a communication thread)")
         ->check(CLI::IsMember({"multiple", "funneled"}))
         ->capture_default_str();
-    command->add_option("--threads,-P", options->threads, "threads (ranks) to run per node; 0 = one per core")
-        ->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe,
                       "allow more threads than PUs (they share PUs; correct, but timings mean little)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
     command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this CSV");
@@ -193,6 +185,7 @@ CommandRun add_run_command(CLI::App& app) {
         "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv");
 
     return [options, command] {
+        if (!options->from.empty()) refuse_generation_options_with_from(*command);
         if (options->engine != "mpi" && command->count("--mpi-thread") > 0)
             throw UsageError("--mpi-thread goes with --engine mpi");
         if (options->engine == "mpi") return run_on_mpi_processes(*options);

@@ -27,6 +27,7 @@ struct SimOptions {
     std::string bytes = "8B:16MiB";
     std::string output = "-";
     std::string trace;
+    std::string from;
     bool quiet = false;
 };
 
@@ -44,6 +45,9 @@ CommandRun add_sim_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_option("--trace", options->trace, "write every task's simulated start and end to this CSV");
+    command->add_option("--from", options->from,
+                        "simulate this schedule file (text or JSON) instead of generating; on the machine it names, "
+                        "or on --topology");
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer(
         "Examples:\n"
@@ -51,7 +55,8 @@ CommandRun add_sim_command(CLI::App& app) {
         "  numacoll sim --topology magnycours --bcast 2stage --bytes 64,1MiB --trace trace.csv\n"
         "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
 
-    return [options] {
+    return [options, command] {
+        if (!options->from.empty()) refuse_generation_options_with_from(*command);
         // Outputs open first: a path that cannot be written fails before any work.
         // The result columns, and the closed-form model's prediction beside the simulation's.
         std::vector<std::string> columns = results::result_columns();
@@ -63,27 +68,41 @@ CommandRun add_sim_command(CLI::App& app) {
             discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
             trace.emplace(options->trace);
         }
-        const auto machine = options->machine.load();
-        const algo::Layout layout = options->machine.layout(machine);
+        // Generate (or read) everything first, so that bad options fail, and
+        // schedules too large are refused, before the platform is built.
+        std::shared_ptr<const topo::Machine> machine;
+        std::optional<algo::Layout> layout;
+        std::vector<sched::Schedule> schedules;
+        if (!options->from.empty()) {
+            schedules.push_back(load_schedule(options->from));
+            const auto& named = schedules.front().provenance;
+            if (command->count("--topology") == 0 && !named.count("topology"))
+                throw UsageError(fmt::format("'{}' does not name its machine: give it with --topology", options->from));
+            machine = std::make_shared<const topo::Machine>(
+                topo::load_machine(command->count("--topology") > 0 ? options->machine.topology : named.at("topology")));
+            check_schedule_fits(schedules.front(), *machine, options->from);
+        } else {
+            machine = options->machine.load();
+            layout.emplace(options->machine.layout(machine));
+            for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
+                schedules.push_back(algo::generate_schedule(spec, *layout));
+        }
         const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "sim", options->quiet);
-        const sim::PlatformModel platform(machine, params, layout.nodes);
-        // Generate everything first, so that bad options fail before any simulation runs.
-        std::vector<sched::Schedule> schedules;
-        for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
-            schedules.push_back(algo::generate_schedule(spec, layout));
+        const sim::PlatformModel platform(machine, params, schedules.front().nodes);
 
         const results::Provenance provenance = results::current_provenance();
         int done = 0;
         for (const auto& schedule : schedules) {
             const sim::Simulation result = sim::simulate(schedule, platform);
             results::ResultRow row = results::simulated_row(schedule, result.timeline.makespan_ns);
-            row.placement = options->machine.placement_name();
+            row.placement = options->from.empty() ? options->machine.placement_name() : "";
             row.topology = machine->source;
             row.params = params.origin;
             row.provenance = provenance;
             std::vector<std::string> fields = results::result_fields(row);
-            const std::optional<double> model = model_ns(schedule.spec, layout, params);
+            // A schedule from a file has no layout to model.
+            const std::optional<double> model = layout ? model_ns(schedule.spec, *layout, params) : std::nullopt;
             fields.push_back(model ? fmt::format("{:.6f}", *model) : "");
             output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);

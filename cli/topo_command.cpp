@@ -104,6 +104,7 @@ CommandRun add_topo_command(CLI::App& app) {
                       "share a level, its leader and its roots group");
     command->add_option("--params", options->params, "with --platform: cost parameters (bundled name or JSON file)");
     command->add_option("--nodes,-N", options->nodes, "with --platform or --hierarchy: number of nodes")
+        ->check(CLI::Range(1, max_nodes))
         ->capture_default_str();
     command->add_option("--ranks,-p", options->ranks, "with --hierarchy: ranks per node; 0 = one per core")
         ->capture_default_str();

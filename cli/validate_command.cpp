@@ -2,6 +2,7 @@
 // add the paper's model, and write the comparison; numacoll plot draws it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -40,14 +41,24 @@ struct ValidateOptions {
     bool quiet = false;
 };
 
+// --trace-bytes names a point to trace: one the sweep measures. (Its
+// default, 64 KiB, just traces nothing when the sweep leaves it out.)
+std::uint64_t trace_bytes_of(const ValidateOptions& options, bool given) {
+    const std::uint64_t trace_bytes = parse_byte_size(options.trace_bytes, "--trace-bytes");
+    const auto sizes = parse_byte_sizes(options.bytes, "--bytes");
+    if (given && std::find(sizes.begin(), sizes.end(), trace_bytes) == sizes.end())
+        throw UsageError(fmt::format("--trace-bytes {} is not one of the sizes of --bytes '{}'", format_bytes(trace_bytes),
+                                     options.bytes));
+    return trace_bytes;
+}
+
 // One MPI process per node, under mpirun: every process simulates and models
 // the same points (the simulation is deterministic) and runs its node's
 // slice of each; the process of node 0 writes the folder.
-int validate_on_mpi_processes(const ValidateOptions& options) {
+int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_given) {
     if (options.calibrate)
         throw UsageError("--calibrate measures one process's cores; with --engine mpi give --params (a file that "
                          "mpirun -np N numacoll calibrate wrote, with the network measured)");
-    if (options.rounds < 1) throw UsageError(fmt::format("--rounds must be >= 1 (got {})", options.rounds));
     exec::MpiWorld world(nullptr, nullptr);
     std::optional<algo::Layout> layout;
     std::optional<sim::PlatformModel> platform;
@@ -57,7 +68,7 @@ int validate_on_mpi_processes(const ValidateOptions& options) {
             layout.emplace(live_layout(options.threads, options.oversubscribe, options.placement, options.pus,
                                        world.size()));
             specs = sweep_specs(options.algorithm, options.bytes);
-            trace_bytes = parse_byte_size(options.trace_bytes, "--trace-bytes");
+            trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
             if (world.rank() == 0) {
                 ensure_folder(options.output_dir);
@@ -99,6 +110,7 @@ CommandRun add_validate_command(CLI::App& app) {
         ->check(CLI::IsMember({"threads", "mpi"}))
         ->capture_default_str();
     command->add_option("--threads,-P", options->threads, "threads (ranks) per node; 0 = one per core")
+        ->check(CLI::Range(0, 1 << 20))
         ->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
     command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
@@ -115,15 +127,16 @@ CommandRun add_validate_command(CLI::App& app) {
         "--attempts", options->attempts,
         "with --calibrate: when the host's speed moves more than 20% during the run (the host check before and "
         "after it), calibrate and measure again, this many times at most");
-    attempts_option->capture_default_str();
+    attempts_option->check(CLI::Range(1, 10))->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
         ->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->capture_default_str();
+    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
+    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
     command->add_option("--rounds", options->rounds,
                         "measure every point this many times, interleaved, and pool the iterations")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     command->add_option("--output-dir,-o", options->output_dir, "folder for validation.csv, summary.txt, traces")
         ->capture_default_str();
@@ -133,17 +146,15 @@ CommandRun add_validate_command(CLI::App& app) {
                     "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out\n"
                     "  mpirun -np 2 numacoll validate --engine mpi --threads 1 --params calibrated.json -o out");
 
-    return [options, attempts_option] {
-        if (options->engine == "mpi") return validate_on_mpi_processes(*options);
+    return [options, attempts_option, command] {
+        const bool trace_bytes_given = command->count("--trace-bytes") > 0;
+        if (options->engine == "mpi") return validate_on_mpi_processes(*options, trace_bytes_given);
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
-        if (options->attempts < 1 || options->attempts > 10)
-            throw UsageError(fmt::format("--attempts must be 1 to 10 (got {})", options->attempts));
-        if (options->rounds < 1) throw UsageError(fmt::format("--rounds must be >= 1 (got {})", options->rounds));
         const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus);
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
-        const std::uint64_t trace_bytes = parse_byte_size(options->trace_bytes, "--trace-bytes");
+        const std::uint64_t trace_bytes = trace_bytes_of(*options, trace_bytes_given);
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
         exec::ExecOptions exec_options;

@@ -1,5 +1,7 @@
 #include "common/byte_size.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -73,6 +75,11 @@ std::vector<std::uint64_t> parse_byte_sizes(const std::string& text, const std::
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
+    // A size twice would be measured twice and reported as two points.
+    std::vector<std::uint64_t> sorted = sizes;
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+        throw UsageError(fmt::format("{} '{}' lists {} more than once", what, text, format_bytes(*twice)));
     return sizes;
 }
 

@@ -137,6 +137,46 @@ void add_task_from(Schedule& schedule, Task task, const std::vector<int>& deps, 
     schedule.add_task(std::move(task), deps);
 }
 
+// What a reader checks once the whole file is read: every number that names
+// something names something that exists (a rank, a node, a buffer, bytes
+// inside it), so that no later stage indexes out of bounds. Whether the
+// schedule is sound is validate_schedule's and the checker's to say.
+void check_references(const Schedule& schedule) {
+    const int ranks = schedule.rank_count();
+    const int buffers = static_cast<int>(schedule.buffers().size());
+    if (schedule.nodes < 1) throw InputError(fmt::format("the schedule has {} nodes (at least 1)", schedule.nodes));
+    if (ranks < 1) throw InputError("the schedule has no rank");
+    for (int r = 0; r < ranks; ++r)
+        if (schedule.ranks[r].node < 0 || schedule.ranks[r].node >= schedule.nodes)
+            throw InputError(fmt::format("rank {} is on node {}, which the schedule's {} node(s) do not include", r,
+                                         schedule.ranks[r].node, schedule.nodes));
+    if (schedule.spec.root < 0 || schedule.spec.root >= ranks)
+        throw InputError(fmt::format("the root {} is not one of the schedule's {} ranks", schedule.spec.root, ranks));
+    for (int b = 0; b < buffers; ++b) {
+        const Buffer& buffer = schedule.buffers()[b];
+        if (buffer.owner < 0 || buffer.owner >= ranks)
+            throw InputError(fmt::format("buffer {} belongs to rank {}, which the schedule does not have", b, buffer.owner));
+    }
+    const auto check_range = [&](int id, const Range& range, const char* what) {
+        if (range.buffer < 0 || range.buffer >= buffers)
+            throw InputError(fmt::format("task {}: its {} names buffer {}, which the schedule does not have", id, what,
+                                         range.buffer));
+        const std::uint64_t size = schedule.buffers()[range.buffer].bytes;
+        if (range.bytes > size || range.offset > size - range.bytes)
+            throw InputError(fmt::format("task {}: its {} [{}, +{}) ends past the {} bytes of buffer {}", id, what,
+                                         range.offset, range.bytes, size, range.buffer));
+    };
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const Task& task = schedule.task(id);
+        if (task.thread < 0 || task.thread >= ranks)
+            throw InputError(fmt::format("task {}: thread {} is not one of the schedule's {} ranks", id, task.thread, ranks));
+        if (task.peer < -1 || task.peer >= ranks)
+            throw InputError(fmt::format("task {}: peer {} is not one of the schedule's {} ranks", id, task.peer, ranks));
+        if (task.write.buffer != -1) check_range(id, task.write, "write");
+        for (const Range& read : task.reads) check_range(id, read, "read");
+    }
+}
+
 }  // namespace
 
 std::string to_text(const Schedule& schedule) {
@@ -252,6 +292,11 @@ Schedule schedule_from_text(const std::string& text) {
     }
     if (!header_seen) throw InputError("not a numacoll schedule: the text is empty");
     if (!spec_seen) throw InputError("schedule text has no 'spec' line: it does not say what it computes");
+    try {
+        check_references(schedule);
+    } catch (const InputError& error) {
+        throw InputError(fmt::format("schedule text: {}", error.what()));
+    }
     return schedule;
 }
 
@@ -386,6 +431,11 @@ Schedule schedule_from_json(const std::string& text) {
         throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
     } catch (const Error& error) {
         throw InputError(fmt::format("schedule JSON, {}: {}", where, error.what()));
+    }
+    try {
+        check_references(schedule);
+    } catch (const InputError& error) {
+        throw InputError(fmt::format("schedule JSON: {}", error.what()));
     }
     return schedule;
 }

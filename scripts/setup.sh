@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages numacoll needs, only those that are missing, and
 # configures + builds the project into build/. Safe to run again and again.
+# NUMACOLL_EXTRA_PACKAGES adds packages (the sanitizer and fuzzing scripts
+# need clang); NUMACOLL_PACKAGES_ONLY=1 stops after installing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +12,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev python3 python3-matplotlib graphviz
   openmpi-bin libopenmpi-dev
 )
+read -r -a extra <<< "${NUMACOLL_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 
 missing=()
 for package in "${packages[@]}"; do
@@ -25,6 +29,8 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[[ -z "${NUMACOLL_PACKAGES_ONLY:-}" ]] || exit 0
 
 build_dir=${NUMACOLL_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} >/dev/null

@@ -640,7 +640,7 @@ std::uint64_t synthetic_pu_count(const std::string& description) {
     return product;
 }
 
-Machine load_xml_text(const std::string& text, const std::string& label, std::string name, std::string source) {
+Machine load_xml_named(const std::string& text, const std::string& label, std::string name, std::string source) {
     const auto invalid = [&label](const char* why) {
         return InputError(fmt::format("'{}' is not a valid hwloc XML topology ({})", label, why));
     };
@@ -709,7 +709,11 @@ Machine load_live() {
 
 Machine load_xml_file(const std::string& path) {
     const std::string text = read_text_file(path, "topology file", topology_file_cap_bytes);
-    return load_xml_text(text, path, std::filesystem::path(path).stem().string(), path);
+    return load_xml_named(text, path, std::filesystem::path(path).stem().string(), path);
+}
+
+Machine load_xml_text(const std::string& text, const std::string& label) {
+    return load_xml_named(text, label, label, label);
 }
 
 Machine load_synthetic(const std::string& description) {
@@ -733,7 +737,7 @@ Machine load_synthetic(const std::string& description) {
 
 Machine load_bundled(const std::string& name) {
     for (const auto& [stem, text] : embedded::files()) {
-        if (stem == name) return load_xml_text(std::string(text), "bundled:" + name, name, name);
+        if (stem == name) return load_xml_named(std::string(text), "bundled:" + name, name, name);
     }
     throw UsageError(fmt::format("unknown bundled topology '{}': expected one of {}", name, bundled_list()));
 }
@@ -746,6 +750,10 @@ std::vector<std::string> bundled_names() {
 
 Machine load_machine(const std::string& spec) {
     if (spec == "live") return load_live();
+    if (spec == "-") {  // as hwloc's tools take it: XML on standard input
+        const std::string text = read_text_file("/dev/stdin", "topology file", topology_file_cap_bytes);
+        return load_xml_named(text, "standard input", "stdin", "-");
+    }
     constexpr std::string_view synthetic_prefix = "synthetic:";
     if (spec.starts_with(synthetic_prefix)) return load_synthetic(strip_quotes(spec.substr(synthetic_prefix.size())));
     const std::vector<std::string> names = bundled_names();

@@ -120,6 +120,7 @@ struct Machine {
 //   "live"                    this machine, through hwloc's native discovery
 //   "synthetic:DESCRIPTION"   an hwloc synthetic description (quotes optional)
 //   a bundled name            "westmere", "magnycours" (see bundled_names())
+//   "-"                       hwloc XML read from standard input
 //   anything else             a path to an hwloc XML file (v1 or v2 format)
 // Throws InputError (missing/unreadable/malformed/unsupported file) or
 // UsageError (bad synthetic description, unknown name that is not a file).
@@ -127,6 +128,9 @@ Machine load_machine(const std::string& spec);
 
 Machine load_live();
 Machine load_xml_file(const std::string& path);
+// XML text already in memory; `label` names it in messages and as the
+// machine's name and source.
+Machine load_xml_text(const std::string& text, const std::string& label);
 // hwloc requires PU as the last synthetic level; a description that ends
 // above it (e.g. "Package:7 Core:1") gets one PU per leaf object.
 Machine load_synthetic(const std::string& description);

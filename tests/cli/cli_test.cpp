@@ -343,8 +343,8 @@ TEST(Cli, AStandardOutputThatCannotTakeTheTextFailsTheCommand) {
 
 TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
     // Sweeps long enough (seconds) that the interrupt lands after the third point and before the last.
-    std::string sizes = "1MiB";
-    for (int k = 1; k < 22; ++k) sizes += ",1MiB";
+    std::string sizes = "1MiB";  // 22 sizes near 1 MiB, each once
+    for (int k = 1; k < 22; ++k) sizes += "," + std::to_string((1 << 20) + 8 * k);
     for (const auto& [command, arguments] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"sim", {"sim", "--topology", "magnycours", "--nodes", "8", "--algorithm", "dissemination", "--bytes", sizes}},
              {"run", {"run", "--threads", "2", "--oversubscribe", "--bytes", "8B:16MiB", "-n", "200"}}}) {
@@ -509,7 +509,7 @@ TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
     EXPECT_NE(summary.find("host check against the calibration: before the run flag"), std::string::npos) << summary;
     expect_usage_error("validate --quick --bytes 64 -o " + dir.string(), "--quick goes with --calibrate");
     expect_usage_error("validate --attempts 2 --bytes 64 -o " + dir.string(), "--attempts goes with --calibrate");
-    expect_usage_error("validate --calibrate --attempts 0 --bytes 64 -o " + dir.string(), "--attempts must be 1 to 10");
+    expect_usage_error("validate --calibrate --attempts 0 --bytes 64 -o " + dir.string(), "--attempts: Value 0 not in range 1 to 10");
     const Result plot = run("plot " + dir.string());
     EXPECT_EQ(plot.exit_code, 0) << plot.err;
     for (const char* picture : {"compare-allreduce.png", "error-allreduce.png", "best-allreduce.png"})
