@@ -28,8 +28,8 @@ struct BaselineOptions {
     std::string op = "sum";
     std::string ompi_algorithm;
     std::string ompi_segment;
-    int iterations = 100;
-    int warmup = 10;
+    int iterations = exec::iterations_by_size;
+    int warmup = exec::iterations_by_size_warmup;
     bool no_pin = false;
     std::string output = "-";
     bool quiet = false;
@@ -58,9 +58,6 @@ int run_baseline(const BaselineOptions& options) {
     base.root = options.root;
     base.algorithm = options.ompi_algorithm.empty() ? "default" : options.ompi_algorithm;
     const std::vector<std::uint64_t> sizes = parse_byte_sizes(options.bytes, "--bytes");
-    if (options.iterations < 1 || options.warmup < 0)
-        throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.iterations,
-                                     options.warmup));
     force_ompi_algorithm(options, base.collective);
     if (!options.ompi_algorithm.empty()) base.options["ompi_algorithm"] = options.ompi_algorithm;
     if (!options.ompi_segment.empty()) base.options["ompi_segment"] = options.ompi_segment;
@@ -140,8 +137,7 @@ CommandRun add_baseline_command(CLI::App& app) {
                         "force one of Open MPI's coll/tuned algorithms, by numacoll's name (binomial, chain, "
                         "split-binary, ring, recursive-doubling, ...)");
     command->add_option("--ompi-segment", options->ompi_segment, "segment size of the forced algorithm (e.g. 64KiB)");
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
+    add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_flag("--no-pin", options->no_pin, "do not pin the processes to PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");

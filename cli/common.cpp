@@ -110,16 +110,27 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     }
 }
 
+std::shared_ptr<const topo::Machine> load_this_machine(const std::string& spec) {
+    auto live = std::make_shared<const topo::Machine>(topo::load_live());
+    if (spec == "live") return live;
+    auto described = std::make_shared<topo::Machine>(topo::load_machine(spec));
+    if (const std::string difference = topo::hardware_difference(*described, *live); !difference.empty())
+        throw UsageError(fmt::format("'{}' does not describe this machine ({}): the execution commands run here", spec,
+                                     difference));
+    described->this_system = live->this_system;
+    return described;
+}
+
 algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement, const std::vector<int>& pus,
-                         int nodes) {
+                         int nodes, const std::string& topology) {
     if (threads < 0) throw UsageError(fmt::format("--threads must be >= 0 (got {})", threads));
     MachineOptions options;
-    options.topology = "live";
+    options.topology = topology;
     options.nodes = nodes;
     options.ranks_per_node = threads;
     options.placement = placement;
     options.pus = pus;
-    return options.layout(options.load(), oversubscribe);
+    return options.layout(load_this_machine(topology), oversubscribe);
 }
 
 void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,
@@ -165,6 +176,16 @@ void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& m
                                          path, rank, place.core, place.pu, machine.source, machine.core_count(),
                                          machine.pu_count()));
     }
+}
+
+void add_iteration_options(CLI::App& command, int& iterations, int* warmup) {
+    command
+        .add_option("--iterations,-n", iterations,
+                    "timed iterations per point (default: by size, as OSU counts them: 1000 up to 8 KiB, 100 above)")
+        ->check(CLI::Range(1, 100000000));
+    if (warmup != nullptr)
+        command.add_option("--warmup", *warmup, "untimed iterations first (default: by size: 200 up to 8 KiB, 10 above)")
+            ->check(CLI::Range(0, 100000000));
 }
 
 void check_distinct_outputs(const std::string& output, const std::string& trace) {

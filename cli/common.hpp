@@ -68,11 +68,18 @@ std::string option_syntax(const std::string& name);
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);
 
-// This machine (`nodes` of it), with `threads` ranks per node (0: one per
-// core) placed compact, scatter, or on the logical PUs `pus`; UsageError for
-// a negative count or more threads than PUs without `oversubscribe`.
+// The machine the execution commands run on: hwloc's discovery ("live"), or
+// a saved description of this machine (an lstopo export, "-" for standard
+// input) that describes the same hardware (UsageError saying how it differs
+// otherwise); the file then names the machine in the results.
+std::shared_ptr<const topo::Machine> load_this_machine(const std::string& spec);
+
+// This machine (`nodes` of it, as `topology` describes it: see
+// load_this_machine), with `threads` ranks per node (0: one per core) placed
+// compact, scatter, or on the logical PUs `pus`; UsageError for a negative
+// count or more threads than PUs without `oversubscribe`.
 algo::Layout live_layout(int threads, bool oversubscribe, const std::string& placement = "compact",
-                         const std::vector<int>& pus = {}, int nodes = 1);
+                         const std::vector<int>& pus = {}, int nodes = 1, const std::string& topology = "live");
 
 // When `params` are the generic fallback, says so on stderr (naming the
 // command and the machine) unless quiet: predictions then describe a
@@ -96,6 +103,11 @@ void refuse_generation_options_with_from(CLI::App& command);
 
 // UsageError when `schedule` places a rank on a core or PU `machine` lacks.
 void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path);
+
+// -n/--iterations and --warmup (when `warmup` is not null), with their
+// ranges; their defaults are exec::iterations_by_size(_warmup), the same
+// for every command that executes.
+void add_iteration_options(CLI::App& command, int& iterations, int* warmup);
 
 // UsageError when the results and the trace would go to one file.
 void check_distinct_outputs(const std::string& output, const std::string& trace);

@@ -19,6 +19,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "costs/params.hpp"
+#include "exec/harness.hpp"
 #include "schedule/schedule_io.hpp"
 #include "schedule/symbolic_checker.hpp"
 
@@ -28,11 +29,15 @@ namespace {
 
 struct DemoOptions {
     AlgorithmOptions algorithm;
+    std::string topology = "live";
+    std::string placement = "compact";
+    std::vector<int> pus;
+    bool no_pin = false;
     int threads = 0;
     bool oversubscribe = false;
     std::string params;
     std::string bytes = "8B:16MiB";
-    int iterations = 50;
+    int iterations = exec::iterations_by_size;
     std::string output_dir = "numacoll-out";
 };
 
@@ -54,16 +59,24 @@ CommandRun add_demo_command(CLI::App& app) {
     options->algorithm.add_to(*command, true);
     command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->check(CLI::Range(0, 1 << 20))->capture_default_str();
     command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
+    command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
+        ->capture_default_str();
+    command->add_option("--pus", options->pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
+    command->add_option("--topology,-t", options->topology,
+                        "this machine: live (hwloc's discovery) or a saved hwloc XML export of it (- for standard input)")
+        ->capture_default_str();
+    command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     command->add_option("--params", options->params,
                         "cost parameters for this machine (default: a quick calibration, kept in the output folder "
                         "and reused on this host)");
     command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per size")->check(CLI::Range(1, 100000000))->capture_default_str();
+    add_iteration_options(*command, options->iterations, nullptr);
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
     return [options] {
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
-        const algo::Layout layout = live_layout(options->threads, options->oversubscribe);
+        const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus,
+                                                1, options->topology);
         const auto& machine = layout.machine;
         ensure_folder(options->output_dir);
         const std::filesystem::path dir(options->output_dir);
@@ -95,12 +108,14 @@ CommandRun add_demo_command(CLI::App& app) {
         const sim::PlatformModel platform(machine, params, 1);
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
-        exec_options.warmup_iterations = std::max(1, options->iterations / 10);
+        exec_options.warmup_iterations = exec::iterations_by_size_warmup;
+        exec_options.pin_threads = !options->no_pin;
         std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
                                  sched::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
         const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false, "compact", 3);
+            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false,
+                                    options->pus.empty() ? options->placement : "list", 3);
         std::cout << summary;
 
         // 3. The plots.

@@ -29,8 +29,8 @@ struct RunOptions {
     AlgorithmOptions algorithm;
     bool oversubscribe = false;
     std::string bytes = "8B:16MiB";
-    int iterations = 100;
-    int warmup = 10;
+    int iterations = exec::iterations_by_size;
+    int warmup = exec::iterations_by_size_warmup;
     bool no_pin = false;
     std::string output = "-";
     std::string trace;
@@ -50,9 +50,6 @@ struct RunSetup {
 };
 
 RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
-    if (options.machine.topology != "live")
-        throw UsageError(fmt::format("run executes on this machine: --topology must be live (got '{}')",
-                                     options.machine.topology));
     RunSetup setup;
     if (writes_outputs) {
         setup.output = std::make_unique<results::ResultWriter>(options.output);
@@ -62,7 +59,7 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
             setup.trace = std::make_unique<results::TraceWriter>(options.trace);
         }
     }
-    setup.machine = options.machine.load();
+    setup.machine = load_this_machine(options.machine.topology);
     // Before generating for them (without --oversubscribe the layout refuses more than the PUs).
     const int threads = options.machine.ranks_per_node;
     if (options.oversubscribe && threads > 0) exec::check_thread_count(threads, *setup.machine);
@@ -169,8 +166,7 @@ CommandRun add_run_command(CLI::App& app) {
                       "allow more threads than PUs (they share PUs; correct, but timings mean little)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
+    add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
     command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this CSV");

@@ -24,6 +24,8 @@ namespace {
 struct ValidateOptions {
     std::string engine = "threads";
     AlgorithmOptions algorithm;
+    std::string topology = "live";
+    bool no_pin = false;
     int threads = 0;
     bool oversubscribe = false;
     std::string placement = "compact";
@@ -33,8 +35,8 @@ struct ValidateOptions {
     bool quick = false;
     std::string bytes = "8B:16MiB";
     std::string trace_bytes = "64KiB";
-    int iterations = 50;
-    int warmup = 5;
+    int iterations = exec::iterations_by_size;
+    int warmup = exec::iterations_by_size_warmup;
     int rounds = 3;
     int attempts = 3;
     std::string output_dir = "numacoll-validate";
@@ -66,7 +68,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     std::uint64_t trace_bytes = 0;
     if (const int code = agree_on(world, [&] {
             layout.emplace(live_layout(options.threads, options.oversubscribe, options.placement, options.pus,
-                                       world.size()));
+                                       world.size(), options.topology));
             specs = sweep_specs(options.algorithm, options.bytes);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
@@ -80,6 +82,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     exec::ExecOptions exec_options;
     exec_options.timed_iterations = options.iterations;
     exec_options.warmup_iterations = options.warmup;
+    exec_options.pin_threads = !options.no_pin;
     ValidationEngine engine;
     engine.writes_files = world.rank() == 0;
     engine.description = fmt::format("engine mpi ({})", world.describe());
@@ -116,6 +119,10 @@ CommandRun add_validate_command(CLI::App& app) {
     command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
         ->capture_default_str();
     command->add_option("--pus", options->pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
+    command->add_option("--topology,-t", options->topology,
+                        "this machine: live (hwloc's discovery) or a saved hwloc XML export of it (- for standard input)")
+        ->capture_default_str();
+    command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     auto* params = command->add_option("--params", options->params,
                                        "cost parameters for this machine: a JSON file (numacoll calibrate writes one, "
                                        "see docs/params.md) or a bundled name; default: generic");
@@ -132,8 +139,7 @@ CommandRun add_validate_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
         ->capture_default_str();
-    command->add_option("--iterations,-n", options->iterations, "timed iterations per point")->check(CLI::Range(1, 100000000))->capture_default_str();
-    command->add_option("--warmup", options->warmup, "untimed iterations first")->check(CLI::Range(0, 100000000))->capture_default_str();
+    add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("--rounds", options->rounds,
                         "measure every point this many times, interleaved, and pool the iterations")
         ->check(CLI::Range(1, 1000))
@@ -151,7 +157,8 @@ CommandRun add_validate_command(CLI::App& app) {
         if (options->engine == "mpi") return validate_on_mpi_processes(*options, trace_bytes_given);
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
-        const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus);
+        const algo::Layout layout =
+            live_layout(options->threads, options->oversubscribe, options->placement, options->pus, 1, options->topology);
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
         const std::uint64_t trace_bytes = trace_bytes_of(*options, trace_bytes_given);
@@ -160,6 +167,7 @@ CommandRun add_validate_command(CLI::App& app) {
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
+        exec_options.pin_threads = !options->no_pin;
         // A run during which the host changed speed compares the model with
         // another machine than the calibrated one: it is made again.
         const int attempts = options->calibrate ? options->attempts : 1;

@@ -57,9 +57,13 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     const std::string ranks = layout.nodes > 1 ? fmt::format("{} nodes x {} threads", layout.nodes, layout.ranks_per_node)
                                                : fmt::format("{} threads", layout.size());
     const std::string description = fmt::format(
-        "numacoll {}; machine {}; {}{}; params {}{}; {} timed iterations x {} rounds", numacoll::version_and_revision,
+        "numacoll {}; machine {}; {}{}; params {}{}; {} x {} rounds", numacoll::version_and_revision,
         layout.machine->source, ranks, engine ? "; " + engine->description : "", params.origin,
-        params.generic_fallback ? " (generic)" : "", exec_options.timed_iterations, rounds);
+        params.generic_fallback ? " (generic)" : "",
+        exec_options.timed_iterations == exec::iterations_by_size
+            ? std::string("timed iterations by size (1000 up to 8 KiB, 100 above)")
+            : fmt::format("{} timed iterations", exec_options.timed_iterations),
+        rounds);
     // Rows go out as each point finishes: an interrupted run keeps them.
     std::optional<results::CsvWriter> csv;
     std::optional<OutputFile> summary_file;

@@ -14,6 +14,13 @@
 
 namespace numacoll::exec {
 
+void resolve_iterations(HarnessOptions& options, std::uint64_t bytes) {
+    const bool small = bytes <= osu_large_message_bytes;
+    if (options.timed_iterations == iterations_by_size) options.timed_iterations = small ? 1000 : 100;
+    if (options.warmup_iterations == iterations_by_size_warmup) options.warmup_iterations = small ? 200 : 10;
+    check_iteration_counts(options);
+}
+
 void check_iteration_counts(const HarnessOptions& options) {
     if (options.warmup_iterations < 0 || options.timed_iterations < 1)
         throw UsageError(fmt::format("iterations must be >= 1 and warm-up >= 0 (got {} and {})", options.timed_iterations,

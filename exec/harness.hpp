@@ -50,6 +50,14 @@ public:
 // same call made straight after the barrier.
 inline constexpr std::int64_t common_start_lead_ns = 1000;
 
+// Iterations by message size, as the OSU micro-benchmarks count them for
+// collectives (osu_util.h): 1000 timed after 200 untimed up to 8 KiB, 100
+// after 10 above; many where one is short, so that each point takes a
+// comparable time. HarnessOptions ask for them with these values.
+inline constexpr int iterations_by_size = 0;          // timed_iterations
+inline constexpr int iterations_by_size_warmup = -1;  // warmup_iterations
+inline constexpr std::uint64_t osu_large_message_bytes = 8192;
+
 struct HarnessOptions {
     int warmup_iterations = 10;
     int timed_iterations = 100;
@@ -84,6 +92,9 @@ struct HarnessResult {
 
 // UsageError for fewer than 1 timed iteration or a negative warm-up.
 void check_iteration_counts(const HarnessOptions& options);
+// Replaces iterations asked for by size (above) with their counts for a
+// message of `bytes`, then checks them (UsageError).
+void resolve_iterations(HarnessOptions& options, std::uint64_t bytes);
 
 // Runs `work` on one thread per entry of `pus` (logical PUs), each pinned to
 // its PU when asked; the iteration counts are checked first.

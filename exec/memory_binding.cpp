@@ -17,6 +17,11 @@ MemoryBinding::MemoryBinding(const topo::Machine& machine) : machine_(machine) {
 MemoryBinding::~MemoryBinding() { hwloc_topology_destroy(topology_); }
 
 bool MemoryBinding::pin_current_thread(int logical_pu) {
+    // hwloc told to describe another machine (HWLOC_XMLFILE...) binds to nothing real.
+    if (!hwloc_topology_is_thissystem(topology_)) {
+        threads_pinned_ = false;
+        return false;
+    }
     const int os_index = machine_.pu(logical_pu).os_index;
     hwloc_obj_t pu = os_index >= 0 ? hwloc_get_pu_obj_by_os_index(topology_, static_cast<unsigned>(os_index)) : nullptr;
     const bool pinned = pu != nullptr && hwloc_set_cpubind(topology_, pu->cpuset, HWLOC_CPUBIND_THREAD) == 0;
@@ -26,7 +31,8 @@ bool MemoryBinding::pin_current_thread(int logical_pu) {
 
 std::shared_ptr<std::byte> MemoryBinding::allocate(std::size_t bytes, int logical_numa) {
     const std::size_t size = bytes == 0 ? 64 : bytes;
-    if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size())) {
+    if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size()) &&
+        hwloc_topology_is_thissystem(topology_)) {
         const int os_index = machine_.objects[machine_.numa_nodes[logical_numa]].os_index;
         hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topology_, static_cast<unsigned>(os_index));
         if (node != nullptr) {

@@ -102,15 +102,16 @@ void verify_on_every_process(const sched::Schedule& schedule, const HarnessResul
     }
 }
 
-MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options,
+MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& requested,
                          const MpiWorld& world) {
+    ExecOptions options = requested;
     // What every process finds alike is said by process 0; the others end quietly.
     const auto alike = [&](const auto& error) {
         if (world.rank() == 0) throw error;
         throw PeerFailure(std::is_base_of_v<UsageError, std::decay_t<decltype(error)>> ? 2 : 1);
     };
     try {
-        check_iteration_counts(options);
+        resolve_iterations(options, schedule.spec.bytes);
         sched::validate_schedule(schedule);
     } catch (const UsageError& error) {
         alike(error);

@@ -107,8 +107,9 @@ sched::Schedule native_schedule(const sched::CollectiveSpec& spec, int processes
 }
 
 MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
-                                    const ExecOptions& options, const MpiWorld& world) {
-    check_iteration_counts(options);
+                                    const ExecOptions& requested, const MpiWorld& world) {
+    ExecOptions options = requested;
+    resolve_iterations(options, spec.bytes);
     check_native_spec(spec, world.size());
     const int rank = world.rank();
     const sched::Schedule schedule = native_schedule(spec, world.size());

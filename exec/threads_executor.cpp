@@ -40,8 +40,9 @@ void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::
                                      static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9));
 }
 
-ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& options) {
-    check_iteration_counts(options);
+ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& requested) {
+    ExecOptions options = requested;
+    resolve_iterations(options, schedule.spec.bytes);
     check_thread_count(schedule.rank_count(), machine);
     check_buffer_memory(schedule, 0, machine);
     sched::validate_schedule(schedule);  // a file from --from may be anything: refuse what would crash

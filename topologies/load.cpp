@@ -700,8 +700,20 @@ Machine load_live() {
     if (hwloc_topology_load(topology.get()) != 0) {
         throw Error(fmt::format("hwloc cannot discover this machine's topology: {}", std::strerror(errno)));
     }
+    // hwloc's overrides make "live" another machine: the source says which.
+    const bool this_system = hwloc_topology_is_thissystem(topology.get()) != 0;
+    std::string source = "live";
+    if (!this_system) {
+        source = "live (not this system";
+        for (const char* variable : {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT", "HWLOC_CPUID_PATH"})
+            if (const char* value = std::getenv(variable); value != nullptr && *value != '\0')
+                source += fmt::format(": {}={}", variable, value);
+        source += ")";
+    }
     try {
-        return build_machine(topology, "live", "live");
+        Machine machine = build_machine(topology, "live", source);
+        machine.this_system = this_system;
+        return machine;
     } catch (const InconsistentDescription& error) {
         throw Error(fmt::format("hwloc describes this machine inconsistently: {}", error.what()));
     }

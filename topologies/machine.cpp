@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace numacoll::topo {
 
 const char* to_string(ObjectKind kind) {
@@ -91,6 +93,24 @@ std::vector<int> Machine::ancestors_of_core(int core) const {
     std::vector<int> chain;
     for (int at = cores[core]; at >= 0; at = objects[at].parent) chain.push_back(at);
     return chain;
+}
+
+std::string hardware_difference(const Machine& first, const Machine& second) {
+    const auto count = [](const char* what, std::size_t a, std::size_t b) {
+        return a == b ? std::string() : fmt::format("{} {} against {}", a, what, b);
+    };
+    for (const std::string& difference :
+         {count("PUs", first.pus.size(), second.pus.size()), count("cores", first.cores.size(), second.cores.size()),
+          count("packages", first.packages.size(), second.packages.size()),
+          count("NUMA nodes", first.numa_nodes.size(), second.numa_nodes.size())})
+        if (!difference.empty()) return difference;
+    for (int pu = 0; pu < first.pu_count(); ++pu) {
+        if (first.pu(pu).os_index != second.pu(pu).os_index)
+            return fmt::format("PU L#{} is P#{} against P#{}", pu, first.pu(pu).os_index, second.pu(pu).os_index);
+        if (first.core_of_pu(pu) != second.core_of_pu(pu))
+            return fmt::format("PU L#{} is in core L#{} against core L#{}", pu, first.core_of_pu(pu), second.core_of_pu(pu));
+    }
+    return "";
 }
 
 std::vector<const IoDevice*> Machine::nics() const {

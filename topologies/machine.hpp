@@ -74,7 +74,12 @@ struct Distances {
 
 struct Machine {
     std::string name;    // bundled name, file name, "synthetic" or "live"
-    std::string source;  // the spec it was loaded from
+    std::string source;  // the spec it was loaded from ("live (...)" when hwloc was told to read another machine)
+    // Loaded by hwloc's discovery of the machine this process runs on: false
+    // for files and synthetic descriptions, and for "live" when an hwloc
+    // override (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT...) made hwloc
+    // describe another machine; pinning to it would then be meaningless.
+    bool this_system = false;
     std::string cpu_model;  // hwloc CPUModel info when known
 
     std::vector<Object> objects;
@@ -137,6 +142,11 @@ Machine load_synthetic(const std::string& description);
 Machine load_bundled(const std::string& name);
 
 std::vector<std::string> bundled_names();
+
+// How two descriptions differ as hardware (PUs, their OS indexes and cores,
+// cores, packages, NUMA nodes), in a few words; empty when they describe
+// the same machine (a saved hwloc export of this machine and its discovery).
+std::string hardware_difference(const Machine& first, const Machine& second);
 
 // Human-readable multi-line summary (what `numacoll topo` prints).
 std::string describe(const Machine& machine);

@@ -37,9 +37,11 @@ std::string slurp(const std::filesystem::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-Result run(const std::string& arguments) {
+// `environment`: VAR=VALUE assignments for this run only.
+Result run(const std::string& arguments, const std::string& environment = "") {
     const auto err_path = scratch_dir() / "stderr.txt";
-    const std::string command = std::string(NUMACOLL_BINARY) + " " + arguments + " 2>" + err_path.string();
+    const std::string command = (environment.empty() ? "" : "env " + environment + " ") + std::string(NUMACOLL_BINARY) +
+                                " " + arguments + " 2>" + err_path.string();
     Result result;
     FILE* pipe = ::popen(command.c_str(), "r");
     std::array<char, 4096> buffer{};
@@ -420,6 +422,29 @@ TEST(Cli, DemoRunsTheWholeChain) {
     EXPECT_NE(slurp(dir / "params-calibrated.json"), slow);
 }
 
+// An lstopo export of this machine stands for it on the execution commands;
+// hwloc told to read it instead of the system is not this system: nothing
+// is pinned, and the results say which topology was used.
+TEST(Cli, ASavedExportOfThisMachineStandsForIt) {
+    const auto xml = scratch_dir() / "this-machine.xml";
+    if (std::system(("lstopo-no-graphics --of xml -f " + xml.string() + " 2>/dev/null").c_str()) != 0)
+        GTEST_SKIP() << "no lstopo-no-graphics (Debian package hwloc)";
+    const Result run_result = run("run --topology " + xml.string() + " --bytes 64 -n 2 -q");
+    ASSERT_EQ(run_result.exit_code, 0) << run_result.err;
+    EXPECT_NE(run_result.out.find(xml.string()), std::string::npos) << run_result.out;
+    const Result validate_result =
+        run("validate --topology " + xml.string() + " --bytes 64 -n 2 --rounds 1 -q -o " + (scratch_dir() / "saved").string());
+    EXPECT_EQ(validate_result.exit_code, 0) << validate_result.err;
+    const Result piped = run("run --topology - --bytes 64 -n 2 -q < " + xml.string());
+    EXPECT_EQ(piped.exit_code, 0) << piped.err;
+
+    const Result overridden = run("run --bytes 64 -n 2 -q", "HWLOC_XMLFILE=" + xml.string());
+    ASSERT_EQ(overridden.exit_code, 0) << overridden.err;
+    EXPECT_NE(overridden.out.find("live (not this system: HWLOC_XMLFILE=" + xml.string() + ")"), std::string::npos)
+        << overridden.out;
+    EXPECT_NE(overridden.out.find(",,no,no,"), std::string::npos) << "threads claimed pinned: " << overridden.out;
+}
+
 TEST(Cli, RunMeasuresAndVerifies) {
     const Result result = run("run --threads 3 --oversubscribe --bytes 8,1000 --iterations 5 --warmup 1");
     EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -429,7 +454,7 @@ TEST(Cli, RunMeasuresAndVerifies) {
     // More threads than PUs needs --oversubscribe, and the error says so.
     expect_usage_error("run --threads 4096 --bytes 8", "--oversubscribe");
     expect_usage_error("run --algorithm nosuch --bytes 8", "unknown algorithm 'nosuch'");
-    expect_usage_error("run --topology westmere", "--topology must be live");
+    expect_usage_error("run --topology westmere", "'westmere' does not describe this machine");
     expect_usage_error("run --bytes 8 -o /nonexistent/dir/run.csv", "/nonexistent/dir/run.csv");
 }
 

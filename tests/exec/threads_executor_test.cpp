@@ -227,8 +227,25 @@ TEST(ThreadsExecutor, RefusesWhatItCannotRun) {
     const auto two_nodes = algo::generate_schedule(spec, algo::make_layout(live(), layout));
     EXPECT_THROW(exec::run_on_threads(two_nodes, *live(), quick()), UsageError);
     auto options = quick();
-    options.timed_iterations = 0;
+    options.timed_iterations = -3;
     EXPECT_THROW(exec::run_on_threads(tree(2, 64), *live(), options), UsageError);
+}
+
+TEST(ThreadsExecutor, IterationsBySizeAreOsusCounts) {
+    exec::HarnessOptions options;
+    options.timed_iterations = exec::iterations_by_size;
+    options.warmup_iterations = exec::iterations_by_size_warmup;
+    exec::HarnessOptions small = options, large = options, chosen = options;
+    exec::resolve_iterations(small, 8192);
+    exec::resolve_iterations(large, 8193);
+    EXPECT_EQ(small.timed_iterations, 1000);
+    EXPECT_EQ(small.warmup_iterations, 200);
+    EXPECT_EQ(large.timed_iterations, 100);
+    EXPECT_EQ(large.warmup_iterations, 10);
+    chosen.timed_iterations = 7;
+    exec::resolve_iterations(chosen, 64);  // counts given stay as given
+    EXPECT_EQ(chosen.timed_iterations, 7);
+    EXPECT_EQ(chosen.warmup_iterations, 200);
 }
 
 TEST(ThreadsExecutor, ComputeTasksDoTheirWork) {
