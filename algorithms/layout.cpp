@@ -84,9 +84,10 @@ Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOpt
         int ranks = options.ranks_per_node == 0 ? machine->core_count() : options.ranks_per_node;
         if (ranks < 1) throw UsageError(fmt::format("--ranks must be at least 1 (got {})", ranks));
         if (ranks > pu_count && !options.oversubscribe)
-            throw UsageError(fmt::format("{} ranks per node but '{}' has only {} PUs (oversubscribe on purpose with "
-                                         "--oversubscribe)",
-                                         ranks, machine->name, pu_count));
+            throw UsageError(fmt::format("{} ranks per node but '{}' has only {} PUs ({})", ranks, machine->name, pu_count,
+                                         options.offer_oversubscribe
+                                             ? "oversubscribe on purpose with --oversubscribe"
+                                             : "a larger machine, e.g. --topology synthetic:\"Package:2 Core:16\", has more"));
         auto order = options.placement == Placement::compact ? compact_order(*machine) : scatter_order(*machine);
         for (int rank = 0; rank < ranks; ++rank) pus.push_back(order[static_cast<std::size_t>(rank) % order.size()]);
     }

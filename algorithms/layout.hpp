@@ -31,6 +31,10 @@ struct LayoutOptions {
     // More ranks than PUs, on purpose: ranks wrap around the PUs in placement
     // order (for running many threads on a small machine; timings then mean little).
     bool oversubscribe = false;
+    // Whether the refusal of too many ranks names --oversubscribe: only the
+    // commands that execute have it (a simulation of more ranks needs a
+    // larger machine, not shared PUs).
+    bool offer_oversubscribe = false;
 };
 
 struct RankPlace {

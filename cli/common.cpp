@@ -37,9 +37,11 @@ std::shared_ptr<const topo::Machine> MachineOptions::load() const {
     return std::make_shared<const topo::Machine>(topo::load_machine(topology));
 }
 
-algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe) const {
+algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe,
+                                    bool offer_oversubscribe) const {
     algo::LayoutOptions options;
     options.oversubscribe = oversubscribe;
+    options.offer_oversubscribe = offer_oversubscribe;
     options.nodes = nodes;
     options.ranks_per_node = ranks_per_node;
     // --pus is a list placement; another placement named beside it is a contradiction.
@@ -130,7 +132,7 @@ algo::Layout live_layout(int threads, bool oversubscribe, const std::string& pla
     options.ranks_per_node = threads;
     options.placement = placement;
     options.pus = pus;
-    return options.layout(load_this_machine(topology), oversubscribe);
+    return options.layout(load_this_machine(topology), oversubscribe, true);
 }
 
 void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,

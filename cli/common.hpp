@@ -32,7 +32,10 @@ struct MachineOptions {
     std::shared_ptr<const topo::Machine> load() const;
     // compact, scatter or list (--pus given).
     std::string placement_name() const { return pus.empty() ? placement : "list"; }
-    algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false) const;
+    // `offer_oversubscribe`: the command has --oversubscribe (the refusal of
+    // too many ranks names it).
+    algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false,
+                        bool offer_oversubscribe = false) const;
 
 private:
     std::function<bool()> placement_given_;  // whether --placement was on the command line

@@ -67,7 +67,7 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
         setup.schedules.push_back(load_schedule(options.from));
         check_schedule_fits(setup.schedules.back(), *setup.machine, options.from);
     } else {
-        const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe);
+        const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe, true);
         for (const auto& spec : sweep_specs(options.algorithm, options.bytes))
             setup.schedules.push_back(algo::generate_schedule(spec, layout));
     }

@@ -28,6 +28,8 @@ struct SimOptions {
     std::string output = "-";
     std::string trace;
     std::string from;
+    std::vector<std::string> simgrid_configs;
+    std::vector<std::string> simgrid_logs;
     bool quiet = false;
 };
 
@@ -48,6 +50,11 @@ CommandRun add_sim_command(CLI::App& app) {
     command->add_option("--from", options->from,
                         "simulate this schedule file (text or JSON) instead of generating; on the machine it names, "
                         "or on --topology");
+    command->add_option("--cfg", options->simgrid_configs,
+                        "SimGrid configuration as KEY:VALUE, as SimGrid's own --cfg (repeatable; numacoll keeps "
+                        "network/model, network/crosstraffic and network/TCP-gamma, which its cost model rests on)");
+    command->add_option("--log", options->simgrid_logs,
+                        "SimGrid logging, as SimGrid's own --log, e.g. root.thres:info (repeatable)");
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer(
         "Examples:\n"
@@ -57,6 +64,7 @@ CommandRun add_sim_command(CLI::App& app) {
 
     return [options, command] {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);
+        sim::set_simgrid_arguments(options->simgrid_configs, options->simgrid_logs);
         // Outputs open first: a path that cannot be written fails before any work.
         // The result columns, and the closed-form model's prediction beside the simulation's.
         std::vector<std::string> columns = results::result_columns();

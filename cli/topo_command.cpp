@@ -75,7 +75,7 @@ std::string describe_platform(const sim::PlatformModel& platform, const std::vec
     std::string nearest;
     for (int numa = 0; numa < platform.numa_count(); ++numa)
         nearest += fmt::format("{}{}", numa ? " " : "", platform.nearest_nic(numa));
-    out += fmt::format("sockets (LLC domains): {}, NUMA nodes: {}, NICs: {}; nearest NIC per NUMA node: {}\n",
+    out += fmt::format("LLC domains: {}, NUMA nodes: {}, NICs: {}; nearest NIC per NUMA node: {}\n",
                        platform.domain_count(), platform.numa_count(),
                        platform.virtual_nic() ? "one virtual NIC (hwloc reports none)" : nics, nearest);
     out += fmt::format("{} links\n\n", platform.links().size());
@@ -144,6 +144,7 @@ CommandRun add_topo_command(CLI::App& app) {
             std::cout << text;
             return 0;
         }
+        if (options->json) throw UsageError("--json prints the machine's model; --platform prints the platform as text: one of them");
         const sim::PlatformModel platform(machine, costs::params_for(*machine, options->params), options->nodes);
         std::cout << describe_platform(platform, options->routes);
         return 0;

@@ -466,6 +466,19 @@ std::string to_dot(const Schedule& schedule) {
         out << fmt::format("label=\"{} {} {} bytes, {} ranks on {} node(s)\";\n", to_string(schedule.spec.collective),
                            schedule.spec.algorithm, schedule.spec.bytes, schedule.rank_count(), schedule.nodes);
         out << "rankdir=TB;\nfontname=\"Helvetica\";\nnode [fontname=\"Helvetica\", fontsize=10];\n";
+        // A legend: how to read a task's box, and the colour of each kind present.
+        out << "subgraph cluster_legend {\nlabel=\"legend\";\nfontsize=9;\n"
+               "legend_reading [shape=note, fontsize=9, label=\"ID KIND rT: task ID, run by rank T\\l"
+               "->rP: the rank it signals (flag) or sends to (net)\\lNB: the bytes it writes\\l"
+               "label: chunk cN, phase, hierarchy level, round rN\\l\"];\n";
+        bool present[6] = {};
+        for (int id = 0; id < schedule.task_count(); ++id) present[static_cast<int>(schedule.task(id).kind)] = true;
+        for (const TaskKind kind : {TaskKind::reduce, TaskKind::copy, TaskKind::flag, TaskKind::net, TaskKind::compute,
+                                    TaskKind::wait})
+            if (present[static_cast<int>(kind)])
+                out << fmt::format("legend_{0} [label=\"{0}\", shape={1}, style=filled, fillcolor={2}, fontsize=9];\n",
+                                   to_string(kind), kind == TaskKind::flag ? "ellipse" : "box", color(kind));
+        out << "}\n";
     };
     std::ostringstream out;
     boost::write_graphviz(out, graph, vertex_writer, boost::default_writer(), graph_writer);

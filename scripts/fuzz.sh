@@ -28,7 +28,6 @@ done
 cmake --build build-fuzz -j "$(nproc)" "${targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=1
-export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for reader in "${readers[@]}"; do
   corpus=build-fuzz/corpus/$reader findings=build-fuzz/findings/$reader

@@ -8,17 +8,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 NUMACOLL_PACKAGES_ONLY=1 scripts/setup.sh
 
-suppressions=$PWD/scripts/sanitizers
-# Leaks: hwloc's PCI plugin keeps what it loads until exit (libpciaccess),
-# suppressed by name in lsan.supp; nothing else is.
+# No leak is suppressed: the one third-party report (hwloc's PCI plugin
+# leaving libpciaccess's memory behind when it is unloaded at exit) is
+# avoided by keeping libpciaccess resident (topologies/CMakeLists.txt).
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=0:check_initialization_order=1
-export LSAN_OPTIONS=suppressions=$suppressions/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 configure() {  # folder, sanitizers
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNUMACOLL_SANITIZE="$2" >/dev/null
+  # -O1 with line tables: a third faster to build than -O2 -g on CI's two
+  # cores, and reports still name the line.
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DNUMACOLL_SANITIZE="$2" >/dev/null
 }
 
 run_asan() {

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <chrono>
@@ -157,6 +158,12 @@ void write_all(int fd, const void* data, std::size_t size) {
     }
 }
 
+// The --cfg and --log arguments every simulation's engine gets.
+std::vector<std::string>& simgrid_arguments() {
+    static std::vector<std::string> arguments;
+    return arguments;
+}
+
 [[noreturn]] void send_failure(int fd, const std::string& message) {
     write_all(fd, "E", 1);
     write_all(fd, message.data(), message.size());
@@ -173,12 +180,14 @@ void write_all(int fd, const void* data, std::size_t size) {
     SimulationStats stats;
     try {
         const auto started = std::chrono::steady_clock::now();
-        int argc = 3;
-        char name[] = "numacoll-sim";
-        char quiet[] = "--log=root.thres:critical";
-        char quiet_config[] = "--log=xbt_cfg.thres:critical";
-        char* argv[] = {name, quiet, quiet_config, nullptr};
-        sg::Engine engine(&argc, argv);
+        // Quiet by default; the user's --log and --cfg come after, so theirs win.
+        std::vector<std::string> arguments = {"numacoll-sim", "--log=root.thres:critical", "--log=xbt_cfg.thres:critical"};
+        arguments.insert(arguments.end(), simgrid_arguments().begin(), simgrid_arguments().end());
+        std::vector<char*> argv;
+        for (std::string& argument : arguments) argv.push_back(argument.data());
+        argv.push_back(nullptr);
+        int argc = static_cast<int>(arguments.size());
+        sg::Engine engine(&argc, argv.data());
         SimgridPlatform::configure_engine();
         const SimgridPlatform platform(model, routes_used(plans));
         timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
@@ -329,10 +338,41 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
         throw Error(fmt::format("the SimGrid simulation crashed ({})",
                                 WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                                     : fmt::format("exit {}", WEXITSTATUS(status))));
-    if (answer.tag == 'E') throw Error("simulation failed: " + answer.failure);
+    // SimGrid's messages can run to pages (a bad --cfg key lists every key): the first line says what.
+    if (answer.tag == 'E') throw Error("simulation failed: " + answer.failure.substr(0, answer.failure.find('\n')));
     if (answer.tag != 'O') throw Error("the simulation sent back something that is not a result");
     if (!answer.complete) throw Error("the simulation sent back a truncated result");
     return std::move(answer.result);
+}
+
+const std::vector<std::string>& relied_on_simgrid_keys() {
+    // The congestion model the cost model is calibrated against (CM02, no
+    // cross-traffic, no TCP window): docs/simulation.md says why.
+    static const std::vector<std::string> keys = {"network/model", "network/crosstraffic", "network/TCP-gamma"};
+    return keys;
+}
+
+void set_simgrid_arguments(const std::vector<std::string>& configs, const std::vector<std::string>& logs) {
+    std::vector<std::string> arguments;
+    for (const std::string& config : configs) {
+        const auto colon = config.find(':');
+        if (colon == std::string::npos || colon == 0 || config.find_first_of(" \t") != std::string::npos)
+            throw UsageError(fmt::format("--cfg '{}' must look like KEY:VALUE (SimGrid's configuration, e.g. "
+                                         "maxmin/precision:1e-9)",
+                                         config));
+        const std::string key = config.substr(0, colon);
+        const auto& relied = relied_on_simgrid_keys();
+        if (std::find(relied.begin(), relied.end(), key) != relied.end())
+            throw UsageError(fmt::format("--cfg {}: numacoll's cost model sets {} itself (it relies on {})", config, key,
+                                         fmt::join(relied, ", ")));
+        arguments.push_back("--cfg=" + config);
+    }
+    for (const std::string& log : logs) {
+        if (log.empty() || log.find_first_of(" \t") != std::string::npos)
+            throw UsageError(fmt::format("--log '{}' must be a SimGrid log setting, e.g. root.thres:info", log));
+        arguments.push_back("--log=" + log);
+    }
+    simgrid_arguments() = std::move(arguments);
 }
 
 }  // namespace numacoll::sim

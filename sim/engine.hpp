@@ -52,6 +52,13 @@ struct Successors {
 // Throws Error when the simulation fails (the message says why).
 Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform);
 
+// SimGrid's own command-line conventions, for every later simulation of
+// this process: `configs` as --cfg=KEY:VALUE, `logs` as --log=SPEC (e.g.
+// "root.thres:info"). UsageError for a malformed item, and for the keys
+// the cost model rests on (relied_on_simgrid_keys()), which numacoll sets.
+void set_simgrid_arguments(const std::vector<std::string>& configs, const std::vector<std::string>& logs);
+const std::vector<std::string>& relied_on_simgrid_keys();
+
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to
 // time exact transfers without the data-location model in between.

@@ -13,6 +13,7 @@ namespace numacoll::sim {
 namespace sg = simgrid::s4u;
 
 void SimgridPlatform::configure_engine() {
+    // Every key set here is in relied_on_simgrid_keys() (engine.cpp): a user's --cfg may not move it.
     sg::Engine::set_config("network/model:CM02");
     sg::Engine::set_config("network/crosstraffic:0");
     sg::Engine::set_config("network/TCP-gamma:0");
