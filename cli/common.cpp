@@ -165,7 +165,8 @@ void refuse_generation_options_with_from(CLI::App& command) {
                              "--arity", "--bcast", "--strip", "--segment", "--leader", "--internode", "--option", "--bytes"}) {
         const CLI::Option* option = command.get_option_no_throw(name);
         if (option != nullptr && option->count() > 0)
-            throw UsageError(fmt::format("--from reads a schedule that is already made: {} shapes a generated one", name));
+            throw UsageError(fmt::format("--from reads a schedule that is already made: {} shapes a generated one",
+                                         option->get_name()));
     }
 }
 

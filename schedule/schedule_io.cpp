@@ -27,11 +27,12 @@ void upgrade_task(Task& task, int version) {
     if (version == 1 && task.kind == TaskKind::compute && task.flops == 0) task.kind = TaskKind::wait;
 }
 
-// Values are written without spaces so that every line splits on blanks.
+// Values are written without blanks or control characters, so that every
+// line splits on whitespace and reads back to the same bytes.
 std::string escape(const std::string& value) {
     std::string out;
     for (char c : value) {
-        if (c == ' ' || c == '%' || c == '=' || c == ',' || c == '\n' || c == '\t')
+        if (static_cast<unsigned char>(c) <= ' ' || c == '\x7f' || c == '%' || c == '=' || c == ',')
             out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
         else
             out += c;
@@ -115,15 +116,51 @@ struct Line {
     }
 };
 
+// Whether `text` is well-formed UTF-8 (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF), as JSON needs every string to be.
+bool is_utf8(const std::string& text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
+        const unsigned first = byte(i);
+        std::size_t length = 0;
+        unsigned low = 0x80, high = 0xBF;  // the range of the second byte
+        if (first < 0x80) length = 1;
+        else if (first >= 0xC2 && first <= 0xDF) length = 2;
+        else if (first >= 0xE0 && first <= 0xEF) {
+            length = 3;
+            if (first == 0xE0) low = 0xA0;
+            if (first == 0xED) high = 0x9F;
+        } else if (first >= 0xF0 && first <= 0xF4) {
+            length = 4;
+            if (first == 0xF0) low = 0x90;
+            if (first == 0xF4) high = 0x8F;
+        } else {
+            return false;
+        }
+        if (i + length > text.size()) return false;
+        for (std::size_t k = 1; k < length; ++k) {
+            const unsigned next = byte(i + k);
+            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
 Line split_line(const std::string& text, int number) {
     Line line;
     line.number = number;
     std::istringstream stream(text);
     for (std::string word; stream >> word;) {
-        if (auto eq = word.find('='); eq != std::string::npos)
-            line.fields[word.substr(0, eq)] = unescape(word.substr(eq + 1));
-        else
+        if (!is_utf8(word)) throw InputError(fmt::format("schedule text line {}: not UTF-8 text", number));
+        if (auto eq = word.find('='); eq != std::string::npos) {
+            std::string value = unescape(word.substr(eq + 1));
+            if (!is_utf8(value))
+                throw InputError(fmt::format("schedule text line {}: an escaped value is not UTF-8 text", number));
+            line.fields[word.substr(0, eq)] = std::move(value);
+        } else {
             line.words.push_back(word);
+        }
     }
     return line;
 }

@@ -207,7 +207,9 @@ std::string to_json(const Machine& machine) {
         {"io_devices", devices},
         {"distances", distances},
     };
-    return json.dump(2);
+    // Names come from the XML as hwloc read them, in any encoding: JSON
+    // shows bytes that are not UTF-8 as U+FFFD instead of failing.
+    return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace numacoll::topo

@@ -90,9 +90,9 @@ const char* cache_type_name(hwloc_obj_cache_type_t type) {
     return "unified";
 }
 
-// A description that hwloc loaded but that cannot be a machine (a PU in two
-// places, a child outside its parent, sizes that no hardware has). The
-// loaders say which input it came from.
+// A description that hwloc loaded but that cannot be a machine (two PUs on
+// one CPU, a PU in two packages, sizes that no hardware has). The loaders
+// say which input it came from.
 class InconsistentDescription : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -190,10 +190,11 @@ private:
         return object;
     }
 
-    // Cores without PUs, PUs in two packages, and sizes no hardware has: hwloc reads XML numbers with strtoull, so "-1"
-    // arrives as 2^64 - 1. Zero is hwloc's "unknown" for a line size and for
-    // memory (hwloc's own test files describe NUMA nodes without their
-    // memory), never for a cache's size.
+    // Cores without PUs, PUs in two packages, and sizes no hardware has:
+    // hwloc reads XML numbers with strtoull, so "-1" arrives as 2^64 - 1.
+    // Zero is hwloc's "unknown" for a line size and for memory (hwloc's own
+    // test files describe NUMA nodes without their memory), never for the
+    // size of a cache.
     void check_invariants() const {
         constexpr std::uint64_t max_cache_bytes = 1ull << 40, max_node_memory_bytes = 1ull << 50;
         for (const Object& object : machine_.objects) {

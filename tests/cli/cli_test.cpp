@@ -381,6 +381,33 @@ TEST(Cli, AnInterruptedSweepKeepsItsFinishedRows) {
     }
 }
 
+// A schedule written by dag simulates as the generated one did, on the
+// machine it names; SimGrid's own --cfg and --log go through.
+TEST(Cli, SimulatesASavedScheduleAndPassesSimGridsOptions) {
+    const auto file = scratch_dir() / "saved-tree.json";
+    ASSERT_EQ(run("dag -t magnycours --bytes 4KiB -f json -o " + file.string()).exit_code, 0);
+    const Result generated = run("sim -t magnycours --bytes 4KiB -q");
+    const Result saved = run("sim --from " + file.string() + " -q");
+    ASSERT_EQ(saved.exit_code, 0) << saved.err;
+    const auto time_of = [](const std::string& csv) {
+        const std::string row = csv.substr(csv.find('\n') + 1);
+        std::vector<std::string> fields;
+        std::istringstream in(row);
+        for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+        return fields.size() > 6 ? fields[6] : std::string("?");
+    };
+    EXPECT_EQ(time_of(saved.out), time_of(generated.out));
+    const Result configured = run("sim --bytes 64 -q --cfg maxmin/precision:1e-9 --log root.thres:critical");
+    EXPECT_EQ(configured.exit_code, 0) << configured.err;
+    // dag --stats writes its report where -o says.
+    const auto stats = scratch_dir() / "stats.txt";
+    ASSERT_EQ(run("dag -t westmere --stats -o " + stats.string()).exit_code, 0);
+    EXPECT_NE(slurp(stats).find("allreduce tree of 64B"), std::string::npos) << slurp(stats);
+    const Result listed = run("dag --list -c bcast");
+    EXPECT_EQ(listed.out.find("allreduce"), std::string::npos);
+    EXPECT_NE(listed.out.find("bcast"), std::string::npos);
+}
+
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {
     const auto path = scratch_dir() / "both.csv";
     for (const std::string command : {"sim --bytes 64", "run --bytes 64 -n 1"}) {
