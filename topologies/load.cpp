@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -511,7 +512,7 @@ struct XmlObjectTag {
     std::string type;  // empty when the tag has no type attribute
     bool has_cpuset = false, has_complete_cpuset = false;
     bool has_nodeset = false, has_complete_nodeset = false;
-    std::size_t line = 0;
+    bool malformed = false;  // an attribute without a name, '=' or quoted value
 };
 
 // The attributes of the start tag that begins at `at` (just after "<object"),
@@ -519,27 +520,45 @@ struct XmlObjectTag {
 XmlObjectTag read_object_tag(const std::string& text, std::size_t at, std::size_t& end) {
     XmlObjectTag tag;
     std::size_t position = at;
-    while (position < text.size() && text[position] != '>') {
-        if (std::isspace(static_cast<unsigned char>(text[position])) || text[position] == '/') {
+    const auto is_space = [&](std::size_t i) { return std::isspace(static_cast<unsigned char>(text[i])) != 0; };
+    const auto is_name = [&](std::size_t i) {
+        const char c = text[i];
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == ':' || c == '.';
+    };
+    while (position < text.size()) {
+        while (position < text.size() && is_space(position)) ++position;
+        if (position >= text.size() || text[position] == '>') break;
+        if (text[position] == '/') {
+            if (position + 1 < text.size() && text[position + 1] != '>') tag.malformed = true;
             ++position;
             continue;
         }
         const std::size_t name_start = position;
-        while (position < text.size() && text[position] != '=' && text[position] != '>' &&
-               !std::isspace(static_cast<unsigned char>(text[position])))
-            ++position;
+        while (position < text.size() && is_name(position)) ++position;
         const std::string name = text.substr(name_start, position - name_start);
-        std::string value;
-        if (position < text.size() && text[position] == '=') {
-            ++position;
-            if (position < text.size() && (text[position] == '"' || text[position] == '\'')) {
-                const char quote = text[position];
-                const std::size_t close = text.find(quote, position + 1);
-                if (close == std::string::npos) break;
-                value = text.substr(position + 1, close - position - 1);
-                position = close + 1;
-            }
+        while (position < text.size() && is_space(position)) ++position;
+        if (name.empty() || position >= text.size() || text[position] != '=') {
+            tag.malformed = true;
+            position = text.find('>', position);
+            if (position == std::string::npos) position = text.size();
+            break;
         }
+        ++position;
+        while (position < text.size() && is_space(position)) ++position;
+        if (position >= text.size() || (text[position] != '"' && text[position] != '\'')) {
+            tag.malformed = true;
+            position = text.find('>', position);
+            if (position == std::string::npos) position = text.size();
+            break;
+        }
+        const char quote = text[position];
+        const std::size_t close = text.find(quote, position + 1);
+        if (close == std::string::npos) {
+            position = text.size();
+            break;
+        }
+        const std::string value = text.substr(position + 1, close - position - 1);
+        position = close + 1;
         if (name == "type") tag.type = value;
         else if (name == "cpuset") tag.has_cpuset = true;
         else if (name == "complete_cpuset") tag.has_complete_cpuset = true;
@@ -559,12 +578,32 @@ bool is_normal_or_memory_type(const std::string& type) {
     return type.size() >= 7 && type.front() == 'L' && type.ends_with("Cache");
 }
 
+// The elements hwloc 2.9's XML import reads, and where (topology-xml.c):
+// any other element, or one elsewhere, takes hwloc through error paths that
+// crash or leak (a Bridge as the root dereferences a NULL parent; an
+// unknown child of an object leaks the object).
+bool element_allowed(const std::string& parent, const std::string& name) {
+    static const std::map<std::string, std::vector<std::string>> children = {
+        {"", {"topology"}},
+        {"topology", {"object", "distances2", "distances2hetero", "support", "memattr", "cpukind"}},
+        {"object", {"object", "page_type", "info", "distances", "userdata"}},
+        {"distances", {"latency"}},
+        {"distances2", {"indexes", "u64values"}},
+        {"distances2hetero", {"indexes", "u64values"}},
+        {"memattr", {"memattr_value"}},
+        {"cpukind", {"info"}},
+    };
+    const auto found = children.find(parent);
+    return found != children.end() && std::find(found->second.begin(), found->second.end(), name) != found->second.end();
+}
+
 // The first structural defect of XML text that hwloc 2.9 would not report
-// but crash on or misread, with the PUs it describes: an object without a
-// type, or a CPU-holding object whose cpuset or complete_cpuset is missing
-// (hwloc dereferences the missing complete_cpuset inside
-// hwloc_topology_load), or a nodeset without its complete_nodeset. One linear
-// pass, before hwloc sees the text.
+// but crash on, leak on or misread, with the PUs it describes: elements out
+// of their place or not closed, a first object that is not the Machine, an
+// object without a type, a CPU-holding object whose cpuset or
+// complete_cpuset is missing (hwloc dereferences the missing
+// complete_cpuset inside hwloc_topology_load), or a nodeset without its
+// complete_nodeset. One linear pass, before hwloc sees the text.
 struct XmlScan {
     std::uint64_t pus = 0;
     std::string problem;  // empty when none was found
@@ -572,32 +611,84 @@ struct XmlScan {
 
 XmlScan scan_xml_objects(const std::string& text) {
     XmlScan scan;
+    std::vector<std::string> open;  // the elements around the current position
+    bool machine_seen = false, root_seen = false, cut_inside_a_tag = false;
     std::size_t line = 1, counted_to = 0;
-    for (std::size_t at = text.find("<object"); at != std::string::npos; at = text.find("<object", at + 1)) {
-        const char next = at + 7 < text.size() ? text[at + 7] : '\0';
-        if (!std::isspace(static_cast<unsigned char>(next)) && next != '>' && next != '/') continue;
+    const auto fail = [&](const std::string& what) {
+        if (scan.problem.empty()) scan.problem = fmt::format("line {}: {}", line, what);
+    };
+    for (std::size_t at = text.find('<'); at != std::string::npos && scan.problem.empty(); at = text.find('<', at + 1)) {
         line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
                                                     text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         counted_to = at;
-        std::size_t end = 0;
-        const XmlObjectTag tag = read_object_tag(text, at + 7, end);
-        if (end >= text.size()) break;  // a truncated file: hwloc's parser says so
-        if (tag.type == "PU") ++scan.pus;
-        if (!scan.problem.empty()) continue;
-        const auto problem = [&](const std::string& what) {
-            scan.problem = fmt::format("line {}: {}", line, what);
-        };
-        if (tag.type.empty()) {
-            problem("an <object> without a type attribute");
-        } else if (is_normal_or_memory_type(tag.type) && !(tag.has_cpuset && tag.has_complete_cpuset)) {
-            problem(fmt::format("{} object without {}; hwloc needs both cpuset and complete_cpuset", tag.type,
-                                tag.has_cpuset ? "complete_cpuset" : "cpuset"));
-        } else if (tag.has_cpuset != tag.has_complete_cpuset) {
-            problem(fmt::format("{} object with only one of cpuset and complete_cpuset", tag.type));
-        } else if (tag.has_nodeset != tag.has_complete_nodeset) {
-            problem(fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
+        if (text.compare(at, 4, "<!--") == 0) {  // a comment
+            at = text.find("-->", at);
+            if (at == std::string::npos) break;
+            continue;
         }
-        at = std::max(at, end == 0 ? at : end - 1);
+        if (text.compare(at, 2, "<?") == 0 || text.compare(at, 2, "<!") == 0) {  // declaration, DOCTYPE
+            at = text.find('>', at);
+            if (at == std::string::npos) break;
+            continue;
+        }
+        const bool closing = text.compare(at, 2, "</") == 0;
+        std::size_t name_end = at + (closing ? 2 : 1);
+        while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_'))
+            ++name_end;
+        const std::string name = text.substr(at + (closing ? 2 : 1), name_end - at - (closing ? 2 : 1));
+        if (closing) {
+            if (open.empty() || open.back() != name) {
+                fail(fmt::format("</{}> closes {}", name, open.empty() ? "nothing" : "<" + open.back() + ">"));
+                break;
+            }
+            open.pop_back();
+            continue;
+        }
+        const std::string parent = open.empty() ? "" : open.back();
+        if (parent.empty() && root_seen) {
+            fail(fmt::format("<{}> after the end of <topology>: one topology per file", name));
+            break;
+        }
+        root_seen = root_seen || parent.empty();
+        if (!element_allowed(parent, name)) {
+            fail(parent.empty() ? fmt::format("<{}> where <topology> was expected", name)
+                                : fmt::format("<{}> inside <{}>, which hwloc's format does not have", name, parent));
+            break;
+        }
+        std::size_t end = 0;
+        const XmlObjectTag tag = read_object_tag(text, name_end, end);
+        if (end >= text.size()) {  // the file ends inside a tag: hwloc's parser says so
+            cut_inside_a_tag = true;
+            break;
+        }
+        if (tag.malformed) {
+            fail(fmt::format("a malformed attribute in <{}> (each is name=\"value\")", name));
+            break;
+        }
+        if (text[end - 1] != '/') open.push_back(name);
+        at = end;
+        if (name != "object") continue;
+        if (tag.type == "PU") ++scan.pus;
+        if (tag.type.empty()) {
+            fail("an <object> without a type attribute");
+        } else if (!machine_seen && tag.type != "Machine" && tag.type != "System") {
+            fail(fmt::format("the first object is a {}: hwloc's format starts with the Machine", tag.type));
+        } else if (is_normal_or_memory_type(tag.type) && !(tag.has_cpuset && tag.has_complete_cpuset)) {
+            fail(fmt::format("{} object without {}; hwloc needs both cpuset and complete_cpuset", tag.type,
+                             tag.has_cpuset ? "complete_cpuset" : "cpuset"));
+        } else if (tag.has_cpuset != tag.has_complete_cpuset) {
+            fail(fmt::format("{} object with only one of cpuset and complete_cpuset", tag.type));
+        } else if (tag.has_nodeset != tag.has_complete_nodeset) {
+            fail(fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
+        }
+        machine_seen = true;
+    }
+    if (!open.empty() && !cut_inside_a_tag) fail(fmt::format("the file ends inside <{}>", open.back()));
+    // PUs are counted to the end, so that a file too large is refused as such.
+    if (!scan.problem.empty()) {
+        scan.pus = 0;
+        for (std::size_t at = text.find("type=\"PU\""); at != std::string::npos; at = text.find("type=\"PU\"", at + 1))
+            ++scan.pus;
     }
     return scan;
 }

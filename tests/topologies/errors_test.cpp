@@ -204,6 +204,15 @@ TEST_F(TopoErrors, ObjectsWithoutTheSetsHwlocNeeds) {
          "(line 8: Core object with only one of nodeset and complete_nodeset)"},
         {"<object type=\"Core\" os_index=\"1\"", "<object os_index=\"1\"",
          "(line 11: an <object> without a type attribute)"},
+        // Elements hwloc does not read take it through error paths that leak
+        // or crash: each is refused by name before hwloc sees the file.
+        {"<object type=\"OSDev\"", "<bogus/><object type=\"OSDev\"",
+         "(line 15: <bogus> inside <object>, which hwloc's format does not have)"},
+        {"gp_index=\"5\">", "gp_index=\"5\" </object>", "(line 8: a malformed attribute in <object> (each is name=\"value\"))"},
+        {"        </object>\n      </object>", "        </object>\n      </topology>",
+         "(line 14: </topology> closes <object>)"},
+        {"<object type=\"Machine\"", "<object type=\"Bridge\"",
+         "(line 4: the first object is a Bridge: hwloc's format starts with the Machine)"},
     };
     int index = 0;
     for (const auto& item : cases) {
