@@ -61,6 +61,11 @@ int run_baseline(const BaselineOptions& options) {
     force_ompi_algorithm(options, base.collective);
     if (!options.ompi_algorithm.empty()) base.options["ompi_algorithm"] = options.ompi_algorithm;
     if (!options.ompi_segment.empty()) base.options["ompi_segment"] = options.ompi_segment;
+    for (std::uint64_t bytes : sizes) {  // all but the root's range (it needs the world's size)
+        sched::CollectiveSpec spec = base;
+        spec.bytes = bytes;
+        exec::check_native_spec(spec, 0);
+    }
 
     // The process has one thread, which calls MPI (the harness runs the timed
     // calls on it): Open MPI 4.1 makes an 8-byte MPI_Allreduce about 80 ns

@@ -80,7 +80,7 @@ private:
 void check_native_spec(const sched::CollectiveSpec& spec, int processes) {
     if (spec.collective == sched::Collective::pingpong)
         throw UsageError("MPI has no ping-pong collective: time it with numacoll run --engine mpi");
-    if (spec.root < 0 || spec.root >= processes)
+    if (spec.root < 0 || (processes > 0 && spec.root >= processes))
         throw UsageError(fmt::format("--root {} is not a rank of {} processes", spec.root, processes));
     if (spec.collective == sched::Collective::barrier && spec.bytes != 0)
         throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));

@@ -27,7 +27,8 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
                                     const ExecOptions& options, const MpiWorld& world);
 
 // UsageError for what run_native_collective refuses, before any MPI call:
-// every process can check every point first.
+// every process can check every point first. `processes` 0: the world's
+// size is not known yet (before MPI starts), and the root's range waits.
 void check_native_spec(const sched::CollectiveSpec& spec, int processes);
 
 // The schedule that stands for a native run: no tasks, one rank per

@@ -617,18 +617,28 @@ XmlScan scan_xml_objects(const std::string& text) {
     const auto fail = [&](const std::string& what) {
         if (scan.problem.empty()) scan.problem = fmt::format("line {}: {}", line, what);
     };
+    std::size_t text_from = 0;  // where the text since the last tag starts
     for (std::size_t at = text.find('<'); at != std::string::npos && scan.problem.empty(); at = text.find('<', at + 1)) {
         line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
                                                     text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         counted_to = at;
+        // Only a few elements hold text; hwloc refuses (and leaks on) any elsewhere.
+        const bool holds_text = !open.empty() && (open.back() == "userdata" || open.back() == "indexes" ||
+                                                  open.back() == "u64values");
+        if (!holds_text && text.find_first_not_of(" \t\r\n", text_from) < at) {
+            fail(fmt::format("text outside any attribute{}", open.empty() ? "" : " inside <" + open.back() + ">"));
+            break;
+        }
         if (text.compare(at, 4, "<!--") == 0) {  // a comment
             at = text.find("-->", at);
             if (at == std::string::npos) break;
+            text_from = at + 3;
             continue;
         }
         if (text.compare(at, 2, "<?") == 0 || text.compare(at, 2, "<!") == 0) {  // declaration, DOCTYPE
             at = text.find('>', at);
             if (at == std::string::npos) break;
+            text_from = at + 1;
             continue;
         }
         const bool closing = text.compare(at, 2, "</") == 0;
@@ -642,6 +652,9 @@ XmlScan scan_xml_objects(const std::string& text) {
                 break;
             }
             open.pop_back();
+            at = text.find('>', at);
+            if (at == std::string::npos) break;
+            text_from = at + 1;
             continue;
         }
         const std::string parent = open.empty() ? "" : open.back();
@@ -667,6 +680,7 @@ XmlScan scan_xml_objects(const std::string& text) {
         }
         if (text[end - 1] != '/') open.push_back(name);
         at = end;
+        text_from = end + 1;
         if (name != "object") continue;
         if (tag.type == "PU") ++scan.pus;
         if (tag.type.empty()) {

@@ -213,6 +213,8 @@ TEST_F(TopoErrors, ObjectsWithoutTheSetsHwlocNeeds) {
          "(line 14: </topology> closes <object>)"},
         {"<object type=\"Machine\"", "<object type=\"Bridge\"",
          "(line 4: the first object is a Bridge: hwloc's format starts with the Machine)"},
+        {"      <object type=\"OSDev\"", "      stray text <object type=\"OSDev\"",
+         "(line 15: text outside any attribute inside <object>)"},
     };
     int index = 0;
     for (const auto& item : cases) {
