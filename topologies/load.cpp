@@ -612,7 +612,7 @@ struct XmlScan {
 XmlScan scan_xml_objects(const std::string& text) {
     XmlScan scan;
     std::vector<std::string> open;  // the elements around the current position
-    bool machine_seen = false, root_seen = false, cut_inside_a_tag = false;
+    bool machine_seen = false, root_seen = false;
     std::size_t line = 1, counted_to = 0;
     const auto fail = [&](const std::string& what) {
         if (scan.problem.empty()) scan.problem = fmt::format("line {}: {}", line, what);
@@ -670,12 +670,14 @@ XmlScan scan_xml_objects(const std::string& text) {
         }
         std::size_t end = 0;
         const XmlObjectTag tag = read_object_tag(text, name_end, end);
-        if (end >= text.size()) {  // the file ends inside a tag: hwloc's parser says so
-            cut_inside_a_tag = true;
-            break;
-        }
+        // hwloc's parser dereferences NULL on some tags left open at the end of
+        // the text (fuzzing found one): none reaches it.
         if (tag.malformed) {
             fail(fmt::format("a malformed attribute in <{}> (each is name=\"value\")", name));
+            break;
+        }
+        if (end >= text.size()) {
+            fail(fmt::format("the file ends inside the <{}> tag", name));
             break;
         }
         if (text[end - 1] != '/') open.push_back(name);
@@ -697,7 +699,7 @@ XmlScan scan_xml_objects(const std::string& text) {
         }
         machine_seen = true;
     }
-    if (!open.empty() && !cut_inside_a_tag) fail(fmt::format("the file ends inside <{}>", open.back()));
+    if (!open.empty()) fail(fmt::format("the file ends inside <{}>", open.back()));
     // PUs are counted to the end, so that a file too large is refused as such.
     if (!scan.problem.empty()) {
         scan.pus = 0;

@@ -104,7 +104,8 @@ TEST_F(TopoErrors, MalformedXml) {
                                    "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"");
     const auto [thrown, message] = outcome([&] { load_xml_file(path); });
     EXPECT_EQ(thrown, Thrown::input_error);
-    EXPECT_EQ(message, "'" + path + "' is not a valid hwloc XML topology (hwloc rejected it)");
+    // hwloc's parser crashes on some tags left open at the end (signal 11): numacoll refuses them first.
+    EXPECT_EQ(message, "'" + path + "' is not a valid hwloc XML topology (line 3: the file ends inside the <object> tag)");
 }
 
 TEST_F(TopoErrors, XmlThatIsNotATopology) {
