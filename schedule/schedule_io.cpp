@@ -154,10 +154,11 @@ Line split_line(const std::string& text, int number) {
     for (std::string word; stream >> word;) {
         if (!is_utf8(word)) throw InputError(fmt::format("schedule text line {}: not UTF-8 text", number));
         if (auto eq = word.find('='); eq != std::string::npos) {
-            std::string value = unescape(word.substr(eq + 1));
-            if (!is_utf8(value))
-                throw InputError(fmt::format("schedule text line {}: an escaped value is not UTF-8 text", number));
-            line.fields[word.substr(0, eq)] = std::move(value);
+            // Keys are escaped as values are (an option's or a provenance's key may hold anything).
+            std::string key = unescape(word.substr(0, eq)), value = unescape(word.substr(eq + 1));
+            if (!is_utf8(key) || !is_utf8(value))
+                throw InputError(fmt::format("schedule text line {}: an escaped key or value is not UTF-8 text", number));
+            line.fields[std::move(key)] = std::move(value);
         } else {
             line.words.push_back(word);
         }
