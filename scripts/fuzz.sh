@@ -8,6 +8,9 @@
 # memory use past 2 GB or sanitizer report fails the run, and the input that
 # caused it is left in build-fuzz/findings/READER/: copy it into
 # fuzz/corpus/READER, and ctest replays it from then on.
+# The fuzzer's seed is NUMACOLL_FUZZ_SEED, 1 by default, so that a run
+# explores the inputs the same run explored before (CI's run can be
+# repeated); 0 draws one, for longer runs that look further.
 # Usage: scripts/fuzz.sh [READER...]   (all four when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +18,8 @@ NUMACOLL_EXTRA_PACKAGES="clang libclang-rt-14-dev" NUMACOLL_PACKAGES_ONLY=1 scri
 
 seconds=${NUMACOLL_FUZZ_SECONDS:-60}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "scripts/fuzz.sh: NUMACOLL_FUZZ_SECONDS must be a positive number of seconds" >&2; exit 2; }
+seed=${NUMACOLL_FUZZ_SEED:-1}
+[[ "$seed" =~ ^[0-9]+$ ]] || { echo "scripts/fuzz.sh: NUMACOLL_FUZZ_SEED must be a whole number (0: drawn)" >&2; exit 2; }
 readers=("$@")
 ((${#readers[@]})) || readers=(topology_xml params schedule_text schedule_json)
 
@@ -43,8 +48,8 @@ for reader in "${readers[@]}"; do
   # fuzz/lsan.supp; naming them needs the slow unwinder (hwloc has no frame pointers).
   leak_options=""
   [[ $reader == topology_xml ]] && leak_options=suppressions=$PWD/fuzz/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0
-  echo "numacoll fuzz: $reader for $seconds s" >&2
-  if ! LSAN_OPTIONS=$leak_options build-fuzz/fuzz/numacoll_fuzz_"$reader" "$corpus" "${dictionary[@]}" -max_total_time="$seconds" -timeout=20 \
+  echo "numacoll fuzz: $reader for $seconds s, seed $seed" >&2
+  if ! LSAN_OPTIONS=$leak_options build-fuzz/fuzz/numacoll_fuzz_"$reader" "$corpus" "${dictionary[@]}" -max_total_time="$seconds" -seed="$seed" -timeout=20 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" 2> "build-fuzz/$reader.log"; then
     tail -n 60 "build-fuzz/$reader.log" >&2
     echo "numacoll fuzz: $reader: a finding, kept in $findings/" >&2

@@ -507,66 +507,87 @@ std::string format_problem(const std::string& text) {
     return "";
 }
 
-// What one <object ...> start tag of an hwloc XML file says about itself.
-struct XmlObjectTag {
-    std::string type;  // empty when the tag has no type attribute
+// hwloc's own XML parser (topology-xml-nolibxml.c), which numacoll uses,
+// reads a strict subset of XML: headers ("<?xml ", "<!DOCTYPE ") one per
+// line, the root "<topology version="M.N">" at the start of a line, tags
+// that end at their first '>', tag names of [a-z0-9_], attributes
+// name="value" with names of [a-z_] and only the entities it writes, and
+// nothing but spaces, tabs and newlines between tags. Where it stops
+// reading it does not always fail: a bad attribute makes it ignore the
+// rest of the tag's attributes, which then lack what hwloc's core needs
+// (a missing complete_cpuset is dereferenced, signal 11). So the scan
+// reads exactly that grammar, and refuses the rest with its line.
+constexpr const char* hwloc_xml_blanks = " \t\n";
+
+// What one start tag says about itself, as hwloc's parser would read it.
+struct XmlTag {
+    std::string name, type;
+    bool self_closing = false;
     bool has_cpuset = false, has_complete_cpuset = false;
     bool has_nodeset = false, has_complete_nodeset = false;
-    bool malformed = false;  // an attribute without a name, '=' or quoted value
+    std::string problem;  // empty when hwloc reads the whole tag
 };
 
-// The attributes of the start tag that begins at `at` (just after "<object"),
-// honouring quotes; `end` receives the position of its closing '>'.
-XmlObjectTag read_object_tag(const std::string& text, std::size_t at, std::size_t& end) {
-    XmlObjectTag tag;
-    std::size_t position = at;
-    const auto is_space = [&](std::size_t i) { return std::isspace(static_cast<unsigned char>(text[i])) != 0; };
-    const auto is_name = [&](std::size_t i) {
-        const char c = text[i];
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == ':' || c == '.';
-    };
-    while (position < text.size()) {
-        while (position < text.size() && is_space(position)) ++position;
-        if (position >= text.size() || text[position] == '>') break;
-        if (text[position] == '/') {
-            if (position + 1 < text.size() && text[position + 1] != '>') tag.malformed = true;
-            ++position;
-            continue;
-        }
-        const std::size_t name_start = position;
-        while (position < text.size() && is_name(position)) ++position;
-        const std::string name = text.substr(name_start, position - name_start);
-        while (position < text.size() && is_space(position)) ++position;
-        if (name.empty() || position >= text.size() || text[position] != '=') {
-            tag.malformed = true;
-            position = text.find('>', position);
-            if (position == std::string::npos) position = text.size();
-            break;
-        }
-        ++position;
-        while (position < text.size() && is_space(position)) ++position;
-        if (position >= text.size() || (text[position] != '"' && text[position] != '\'')) {
-            tag.malformed = true;
-            position = text.find('>', position);
-            if (position == std::string::npos) position = text.size();
-            break;
-        }
-        const char quote = text[position];
-        const std::size_t close = text.find(quote, position + 1);
-        if (close == std::string::npos) {
-            position = text.size();
-            break;
-        }
-        const std::string value = text.substr(position + 1, close - position - 1);
-        position = close + 1;
-        if (name == "type") tag.type = value;
-        else if (name == "cpuset") tag.has_cpuset = true;
-        else if (name == "complete_cpuset") tag.has_complete_cpuset = true;
-        else if (name == "nodeset") tag.has_nodeset = true;
-        else if (name == "complete_nodeset") tag.has_complete_nodeset = true;
+// The tag whose text (between '<' and its first '>', both excluded) is `tag`.
+XmlTag read_tag(const std::string& tag) {
+    XmlTag out;
+    std::string body = tag;
+    if (!body.empty() && body.back() == '/') {
+        out.self_closing = true;
+        body.pop_back();
     }
-    end = position;
-    return tag;
+    std::size_t at = 0;
+    while (at < body.size() && (std::islower(static_cast<unsigned char>(body[at])) ||
+                                std::isdigit(static_cast<unsigned char>(body[at])) || body[at] == '_'))
+        ++at;
+    out.name = body.substr(0, at);
+    if (out.name.empty()) {
+        out.problem = "a tag without a name of a-z, 0-9 and _";
+        return out;
+    }
+    if (at == body.size()) return out;
+    if (body[at] != ' ') {
+        out.problem = fmt::format("<{}> followed by '{}' instead of a space", out.name, body[at]);
+        return out;
+    }
+    while (true) {
+        at = body.find_first_not_of(hwloc_xml_blanks, at);
+        if (at == std::string::npos) return out;
+        const std::size_t name_start = at;
+        while (at < body.size() && (std::islower(static_cast<unsigned char>(body[at])) || body[at] == '_')) ++at;
+        const std::string name = body.substr(name_start, at - name_start);
+        if (name.empty() || body.compare(at, 2, "=\"") != 0) {
+            out.problem = fmt::format("a malformed attribute in <{}> (each is name=\"value\", the name of a-z and _)",
+                                      out.name);
+            return out;
+        }
+        at += 2;
+        const std::size_t close = body.find('"', at);
+        if (close == std::string::npos) {
+            out.problem = fmt::format("an attribute value in <{}> without its closing quote", out.name);
+            return out;
+        }
+        for (std::size_t amp = body.find('&', at); amp < close; amp = body.find('&', amp + 1)) {
+            bool known = false;
+            for (const char* entity : {"&#10;", "&#13;", "&#9;", "&quot;", "&lt;", "&gt;", "&amp;"})
+                known = known || body.compare(amp, std::strlen(entity), entity) == 0;
+            if (!known) {
+                out.problem = fmt::format("an '&' in <{}> that is not one of hwloc's entities", out.name);
+                return out;
+            }
+        }
+        if (body.find('\0', at) < close) {
+            out.problem = fmt::format("a NUL byte in an attribute of <{}>", out.name);
+            return out;
+        }
+        const std::string value = body.substr(at, close - at);
+        at = close + 1;
+        if (name == "type") out.type = value;
+        else if (name == "cpuset") out.has_cpuset = true;
+        else if (name == "complete_cpuset") out.has_complete_cpuset = true;
+        else if (name == "nodeset") out.has_nodeset = true;
+        else if (name == "complete_nodeset") out.has_complete_nodeset = true;
+    }
 }
 
 // Objects that hold CPUs or memory in hwloc's tree (v1 names included):
@@ -597,116 +618,103 @@ bool element_allowed(const std::string& parent, const std::string& name) {
     return found != children.end() && std::find(found->second.begin(), found->second.end(), name) != found->second.end();
 }
 
-// The first structural defect of XML text that hwloc 2.9 would not report
-// but crash on, leak on or misread, with the PUs it describes: elements out
-// of their place or not closed, a first object that is not the Machine, an
-// object without a type, a CPU-holding object whose cpuset or
-// complete_cpuset is missing (hwloc dereferences the missing
-// complete_cpuset inside hwloc_topology_load), or a nodeset without its
-// complete_nodeset. One linear pass, before hwloc sees the text.
+// The first defect of XML text that hwloc 2.9 would crash on, leak on or
+// misread: anything outside the grammar above,
+// elements out of their place or not closed, a first object that is not
+// the Machine, an object without a type, a CPU-holding object whose cpuset
+// or complete_cpuset is missing, a nodeset without its complete_nodeset.
+// One linear pass, before hwloc sees the text.
 struct XmlScan {
-    std::uint64_t pus = 0;
     std::string problem;  // empty when none was found
 };
 
 XmlScan scan_xml_objects(const std::string& text) {
     XmlScan scan;
-    std::vector<std::string> open;  // the elements around the current position
-    bool machine_seen = false, root_seen = false;
     std::size_t line = 1, counted_to = 0;
-    const auto fail = [&](const std::string& what) {
-        if (scan.problem.empty()) scan.problem = fmt::format("line {}: {}", line, what);
-    };
-    std::size_t text_from = 0;  // where the text since the last tag starts
-    for (std::size_t at = text.find('<'); at != std::string::npos && scan.problem.empty(); at = text.find('<', at + 1)) {
+    const auto line_at = [&](std::size_t at) {
         line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
                                                     text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         counted_to = at;
-        // Only a few elements hold text; hwloc refuses (and leaks on) any elsewhere.
+        return line;
+    };
+    const auto fail = [&](std::size_t at, const std::string& what) {
+        scan.problem = fmt::format("line {}: {}", line_at(at), what);
+        return scan;
+    };
+    std::size_t at = 0;
+    while (text.compare(at, 6, "<?xml ") == 0 || text.compare(at, 10, "<!DOCTYPE ") == 0) {
+        const std::size_t newline = text.find('\n', at);
+        if (newline == std::string::npos) return fail(at, "a header without the end of its line");
+        at = newline + 1;
+    }
+    std::vector<std::string> open;  // the elements around the current position
+    bool machine_seen = false, root_seen = false;
+    while (true) {
+        const std::size_t next = text.find_first_not_of(hwloc_xml_blanks, at);
         const bool holds_text = !open.empty() && (open.back() == "userdata" || open.back() == "indexes" ||
                                                   open.back() == "u64values");
-        if (!holds_text && text.find_first_not_of(" \t\r\n", text_from) < at) {
-            fail(fmt::format("text outside any attribute{}", open.empty() ? "" : " inside <" + open.back() + ">"));
+        if (next == std::string::npos) {
+            if (!open.empty()) return fail(text.size(), fmt::format("the file ends inside <{}>", open.back()));
+            if (!root_seen) return fail(text.size(), "no <topology> element");
             break;
         }
-        if (text.compare(at, 4, "<!--") == 0) {  // a comment
-            at = text.find("-->", at);
-            if (at == std::string::npos) break;
-            text_from = at + 3;
+        if (text[next] != '<') {
+            if (!holds_text) return fail(next, fmt::format("text where hwloc's format has none{}",
+                                                           open.empty() ? "" : " (inside <" + open.back() + ">)"));
+            at = text.find('<', next);
+            if (at == std::string::npos) return fail(text.size(), fmt::format("the file ends inside <{}>", open.back()));
             continue;
         }
-        if (text.compare(at, 2, "<?") == 0 || text.compare(at, 2, "<!") == 0) {  // declaration, DOCTYPE
-            at = text.find('>', at);
-            if (at == std::string::npos) break;
-            text_from = at + 1;
-            continue;
-        }
-        const bool closing = text.compare(at, 2, "</") == 0;
-        std::size_t name_end = at + (closing ? 2 : 1);
-        while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_'))
-            ++name_end;
-        const std::string name = text.substr(at + (closing ? 2 : 1), name_end - at - (closing ? 2 : 1));
-        if (closing) {
-            if (open.empty() || open.back() != name) {
-                fail(fmt::format("</{}> closes {}", name, open.empty() ? "nothing" : "<" + open.back() + ">"));
+        line_at(next);
+        const std::size_t close = text.find('>', next);
+        if (close == std::string::npos) return fail(next, "the file ends inside a tag");
+        if (text.compare(next, 2, "</") == 0) {
+            const std::string name = text.substr(next + 2, close - next - 2);
+            if (open.empty() || open.back() != name)
+                return fail(next, fmt::format("</{}> closes {}", name, open.empty() ? "nothing" : "<" + open.back() + ">"));
+            open.pop_back();
+            at = close + 1;
+            if (open.empty()) {  // the end of <topology>: nothing but blanks may follow
+                if (text.find_first_not_of(hwloc_xml_blanks, at) != std::string::npos)
+                    return fail(text.find_first_not_of(hwloc_xml_blanks, at), "text after the end of <topology>");
                 break;
             }
-            open.pop_back();
-            at = text.find('>', at);
-            if (at == std::string::npos) break;
-            text_from = at + 1;
             continue;
         }
+        const XmlTag tag = read_tag(text.substr(next + 1, close - next - 1));
+        if (!tag.problem.empty()) return fail(next, tag.problem);
         const std::string parent = open.empty() ? "" : open.back();
-        if (parent.empty() && root_seen) {
-            fail(fmt::format("<{}> after the end of <topology>: one topology per file", name));
-            break;
+        if (!element_allowed(parent, tag.name)) {
+            return fail(next, parent.empty() ? fmt::format("<{}> where <topology> was expected", tag.name)
+                                             : fmt::format("<{}> inside <{}>, which hwloc's format does not have",
+                                                           tag.name, parent));
         }
-        root_seen = root_seen || parent.empty();
-        if (!element_allowed(parent, name)) {
-            fail(parent.empty() ? fmt::format("<{}> where <topology> was expected", name)
-                                : fmt::format("<{}> inside <{}>, which hwloc's format does not have", name, parent));
-            break;
-        }
-        std::size_t end = 0;
-        const XmlObjectTag tag = read_object_tag(text, name_end, end);
-        // hwloc's parser dereferences NULL on some tags left open at the end of
-        // the text (fuzzing found one): none reaches it.
-        if (tag.malformed) {
-            fail(fmt::format("a malformed attribute in <{}> (each is name=\"value\")", name));
-            break;
-        }
-        if (end >= text.size()) {
-            fail(fmt::format("the file ends inside the <{}> tag", name));
-            break;
-        }
-        if (text[end - 1] != '/') open.push_back(name);
-        at = end;
-        text_from = end + 1;
-        if (name != "object") continue;
-        if (tag.type == "PU") ++scan.pus;
-        if (tag.type.empty()) {
-            fail("an <object> without a type attribute");
-        } else if (!machine_seen && tag.type != "Machine" && tag.type != "System") {
-            fail(fmt::format("the first object is a {}: hwloc's format starts with the Machine", tag.type));
-        } else if (is_normal_or_memory_type(tag.type) && !(tag.has_cpuset && tag.has_complete_cpuset)) {
-            fail(fmt::format("{} object without {}; hwloc needs both cpuset and complete_cpuset", tag.type,
-                             tag.has_cpuset ? "complete_cpuset" : "cpuset"));
-        } else if (tag.has_cpuset != tag.has_complete_cpuset) {
-            fail(fmt::format("{} object with only one of cpuset and complete_cpuset", tag.type));
-        } else if (tag.has_nodeset != tag.has_complete_nodeset) {
-            fail(fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
-        }
+        if (parent.empty() && !(text.compare(next, 19, "<topology version=\"") == 0 || text.compare(next, 10, "<topology>") == 0))
+            return fail(next, "the root is <topology> or <topology version=\"M.N\">, as hwloc writes it");
+        root_seen = true;
+        if (!tag.self_closing) open.push_back(tag.name);
+        at = close + 1;
+        if (tag.name != "object") continue;
+        if (tag.type.empty()) return fail(next, "an <object> without a type attribute");
+        if (!machine_seen && tag.type != "Machine" && tag.type != "System")
+            return fail(next, fmt::format("the first object is a {}: hwloc's format starts with the Machine", tag.type));
+        if (is_normal_or_memory_type(tag.type) && !(tag.has_cpuset && tag.has_complete_cpuset))
+            return fail(next, fmt::format("{} object without {}; hwloc needs both cpuset and complete_cpuset", tag.type,
+                                          tag.has_cpuset ? "complete_cpuset" : "cpuset"));
+        if (tag.has_cpuset != tag.has_complete_cpuset)
+            return fail(next, fmt::format("{} object with only one of cpuset and complete_cpuset", tag.type));
+        if (tag.has_nodeset != tag.has_complete_nodeset)
+            return fail(next, fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
         machine_seen = true;
     }
-    if (!open.empty()) fail(fmt::format("the file ends inside <{}>", open.back()));
-    // PUs are counted to the end, so that a file too large is refused as such.
-    if (!scan.problem.empty()) {
-        scan.pus = 0;
-        for (std::size_t at = text.find("type=\"PU\""); at != std::string::npos; at = text.find("type=\"PU\"", at + 1))
-            ++scan.pus;
-    }
     return scan;
+}
+
+// PUs in XML text, counted in one pass (for the bound, whatever else the text holds).
+std::uint64_t xml_pu_count(const std::string& text) {
+    std::uint64_t pus = 0;
+    for (std::size_t at = text.find("type=\"PU\""); at != std::string::npos; at = text.find("type=\"PU\"", at + 1)) ++pus;
+    return pus;
 }
 
 // Loads XML text; `label` names the input in error messages.
@@ -761,8 +769,8 @@ Machine load_xml_named(const std::string& text, const std::string& label, std::s
     // Counted in the text, before hwloc spends minutes on a machine too large
     // or crashes on a structure it does not check.
     if (const std::string problem = format_problem(text); !problem.empty()) throw invalid(problem.c_str());
+    check_pu_count(xml_pu_count(text), fmt::format("'{}'", label));
     const XmlScan scan = scan_xml_objects(text);
-    check_pu_count(scan.pus, fmt::format("'{}'", label));
     if (!scan.problem.empty()) throw invalid(scan.problem.c_str());
     Topology topology;
     // The size includes the ending '\0', as hwloc's own XML export produces it.
