@@ -135,6 +135,23 @@ algo::Layout live_layout(int threads, bool oversubscribe, const std::string& pla
     return options.layout(load_this_machine(topology), oversubscribe, true);
 }
 
+void ThisMachineOptions::add_to(CLI::App& command, const std::string& threads_help) {
+    command.add_option("--threads,-P", threads, threads_help)->check(CLI::Range(0, 1 << 20))->capture_default_str();
+    command.add_flag("--oversubscribe", oversubscribe, "allow more threads than PUs");
+    command.add_option("--placement", placement, "compact, scatter (round-robin over packages) or list")
+        ->capture_default_str();
+    command.add_option("--pus", pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
+    command
+        .add_option("--topology,-t", topology,
+                    "this machine: live (hwloc's discovery) or a saved hwloc XML export of it (- for standard input)")
+        ->capture_default_str();
+    command.add_flag("--no-pin", no_pin, "do not pin threads to their PUs");
+}
+
+algo::Layout ThisMachineOptions::layout(int nodes) const {
+    return live_layout(threads, oversubscribe, placement, pus, nodes, topology);
+}
+
 void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,
                              bool quiet) {
     if (params.generic_fallback && !quiet)

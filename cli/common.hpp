@@ -71,6 +71,24 @@ std::string option_syntax(const std::string& name);
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);
 
+// --topology (live or a saved export of this machine), --threads/-P,
+// --oversubscribe, --placement, --pus and --no-pin: where validate and
+// demo run their ranks on this machine.
+struct ThisMachineOptions {
+    std::string topology = "live";
+    int threads = 0;
+    bool oversubscribe = false;
+    std::string placement = "compact";
+    std::vector<int> pus;
+    bool no_pin = false;
+
+    void add_to(CLI::App& command, const std::string& threads_help);
+    // live_layout() of these options, on `nodes` nodes.
+    algo::Layout layout(int nodes = 1) const;
+    // compact, scatter or list (--pus given).
+    std::string placement_name() const { return pus.empty() ? placement : "list"; }
+};
+
 // The machine the execution commands run on: hwloc's discovery ("live"), or
 // a saved description of this machine (an lstopo export, "-" for standard
 // input) that describes the same hardware (UsageError saying how it differs

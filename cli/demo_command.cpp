@@ -29,12 +29,7 @@ namespace {
 
 struct DemoOptions {
     AlgorithmOptions algorithm;
-    std::string topology = "live";
-    std::string placement = "compact";
-    std::vector<int> pus;
-    bool no_pin = false;
-    int threads = 0;
-    bool oversubscribe = false;
+    ThisMachineOptions machine;
     std::string params;
     std::string bytes = "8B:16MiB";
     int iterations = exec::iterations_by_size;
@@ -57,15 +52,7 @@ CommandRun add_demo_command(CLI::App& app) {
     auto options = std::make_shared<DemoOptions>();
     options->algorithm.algorithm = "tree,tiled,dissemination";
     options->algorithm.add_to(*command, true);
-    command->add_option("--threads,-P", options->threads, "threads (ranks); 0 = one per core")->check(CLI::Range(0, 1 << 20))->capture_default_str();
-    command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
-    command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
-        ->capture_default_str();
-    command->add_option("--pus", options->pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
-    command->add_option("--topology,-t", options->topology,
-                        "this machine: live (hwloc's discovery) or a saved hwloc XML export of it (- for standard input)")
-        ->capture_default_str();
-    command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
+    options->machine.add_to(*command, "threads (ranks); 0 = one per core");
     command->add_option("--params", options->params,
                         "cost parameters for this machine (default: a quick calibration, kept in the output folder "
                         "and reused on this host)");
@@ -75,8 +62,7 @@ CommandRun add_demo_command(CLI::App& app) {
 
     return [options] {
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
-        const algo::Layout layout = live_layout(options->threads, options->oversubscribe, options->placement, options->pus,
-                                                1, options->topology);
+        const algo::Layout layout = options->machine.layout();
         const auto& machine = layout.machine;
         ensure_folder(options->output_dir);
         const std::filesystem::path dir(options->output_dir);
@@ -109,13 +95,13 @@ CommandRun add_demo_command(CLI::App& app) {
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = exec::iterations_by_size_warmup;
-        exec_options.pin_threads = !options->no_pin;
+        exec_options.pin_threads = !options->machine.no_pin;
         std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
                                  sched::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
         const std::string summary =
             write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false,
-                                    options->pus.empty() ? options->placement : "list", 3);
+                                    options->machine.placement_name(), 3);
         std::cout << summary;
 
         // 3. The plots.

@@ -24,12 +24,7 @@ namespace {
 struct ValidateOptions {
     std::string engine = "threads";
     AlgorithmOptions algorithm;
-    std::string topology = "live";
-    bool no_pin = false;
-    int threads = 0;
-    bool oversubscribe = false;
-    std::string placement = "compact";
-    std::vector<int> pus;
+    ThisMachineOptions machine;
     std::string params;
     bool calibrate = false;
     bool quick = false;
@@ -67,8 +62,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     std::vector<sched::CollectiveSpec> specs;
     std::uint64_t trace_bytes = 0;
     if (const int code = agree_on(world, [&] {
-            layout.emplace(live_layout(options.threads, options.oversubscribe, options.placement, options.pus,
-                                       world.size(), options.topology));
+            layout.emplace(options.machine.layout(world.size()));
             specs = sweep_specs(options.algorithm, options.bytes);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
@@ -82,7 +76,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     exec::ExecOptions exec_options;
     exec_options.timed_iterations = options.iterations;
     exec_options.warmup_iterations = options.warmup;
-    exec_options.pin_threads = !options.no_pin;
+    exec_options.pin_threads = !options.machine.no_pin;
     ValidationEngine engine;
     engine.writes_files = world.rank() == 0;
     engine.description = fmt::format("engine mpi ({})", world.describe());
@@ -93,7 +87,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     return run_agreed(world, [&] {
         const std::string summary =
             write_validation_folder(options.output_dir, *layout, *platform, specs, exec_options, trace_bytes,
-                                    options.quiet || world.rank() != 0, options.pus.empty() ? options.placement : "list",
+                                    options.quiet || world.rank() != 0, options.machine.placement_name(),
                                     options.rounds, nullptr, "", &engine);
         if (world.rank() == 0)
             std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options.output_dir);
@@ -112,17 +106,7 @@ CommandRun add_validate_command(CLI::App& app) {
                         "nodes are the MPI processes)")
         ->check(CLI::IsMember({"threads", "mpi"}))
         ->capture_default_str();
-    command->add_option("--threads,-P", options->threads, "threads (ranks) per node; 0 = one per core")
-        ->check(CLI::Range(0, 1 << 20))
-        ->capture_default_str();
-    command->add_flag("--oversubscribe", options->oversubscribe, "allow more threads than PUs");
-    command->add_option("--placement", options->placement, "compact, scatter (round-robin over packages) or list")
-        ->capture_default_str();
-    command->add_option("--pus", options->pus, "explicit logical PU list, e.g. 0,1")->delimiter(',');
-    command->add_option("--topology,-t", options->topology,
-                        "this machine: live (hwloc's discovery) or a saved hwloc XML export of it (- for standard input)")
-        ->capture_default_str();
-    command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
+    options->machine.add_to(*command, "threads (ranks) per node; 0 = one per core");
     auto* params = command->add_option("--params", options->params,
                                        "cost parameters for this machine: a JSON file (numacoll calibrate writes one, "
                                        "see docs/params.md) or a bundled name; default: generic");
@@ -157,8 +141,7 @@ CommandRun add_validate_command(CLI::App& app) {
         if (options->engine == "mpi") return validate_on_mpi_processes(*options, trace_bytes_given);
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
-        const algo::Layout layout =
-            live_layout(options->threads, options->oversubscribe, options->placement, options->pus, 1, options->topology);
+        const algo::Layout layout = options->machine.layout();
         const auto& machine = layout.machine;
         const auto specs = sweep_specs(options->algorithm, options->bytes);
         const std::uint64_t trace_bytes = trace_bytes_of(*options, trace_bytes_given);
@@ -167,7 +150,7 @@ CommandRun add_validate_command(CLI::App& app) {
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
-        exec_options.pin_threads = !options->no_pin;
+        exec_options.pin_threads = !options->machine.no_pin;
         // A run during which the host changed speed compares the model with
         // another machine than the calibrated one: it is made again.
         const int attempts = options->calibrate ? options->attempts : 1;
@@ -184,7 +167,7 @@ CommandRun add_validate_command(CLI::App& app) {
                                            attempt, attempts, 100 * calibrate::host_drift_limit);
             bool host_moved = false;
             summary = write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes,
-                                              options->quiet, options->pus.empty() ? options->placement : "list",
+                                              options->quiet, options->machine.placement_name(),
                                               options->rounds, &host_moved, note);
             if (!host_moved) break;
             if (!options->quiet && attempt < attempts)

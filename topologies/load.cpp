@@ -619,17 +619,11 @@ bool element_allowed(const std::string& parent, const std::string& name) {
 }
 
 // The first defect of XML text that hwloc 2.9 would crash on, leak on or
-// misread: anything outside the grammar above,
-// elements out of their place or not closed, a first object that is not
-// the Machine, an object without a type, a CPU-holding object whose cpuset
+// misread: anything outside the grammar above, elements out of their
+// place or not closed, a first object that is not the Machine, an object without a type, a CPU-holding object whose cpuset
 // or complete_cpuset is missing, a nodeset without its complete_nodeset.
-// One linear pass, before hwloc sees the text.
-struct XmlScan {
-    std::string problem;  // empty when none was found
-};
-
-XmlScan scan_xml_objects(const std::string& text) {
-    XmlScan scan;
+// One linear pass, before hwloc sees the text; empty when there is none.
+std::string xml_structure_problem(const std::string& text) {
     std::size_t line = 1, counted_to = 0;
     const auto line_at = [&](std::size_t at) {
         line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted_to),
@@ -638,8 +632,7 @@ XmlScan scan_xml_objects(const std::string& text) {
         return line;
     };
     const auto fail = [&](std::size_t at, const std::string& what) {
-        scan.problem = fmt::format("line {}: {}", line_at(at), what);
-        return scan;
+        return fmt::format("line {}: {}", line_at(at), what);
     };
     std::size_t at = 0;
     while (text.compare(at, 6, "<?xml ") == 0 || text.compare(at, 10, "<!DOCTYPE ") == 0) {
@@ -707,7 +700,7 @@ XmlScan scan_xml_objects(const std::string& text) {
             return fail(next, fmt::format("{} object with only one of nodeset and complete_nodeset", tag.type));
         machine_seen = true;
     }
-    return scan;
+    return "";
 }
 
 // PUs in XML text, counted in one pass (for the bound, whatever else the text holds).
@@ -770,8 +763,7 @@ Machine load_xml_named(const std::string& text, const std::string& label, std::s
     // or crashes on a structure it does not check.
     if (const std::string problem = format_problem(text); !problem.empty()) throw invalid(problem.c_str());
     check_pu_count(xml_pu_count(text), fmt::format("'{}'", label));
-    const XmlScan scan = scan_xml_objects(text);
-    if (!scan.problem.empty()) throw invalid(scan.problem.c_str());
+    if (const std::string problem = xml_structure_problem(text); !problem.empty()) throw invalid(problem.c_str());
     Topology topology;
     // The size includes the ending '\0', as hwloc's own XML export produces it.
     if (hwloc_topology_set_xmlbuffer(topology.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
