@@ -74,14 +74,14 @@ NodeHierarchy build_node_hierarchy(const Layout& layout) {
     return builder.result;
 }
 
-std::vector<std::vector<int>> socket_groups(const NodeHierarchy& hierarchy) {
+std::vector<std::vector<int>> top_level_domains(const NodeHierarchy& hierarchy) {
     const HierarchyGroup& top = hierarchy.groups[hierarchy.root];
     bool flat = true;
     for (int child : top.children) flat = flat && hierarchy.groups[child].children.empty();
     if (flat) return {top.ranks};
-    std::vector<std::vector<int>> sockets;
-    for (int child : top.children) sockets.push_back(hierarchy.groups[child].ranks);
-    return sockets;
+    std::vector<std::vector<int>> domains;
+    for (int child : top.children) domains.push_back(hierarchy.groups[child].ranks);
+    return domains;
 }
 
 }  // namespace numacoll::algo

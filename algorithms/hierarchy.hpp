@@ -33,9 +33,11 @@ struct NodeHierarchy {
 
 NodeHierarchy build_node_hierarchy(const Layout& layout);
 
-// The "sockets" of HPDC'13's algorithms: the local ranks of each top-level
-// group, or one group of every rank when the top's children are single
-// ranks (a one-socket machine).
-std::vector<std::vector<int>> socket_groups(const NodeHierarchy& hierarchy);
+// The "sockets" of HPDC'13's algorithms, called top-level domains here (users
+// of hwloc read "socket" as package, which it is not always): the local ranks
+// of each child of the root group (packages; LLC domains or dies on a
+// one-package node), or one group of every rank when the root's children are
+// single ranks (one domain).
+std::vector<std::vector<int>> top_level_domains(const NodeHierarchy& hierarchy);
 
 }  // namespace numacoll::algo

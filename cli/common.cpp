@@ -10,6 +10,7 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
+#include "costs/core_levels.hpp"
 #include "schedule/schedule_io.hpp"
 
 namespace numacoll::cli {
@@ -224,6 +225,14 @@ void ensure_folder(const std::string& path) {
     if (error || !std::filesystem::is_directory(path))
         throw UsageError(fmt::format("cannot create output folder '{}': {}", path,
                                      error ? error.message() : "a file is in the way"));
+}
+
+std::vector<int> llc_domains_of_ranks(const sched::Schedule& schedule, const topo::Machine& machine) {
+    const costs::CoreLevels levels(machine);
+    std::vector<int> domains;
+    domains.reserve(schedule.ranks.size());
+    for (const sched::RankInfo& rank : schedule.ranks) domains.push_back(levels.domain_of_core(rank.core));
+    return domains;
 }
 
 }  // namespace numacoll::cli

@@ -130,6 +130,10 @@ void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& m
 // for every command that executes.
 void add_iteration_options(CLI::App& command, int& iterations, int* warmup);
 
+// The cost model's last-level-cache domain of each rank of `schedule` on
+// `machine` (what the DOT picture clusters by).
+std::vector<int> llc_domains_of_ranks(const sched::Schedule& schedule, const topo::Machine& machine);
+
 // UsageError when the results and the trace would go to one file.
 void check_distinct_outputs(const std::string& output, const std::string& trace);
 

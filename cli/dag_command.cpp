@@ -50,10 +50,12 @@ std::string algorithm_list(const std::string& collective) {
     return out;
 }
 
-std::string render(const sched::Schedule& schedule, const std::string& format) {
+// `machine` (null for a schedule read back, whose NUMA nodes then group the
+// DOT picture) gives the picture its LLC domains.
+std::string render(const sched::Schedule& schedule, const std::string& format, const topo::Machine* machine) {
     if (format == "text") return sched::to_text(schedule);
     if (format == "json") return sched::to_json(schedule);
-    return sched::to_dot(schedule);
+    return sched::to_dot(schedule, machine ? llc_domains_of_ranks(schedule, *machine) : std::vector<int>{});
 }
 
 }  // namespace
@@ -72,8 +74,8 @@ CommandRun add_dag_command(CLI::App& app) {
     command->add_flag("--check", options->check,
                       "prove the DAG with the symbolic checker and print the verdict (exit 1 if it does not hold)");
     command->add_flag("--stats", options->stats,
-                      "print task counts, bytes moved per locality class (same core/cache/socket, other socket by "
-                      "hops, network), the critical path and tasks per thread, without simulating");
+                      "print task counts, bytes moved per locality class (same core/cache/LLC domain, other LLC "
+                      "domain by hops, network), the critical path and tasks per thread, without simulating");
     command->add_flag("--list", options->list, "list the algorithms and their options (of --collective only, when given)");
     command->footer(
         "Examples:\n"
@@ -111,7 +113,7 @@ CommandRun add_dag_command(CLI::App& app) {
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
         if (output && !options->stats) {
-            output->write(render(schedule, options->format));
+            output->write(render(schedule, options->format, options->from.empty() ? machine.get() : nullptr));
             output->commit();
         }
         const auto finish_report = [&](int code) {

@@ -76,7 +76,7 @@ CommandRun add_demo_command(CLI::App& app) {
         const sched::CheckReport report = sched::check_schedule(schedule);
         const std::string stem = fmt::format("{}-{}-64B", sched::to_string(schedule.spec.collective), schedule.spec.algorithm);
         write_output_file((dir / (stem + ".txt")).string(), sched::to_text(schedule));
-        write_output_file((dir / (stem + ".dot")).string(), sched::to_dot(schedule));
+        write_output_file((dir / (stem + ".dot")).string(), sched::to_dot(schedule, llc_domains_of_ranks(schedule, *machine)));
         std::cout << fmt::format("== {} {} of 64 B on {} threads: {} tasks ({}) ==\n", sched::to_string(schedule.spec.collective),
                                  schedule.spec.algorithm, layout.size(), schedule.task_count(), kind_counts(schedule));
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)

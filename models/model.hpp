@@ -20,7 +20,7 @@ namespace numacoll::models {
 
 // One node as the papers' models see it: s sockets of q threads. Sockets
 // are the socket groups the generators build their trees on
-// (algo::socket_groups); q is the largest one's size.
+// (algo::top_level_domains); q is the largest one's size.
 // ranks_per_node is the layout's; 0 stands for s q (every socket full).
 struct NodeShape {
     int sockets = 1;             // s

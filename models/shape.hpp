@@ -1,5 +1,5 @@
 // The node shape of a layout, for the closed-form models: the socket groups
-// the generators build their trees on (algo::socket_groups of the node
+// the generators build their trees on (algo::top_level_domains of the node
 // hierarchy), so that a model's s and q are the generator's.
 #pragma once
 

@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <climits>
+#include <map>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -478,7 +479,10 @@ Schedule schedule_from_json(const std::string& text) {
     return schedule;
 }
 
-std::string to_dot(const Schedule& schedule) {
+std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_of_rank) {
+    if (!llc_domain_of_rank.empty() && static_cast<int>(llc_domain_of_rank.size()) != schedule.rank_count())
+        throw Error(fmt::format("to_dot: {} LLC domains given for {} ranks", llc_domain_of_rank.size(),
+                                schedule.rank_count()));
     const TaskGraph& graph = schedule.graph();
     auto color = [](TaskKind kind) {
         switch (kind) {
@@ -517,6 +521,31 @@ std::string to_dot(const Schedule& schedule) {
                 out << fmt::format("legend_{0} [label=\"{0}\", shape={1}, style=filled, fillcolor={2}, fontsize=9];\n",
                                    to_string(kind), kind == TaskKind::flag ? "ellipse" : "box", color(kind));
         out << "}\n";
+        // Each task sits in the cluster of the rank that runs it: node, then
+        // LLC domain (or NUMA node). A node listed first in a cluster stays
+        // there when its attributes follow at the top level.
+        const bool by_llc = !llc_domain_of_rank.empty();
+        std::map<std::pair<int, int>, std::vector<int>> tasks_of_group;  // (node, domain) -> tasks
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            const int rank = schedule.task(id).thread;
+            const RankInfo& info = schedule.ranks[rank];
+            tasks_of_group[{info.node, by_llc ? llc_domain_of_rank[rank] : info.numa}].push_back(id);
+        }
+        int open_node = -1;
+        for (const auto& [group, tasks] : tasks_of_group) {
+            const auto [node, domain] = group;
+            if (node != open_node) {
+                if (open_node >= 0) out << "}\n";
+                out << fmt::format("subgraph cluster_node{0} {{\nlabel=\"node {0}\";\nstyle=rounded;\n", node);
+                open_node = node;
+            }
+            const std::string name = domain < 0 ? "NUMA node unknown" : fmt::format("{} {}", by_llc ? "LLC domain" : "NUMA node", domain);
+            out << fmt::format("subgraph cluster_node{}_{}{} {{\nlabel=\"{}\";\nstyle=dashed;\n", node,
+                               by_llc ? "llc" : "numa", domain < 0 ? std::string("none") : std::to_string(domain), name);
+            for (int id : tasks) out << id << ";\n";
+            out << "}\n";
+        }
+        if (open_node >= 0) out << "}\n";
     };
     std::ostringstream out;
     boost::write_graphviz(out, graph, vertex_writer, boost::default_writer(), graph_writer);

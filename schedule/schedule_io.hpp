@@ -23,6 +23,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "schedule/schedule.hpp"
 
@@ -30,7 +31,10 @@ namespace numacoll::sched {
 
 std::string to_text(const Schedule& schedule);
 std::string to_json(const Schedule& schedule);
-std::string to_dot(const Schedule& schedule);
+// Graphviz: one cluster per node and, inside it, one per last-level-cache
+// domain (`llc_domain_of_rank[rank]`, as the cost model numbers them), or per
+// NUMA node when the caller has no machine to tell (an empty vector).
+std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_of_rank = {});
 
 // Throw InputError naming the line (text) or the field (JSON) that is wrong.
 Schedule schedule_from_text(const std::string& text);

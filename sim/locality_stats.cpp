@@ -19,8 +19,8 @@ LocalityClass locality_between(const PlatformModel& platform, const sched::Sched
     switch (join.level) {
         case costs::Level::local_cache: return {0, "same core"};
         case costs::Level::same_cache: return {1, "same cache"};
-        case costs::Level::same_socket: return {2, "same socket"};
-        default: return {2 + join.hops, fmt::format("other socket ({} hop{})", join.hops, join.hops == 1 ? "" : "s")};
+        case costs::Level::same_socket: return {2, "same LLC domain"};
+        default: return {2 + join.hops, fmt::format("other LLC domain ({} hop{})", join.hops, join.hops == 1 ? "" : "s")};
     }
 }
 

@@ -3,7 +3,7 @@
 // Every byte a copy or reduce reads is classed by the level that joins the
 // buffer owner's core to the reading core (costs::CoreLevels; data sits in
 // its writer's cache, the paper's Modified-state setup): same core, same
-// cache, same socket, other socket by hops; a net task's bytes are
+// cache, same LLC domain, other LLC domain by hops; a net task's bytes are
 // "network". Flags are counted by the same classes. The critical
 // paths are the longest chains of dependent tasks, by task count and by
 // bytes written, found with Boost.Graph's topological sort.
@@ -21,8 +21,8 @@ namespace numacoll::sim {
 
 // A locality class, ordered from nearest to farthest.
 struct LocalityClass {
-    int order = 0;     // same core 0, same cache 1, same socket 2, other socket 2 + hops, network 1000
-    std::string name;  // "same socket", "other socket (1 hop)", ...
+    int order = 0;     // same core 0, same cache 1, same LLC domain 2, other LLC domain 2 + hops, network 1000
+    std::string name;  // "same LLC domain", "other LLC domain (1 hop)", ...
     auto operator<=>(const LocalityClass&) const = default;
 };
 

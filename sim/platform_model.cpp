@@ -86,13 +86,13 @@ void PlatformModel::build_links() {
                           aggregate(Level::same_cache), 0, false, "shared cache"});
         for (int domain = 0; domain < domain_count(); ++domain)
             add_link({node_link(node, fmt::format("llc{}", domain)), aggregate(Level::same_socket), 0, false,
-                      fmt::format("last-level cache of socket {}", domain)});
+                      fmt::format("last-level cache of LLC domain {}", domain)});
         for (int a = 0; a < domain_count(); ++a)
             for (int b = a + 1; b < domain_count(); ++b)
                 if (levels_.hops(a, b) == 1 || levels_.next_hop(a, b) == b)
                     add_link({node_link(node, fmt::format("link{}-{}", a, b)), aggregate(Level::other_socket),
                               latency(Level::other_socket), true,
-                              fmt::format("inter-socket link between sockets {} and {}", a, b)});
+                              fmt::format("link between LLC domains {} and {} (QPI, HyperTransport)", a, b)});
         for (int numa = 0; numa < numa_count(); ++numa)
             add_link({node_link(node, fmt::format("mc{}", numa)), aggregate(Level::dram), 0, false,
                       fmt::format("memory controller of NUMA node {}", numa)});

@@ -14,25 +14,25 @@ namespace numacoll::algo {
 
 namespace {
 
-// One node's threads as sockets x lanes (local ranks).
+// One node's threads as domains x lanes (local ranks).
 struct NodeGrid {
-    std::vector<std::vector<int>> sockets;  // local ranks per top-level hierarchy group
+    std::vector<std::vector<int>> domains;  // local ranks per top-level hierarchy group
     int lanes = 1;                          // q'
-    int active_sockets = 1;                 // s'
+    int active_domains = 1;                 // s'
     std::vector<int> host;                  // per local rank: the active rank that serves it (itself if active)
 };
 
 NodeGrid make_grid(const Layout& layout) {
     NodeGrid grid;
-    grid.sockets = socket_groups(build_node_hierarchy(layout));
+    grid.domains = top_level_domains(build_node_hierarchy(layout));
     int smallest = layout.ranks_per_node;
-    for (const auto& socket : grid.sockets) smallest = std::min(smallest, static_cast<int>(socket.size()));
+    for (const auto& domain : grid.domains) smallest = std::min(smallest, static_cast<int>(domain.size()));
     grid.lanes = largest_power_of_two(smallest);
-    grid.active_sockets = largest_power_of_two(static_cast<int>(grid.sockets.size()));
+    grid.active_domains = largest_power_of_two(static_cast<int>(grid.domains.size()));
     grid.host.assign(layout.ranks_per_node, -1);
-    for (int k = 0; k < static_cast<int>(grid.sockets.size()); ++k)
-        for (int lane = 0; lane < static_cast<int>(grid.sockets[k].size()); ++lane)
-            grid.host[grid.sockets[k][lane]] = grid.sockets[k % grid.active_sockets][lane % grid.lanes];
+    for (int k = 0; k < static_cast<int>(grid.domains.size()); ++k)
+        for (int lane = 0; lane < static_cast<int>(grid.domains[k].size()); ++lane)
+            grid.host[grid.domains[k][lane]] = grid.domains[k % grid.active_domains][lane % grid.lanes];
     return grid;
 }
 
@@ -55,7 +55,7 @@ public:
     }
 
 private:
-    int leader(int node) const { return layout_.global_rank(node, grid_.sockets[0][0]); }
+    int leader(int node) const { return layout_.global_rank(node, grid_.domains[0][0]); }
     bool active(int local) const { return grid_.host[local] == local; }
     int rounds(int count) const { return log2_of_power_of_two(count); }
 
@@ -66,7 +66,7 @@ private:
         std::vector<bool> serves_excess(layout_.ranks_per_node, false);
         for (int local = 0; local < layout_.ranks_per_node; ++local)
             if (!active(local)) serves_excess[grid_.host[local]] = true;
-        const int shared_rounds = rounds(grid_.lanes) + rounds(grid_.active_sockets) + rounds(active_nodes_);
+        const int shared_rounds = rounds(grid_.lanes) + rounds(grid_.active_domains) + rounds(active_nodes_);
         std::vector<int> combines(layout_.size(), -1);
         for (int node = 0; node < active_nodes_; ++node) {
             const int folded_node = node < layout_.nodes - active_nodes_ ? 1 : 0;
@@ -134,22 +134,22 @@ private:
     void node_rounds(int node) {
         for (int i = 0; i < rounds(grid_.lanes); ++i) {
             std::vector<std::pair<int, int>> pairs;
-            for (int k = 0; k < grid_.active_sockets; ++k)
+            for (int k = 0; k < grid_.active_domains; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane) {
                     const int from = (lane - (1 << i) + grid_.lanes) % grid_.lanes;
-                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]),
-                                       layout_.global_rank(node, grid_.sockets[k][from]));
+                    pairs.emplace_back(layout_.global_rank(node, grid_.domains[k][lane]),
+                                       layout_.global_rank(node, grid_.domains[k][from]));
                 }
-            round(pairs, fmt::format("{}:dis:socket:r{}", state_.tag, i));
+            round(pairs, fmt::format("{}:dis:domain:r{}", state_.tag, i));
         }
-        for (int i = 0; i < rounds(grid_.active_sockets); ++i) {
+        for (int i = 0; i < rounds(grid_.active_domains); ++i) {
             std::vector<std::pair<int, int>> pairs;
-            const int s = grid_.active_sockets;
+            const int s = grid_.active_domains;
             for (int k = 0; k < s; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane)
-                    pairs.emplace_back(layout_.global_rank(node, grid_.sockets[k][lane]),
-                                       layout_.global_rank(node, grid_.sockets[(k - (1 << i) + s) % s][lane]));
-            round(pairs, fmt::format("{}:dis:sockets:r{}", state_.tag, i));
+                    pairs.emplace_back(layout_.global_rank(node, grid_.domains[k][lane]),
+                                       layout_.global_rank(node, grid_.domains[(k - (1 << i) + s) % s][lane]));
+            round(pairs, fmt::format("{}:dis:domains:r{}", state_.tag, i));
         }
     }
 
@@ -269,7 +269,7 @@ Schedule generate_allreduce_dissemination(const CollectiveSpec& spec, const Layo
 
 AlgorithmInfo allreduce_dissemination_info() {
     return {Collective::allreduce, "dissemination",
-            "ceil(log2 p) combining rounds, sockets last, no broadcast; fewest steps but the most traffic "
+            "ceil(log2 p) combining rounds, domains last, no broadcast; fewest steps but the most traffic "
             "(the paper finds it slowest)",
             "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)", {strip_option()},
             generate_allreduce_dissemination};

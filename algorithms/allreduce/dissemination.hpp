@@ -3,12 +3,12 @@
 // no separate broadcast.
 //
 // Laid out over the node: the first log2 q' rounds combine threads of one
-// socket (thread l takes the partial of lane (l - 2^i) mod q'), the last
-// log2 s' rounds combine the same lane of other sockets, so inter-socket
+// domain (thread l takes the partial of lane (l - 2^i) mod q'), the last
+// log2 s' rounds combine the same lane of other domains, so inter-domain
 // traffic falls only in the last rounds. q' and s' are the largest powers of
-// two not above the smallest socket's thread count and the socket count;
+// two not above the smallest domain's thread count and the domain count;
 // the other threads are "excess": each first hands its input to a host (a
-// thread of the same socket when it has one) and copies the host's result
+// thread of the same domain when it has one) and copies the host's result
 // at the end (Figure 6's non-power-of-two scheme).
 // Across nodes (section 2.5): after the node rounds, one thread per node
 // sends its partial to another node (log2 N' rounds, excess nodes folded in

@@ -38,19 +38,19 @@ public:
         }
         ready_ = ReadySignals(inputs_);
         trees_.emplace(builder_, layout, 2, style, inputs_, 0);
-        machine_sockets_ = socket_groups(trees_->hierarchy());
+        machine_domains_ = top_level_domains(trees_->hierarchy());
         if (variant == TiledVariant::hierarchical) {
-            sockets_ = machine_sockets_;
+            domains_ = machine_domains_;
         } else {
-            sockets_.emplace_back();
-            for (int local = 0; local < layout.ranks_per_node; ++local) sockets_[0].push_back(local);
+            domains_.emplace_back();
+            for (int local = 0; local < layout.ranks_per_node; ++local) domains_[0].push_back(local);
         }
     }
 
     Schedule generate() { return build_in_chunks(builder_, strip_, std::bind_front(&TiledAllreduce::run_chunk, this)); }
 
 private:
-    int count(int socket) const { return static_cast<int>(sockets_[socket].size()); }
+    int count(int domain) const { return static_cast<int>(domains_[domain].size()); }
 
     // Rank `src` tells `dst` its input is ready, once for all chunks: the
     // tiles are read straight from the inputs.
@@ -58,10 +58,10 @@ private:
         return ready_.signal(builder_, src, dst, {inputs_[src], state.offset, state.bytes}, {}, state.tag + ":tiled");
     }
 
-    // Phase 1: thread t of each socket reduces tile t of the socket's inputs.
-    void reduce_tiles(int node, int socket, ChunkState& state) {
-        const auto& members = sockets_[socket];
-        const int q = count(socket);
+    // Phase 1: thread t of each domain reduces tile t of the domain's inputs.
+    void reduce_tiles(int node, int domain, ChunkState& state) {
+        const auto& members = domains_[domain];
+        const int q = count(domain);
         // Every input is announced before anyone reduces: a flag issued
         // later would sit behind its thread's own reduction.
         for (int t = 0; t < q; ++t)
@@ -75,30 +75,30 @@ private:
             std::vector<int> deps = state.ready[owner];
             std::vector<Range> reads;
             for (int k = 0; k < q; ++k) {
-                // cyclic: start with the own input and go round; otherwise socket order.
+                // cyclic: start with the own input and go round; otherwise domain order.
                 const int index = variant_ == TiledVariant::cyclic ? (t + k) % q : k;
                 const int src = layout_.global_rank(node, members[index]);
                 if (src != owner) deps.push_back(announce(src, owner, state));
                 reads.push_back({inputs_[src], out.offset, out.bytes});
             }
-            state.ready[owner] = {builder_.reduce(owner, reads, out, deps, state.tag + ":tiled:socket")};
+            state.ready[owner] = {builder_.reduce(owner, reads, out, deps, state.tag + ":tiled:domain")};
         }
     }
 
-    // Phase 2: a binary tree over sockets; the parent socket's tile owners
-    // fold in the child socket's bytes of their tiles, piece by piece where
-    // the two sockets cut their tiles differently.
-    void reduce_sockets(int node, ChunkState& state) {
-        const int s = static_cast<int>(sockets_.size());
+    // Phase 2: a binary tree over domains; the parent domain's tile owners
+    // fold in the child domain's bytes of their tiles, piece by piece where
+    // the two domains cut their tiles differently.
+    void reduce_domains(int node, ChunkState& state) {
+        const int s = static_cast<int>(domains_.size());
         for (int stride = 1, round = 0; stride < s; stride *= 2, ++round)
             for (int parent = 0; parent + stride < s; parent += 2 * stride) {
                 const int child = parent + stride;
-                const std::string label = fmt::format("{}:tiled:sockets:r{}", state.tag, round);
+                const std::string label = fmt::format("{}:tiled:domains:r{}", state.tag, round);
                 for (int t = 0; t < count(parent); ++t) {
-                    const int owner = layout_.global_rank(node, sockets_[parent][t]);
+                    const int owner = layout_.global_rank(node, domains_[parent][t]);
                     const Range mine = tile_of(outputs_[owner], state.offset, state.bytes, t, count(parent));
                     for (int u = 0; u < count(child); ++u) {
-                        const int other = layout_.global_rank(node, sockets_[child][u]);
+                        const int other = layout_.global_rank(node, domains_[child][u]);
                         const Range theirs = tile_of(outputs_[other], state.offset, state.bytes, u, count(child));
                         const std::uint64_t begin = std::max(mine.offset, theirs.offset);
                         const std::uint64_t end = std::min(mine.end(), theirs.end());
@@ -121,34 +121,34 @@ private:
     }
 
     // Single node: every thread copies the tiles of tiling group 0's owners,
-    // or (two-stage) one master per machine socket does and its socket-mates
-    // copy from it. The stages follow the machine's sockets for every
+    // or (two-stage) one master per machine domain does and its domain-mates
+    // copy from it. The stages follow the machine's domains for every
     // variant: naive and cyclic tile over the whole node but broadcast alike.
     void broadcast_tiles(int node, ChunkState& state) {
         const int q = count(0);
         std::vector<std::vector<int>> after = state.ready;
         auto copy_all = [&](int reader, const std::string& label) {
             for (int t = 0; t < q; ++t) {
-                const int owner = layout_.global_rank(node, sockets_[0][t]);
+                const int owner = layout_.global_rank(node, domains_[0][t]);
                 const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, q);
                 if (owner == reader || tile.bytes == 0) continue;
                 fetch_range(owner, reader, tile, label, state, after[reader]);
             }
         };
-        const auto& groups = machine_sockets_;
-        for (int socket = 0; socket < static_cast<int>(groups.size()); ++socket) {
-            const bool staged = style_ == BroadcastStyle::two_stage && socket > 0;
-            for (int index = 0; index < static_cast<int>(groups[socket].size()); ++index) {
-                const int reader = layout_.global_rank(node, groups[socket][index]);
+        const auto& groups = machine_domains_;
+        for (int domain = 0; domain < static_cast<int>(groups.size()); ++domain) {
+            const bool staged = style_ == BroadcastStyle::two_stage && domain > 0;
+            for (int index = 0; index < static_cast<int>(groups[domain].size()); ++index) {
+                const int reader = layout_.global_rank(node, groups[domain][index]);
                 if (!staged || index == 0) copy_all(reader, state.tag + (staged ? ":tiled:bcast2:masters" : ":tiled:bcast1"));
             }
         }
         state.ready = after;
         if (style_ != BroadcastStyle::two_stage) return;
-        for (int socket = 1; socket < static_cast<int>(groups.size()); ++socket) {
-            const int master = layout_.global_rank(node, groups[socket][0]);
-            for (int index = 1; index < static_cast<int>(groups[socket].size()); ++index) {
-                const int reader = layout_.global_rank(node, groups[socket][index]);
+        for (int domain = 1; domain < static_cast<int>(groups.size()); ++domain) {
+            const int master = layout_.global_rank(node, groups[domain][0]);
+            for (int index = 1; index < static_cast<int>(groups[domain].size()); ++index) {
+                const int reader = layout_.global_rank(node, groups[domain][index]);
                 // A reader that owns a tile keeps it: others may still be reading it.
                 const Range own = own_tile(node, reader, state);
                 const Range before{outputs_[master], state.offset, own.bytes ? own.offset - state.offset : state.bytes};
@@ -168,16 +168,16 @@ private:
     // The tile of tiling group 0 that `rank` owns (empty if none).
     Range own_tile(int node, int rank, const ChunkState& state) const {
         for (int t = 0; t < count(0); ++t)
-            if (layout_.global_rank(node, sockets_[0][t]) == rank)
+            if (layout_.global_rank(node, domains_[0][t]) == rank)
                 return tile_of(outputs_[rank], state.offset, state.bytes, t, count(0));
         return {outputs_[rank], state.offset, 0};
     }
 
-    // Several nodes: the node leader gathers socket 0's tiles first.
+    // Several nodes: the node leader gathers domain 0's tiles first.
     void gather_on_leader(int node, ChunkState& state) {
-        const int leader = layout_.global_rank(node, sockets_[0][0]);
+        const int leader = layout_.global_rank(node, domains_[0][0]);
         for (int t = 1; t < count(0); ++t) {
-            const int owner = layout_.global_rank(node, sockets_[0][t]);
+            const int owner = layout_.global_rank(node, domains_[0][t]);
             const Range tile = tile_of(outputs_[owner], state.offset, state.bytes, t, count(0));
             if (tile.bytes == 0) continue;
             std::vector<int> done;
@@ -190,8 +190,8 @@ private:
     void run_chunk(std::uint64_t offset, std::uint64_t bytes, const std::string& tag) {
         ChunkState state = start_chunk(offset, bytes, tag, inputs_, layout_.size());
         for (int node = 0; node < layout_.nodes; ++node) {
-            for (int socket = 0; socket < static_cast<int>(sockets_.size()); ++socket) reduce_tiles(node, socket, state);
-            reduce_sockets(node, state);
+            for (int domain = 0; domain < static_cast<int>(domains_.size()); ++domain) reduce_tiles(node, domain, state);
+            reduce_domains(node, state);
         }
         if (layout_.nodes == 1) {
             broadcast_tiles(0, state);
@@ -199,7 +199,7 @@ private:
             std::vector<int> leaders;
             for (int node = 0; node < layout_.nodes; ++node) {
                 gather_on_leader(node, state);
-                leaders.push_back(layout_.global_rank(node, sockets_[0][0]));
+                leaders.push_back(layout_.global_rank(node, domains_[0][0]));
             }
             internode_allreduce(internode_, builder_, leaders, state, outputs_, scratch_);
             const HomeOf output = [&](int rank) { return Range{outputs_[rank], offset, bytes}; };
@@ -217,8 +217,8 @@ private:
     std::vector<int> inputs_, outputs_;
     TempPool scratch_;
     std::optional<NodeTrees> trees_;
-    std::vector<std::vector<int>> sockets_;  // tiling groups, local ranks; one group of all for naive/cyclic
-    std::vector<std::vector<int>> machine_sockets_;  // the machine's sockets, local ranks
+    std::vector<std::vector<int>> domains_;  // tiling groups, local ranks; one group of all for naive/cyclic
+    std::vector<std::vector<int>> machine_domains_;  // the machine's domains, local ranks
     ReadySignals ready_{{}};
 };
 
@@ -229,7 +229,7 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
     info.summary = summary;
     info.source = source;
     info.options = {{"bcast", "1stage",
-                     "1stage: every thread copies the tiles; 2stage: one master per socket first, then its socket-mates "
+                     "1stage: every thread copies the tiles; 2stage: one master per domain first, then its domain-mates "
                      "copy from it"},
                     strip_option(), internode_option()};
     info.generate = [variant](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
@@ -246,15 +246,16 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
 
 AlgorithmInfo allreduce_tiled_info() {
     return tiled_info("tiled", TiledVariant::hierarchical,
-                      "tiled reduce inside sockets, tree of tiles across sockets, then a broadcast; "
+                      "tiled reduce inside each top-level domain (package, or LLC domain on a one-package node), "
+                      "tree of tiles across domains, then a broadcast; "
                       "best for large vectors (above ~16 KiB on the paper's machines)",
                       "Li, Hoefler, Snir, HPDC'13, section 2.4 (Figure 7, equation 11)");
 }
 
 AlgorithmInfo allreduce_tiled_naive_info() {
     return tiled_info("tiled-naive", TiledVariant::naive,
-                      "one tile per thread of the node, sockets ignored; a baseline that shows the cost of "
-                      "inter-socket contention",
+                      "one tile per thread of the node, domains ignored; a baseline that shows the cost of "
+                      "inter-domain contention",
                       "Li, Hoefler, Snir, HPDC'13, section 3.2 (Figure 13)");
 }
 

@@ -67,7 +67,7 @@ Schedule tree_allreduce_schedule(const CollectiveSpec& spec, const Layout& layou
 
 AlgorithmInfo allreduce_tree_info() {
     return {Collective::allreduce, "tree",
-            "n-ary reduction tree over the cache/socket hierarchy, then a broadcast; "
+            "n-ary reduction tree over the cache/package hierarchy, then a broadcast; "
             "best for small and medium vectors (below ~16 KiB on the paper's machines)",
             "Li, Hoefler, Snir, HPDC'13, section 2.2",
             {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, broadcast_option(), strip_option(),

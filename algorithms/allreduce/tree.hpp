@@ -2,7 +2,7 @@
 //
 // 1. Reduce: an n-ary tree mapped onto the node's hwloc hierarchy, level by
 //    level from the innermost shared cache up to the packages, so that
-//    inter-socket traffic happens only at the top. In each round a parent
+//    inter-package traffic happens only at the top. In each round a parent
 //    reads its own partial and those of its n-1 children and writes its output.
 // 2. Across nodes: the node roots run an allreduce over the network (net
 //    tasks): recursive doubling, ring, Rabenseifner or binomial (internode=).

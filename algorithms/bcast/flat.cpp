@@ -160,7 +160,7 @@ AlgorithmInfo leader_info() {
     for (const auto& flat : flat_bcast_algorithms()) intra_names += (intra_names.empty() ? "" : ", ") + flat.name;
     return {Collective::bcast, "leader",
             "root to one leader per node, then inside each node; --leader nic receives near the NIC "
-            "(large vectors on multi-socket nodes)",
+            "(large vectors on multi-package nodes)",
             "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3)",
             {leader_option(),
              {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},

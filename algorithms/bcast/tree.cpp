@@ -57,7 +57,7 @@ Schedule generate_bcast_tree(const CollectiveSpec& spec, const Layout& layout, c
 AlgorithmInfo bcast_tree_info() {
     return {Collective::bcast, "tree",
             "root to node leaders (binomial), then 1-stage, 2-stage or n-ary inside each node; "
-            "1stage on two sockets, 2stage on four",
+            "1stage on two packages, 2stage on four",
             "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)",
             {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()},
             generate_bcast_tree};

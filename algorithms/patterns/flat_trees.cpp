@@ -190,7 +190,7 @@ AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo
     info.options = flat_options(flat.algorithm, reduction);
     if (hierarchical) {
         info.summary = reduction
-                           ? fmt::format("{} on each level's roots group, bottom-up (caches, sockets, network)", flat.name)
+                           ? fmt::format("{} on each level's roots group, bottom-up (caches, packages, network)", flat.name)
                            : fmt::format("{} on each level's roots group, top-down; one copy enters each group", flat.name);
         info.source = fmt::format("Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures {})",
                                   reduction ? "8-10" : "5-7");

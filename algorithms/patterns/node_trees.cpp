@@ -17,8 +17,9 @@ BroadcastStyle parse_broadcast_style(const std::string& text) {
 
 OptionInfo broadcast_option() {
     return {"bcast", "1stage",
-            "1stage: all threads read the root's vector; 2stage: socket masters first; nary: a regular tree of "
-            "fan-out --arity over the node's threads, socket by socket"};
+            "1stage: all threads read the root's vector; 2stage: one master per top-level domain (a package, "
+            "or an LLC domain on a one-package node) first; nary: a regular tree of fan-out --arity over the "
+            "node's threads, domain by domain"};
 }
 
 NodeTrees::NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, BroadcastStyle style,
@@ -109,7 +110,7 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
         }
         return;
     }
-    // Stage 1: one master per top-level group (a socket) reads the root's copy.
+    // Stage 1: one master per top-level group (a domain) reads the root's copy.
     for (int child : top.children) {
         const int master = layout_.global_rank(node, leader(hierarchy_.groups[child]));
         if (master != root) fetch(root, master, state.tag + ":bcast2:masters", state, home);
@@ -125,7 +126,7 @@ void NodeTrees::broadcast(int node, ChunkState& state, const HomeOf& home) {
 }
 
 // HPDC'13 section 2.2's regular n-ary broadcast tree: the node's ranks in
-// hierarchy order (socket by socket), the leader first, form a tree in heap
+// hierarchy order (domain by domain), the leader first, form a tree in heap
 // order, where the k-th reads from the ((k - 1) / n)-th: every parent has n
 // readers at once, and the tree is ceil(log_n) deep, not one tree per level.
 void NodeTrees::broadcast_nary(int node, ChunkState& state, const HomeOf& home) {

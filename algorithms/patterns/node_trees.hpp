@@ -3,7 +3,7 @@
 // barrier "tree", and the broadcast that ends the tiled allreduce.
 //
 // Reduction: an n-ary tree per hierarchy level, cache groups first and
-// packages last, so that inter-socket traffic happens only at the top. A
+// packages last, so that inter-package traffic happens only at the top. A
 // group's leader is the rank the caller prefers when the group holds it
 // (a reduce's root), else its first rank.
 // Broadcast: one stage (every rank reads the leader's copy), two stages

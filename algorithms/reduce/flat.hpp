@@ -4,7 +4,7 @@
 //   order, as Open MPI's coll/tuned runs it;
 // - hierarchical (`hier-<flat>`): the flat algorithm run bottom-up on each
 //   level's roots group (hierarchical communicators, section 6): caches
-//   first, then sockets, then the network.
+//   first, then packages, then the network.
 // Inner ranks fold into temp buffers; only the root has an output.
 #pragma once
 

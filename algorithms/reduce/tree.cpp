@@ -57,7 +57,7 @@ Schedule generate_reduce_tree(const CollectiveSpec& spec, const Layout& layout, 
 
 AlgorithmInfo reduce_tree_info() {
     return {Collective::reduce, "tree",
-            "n-ary reduction tree over the cache/socket hierarchy to the root; small and medium vectors",
+            "n-ary reduction tree over the cache/package hierarchy to the root; small and medium vectors",
             "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)",
             {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()}, generate_reduce_tree};
 }

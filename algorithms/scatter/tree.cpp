@@ -23,7 +23,7 @@ public:
         inputs_[root_] = builder_.add_input(root_, block_ * layout.size());
         for (int rank = 0; rank < layout.size(); ++rank) outputs_.push_back(builder_.add_output(rank, block_));
         p2p_.emplace(builder_, inputs_);
-        sockets_ = socket_groups(build_node_hierarchy(layout));
+        domains_ = top_level_domains(build_node_hierarchy(layout));
     }
 
     Schedule generate() {
@@ -38,16 +38,16 @@ public:
                 node_copy = {master, temp(master, "node"), 0};
                 move_blocks({root_, inputs_[root_], first}, node_copy, 0, per_node, "to-node-master");
             }
-            for (const std::vector<int>& socket : sockets_) {
-                const auto holds_master = std::find(socket.begin(), socket.end(), master - first) != socket.end();
+            for (const std::vector<int>& domain : domains_) {
+                const auto holds_master = std::find(domain.begin(), domain.end(), master - first) != domain.end();
                 Holder source = node_copy;
                 if (two_stage_ && !holds_master) {
-                    const int socket_master = first + socket.front();
-                    source = {socket_master, temp(socket_master, "socket"), 0};
-                    for (int local : socket)  // one copy per block: a socket's local ranks need not be contiguous
-                        move_blocks(node_copy, source, local, 1, "to-socket-master");
+                    const int domain_master = first + domain.front();
+                    source = {domain_master, temp(domain_master, "domain"), 0};
+                    for (int local : domain)  // one copy per block: a domain's local ranks need not be contiguous
+                        move_blocks(node_copy, source, local, 1, "to-domain-master");
                 }
-                for (int local : socket) {
+                for (int local : domain) {
                     const int rank = first + local;
                     const int task =
                         p2p_->move(source.rank, source.blocks(local, 1, block_), ready_.of(source.rank, first + local, 1),
@@ -97,7 +97,7 @@ private:
     std::vector<int> output_ready_;  // per rank: the task that delivered its block
     std::vector<int> inputs_;
     std::vector<int> outputs_;
-    std::vector<std::vector<int>> sockets_;
+    std::vector<std::vector<int>> domains_;
     std::optional<PointToPoint> p2p_;
 };
 
@@ -109,9 +109,9 @@ Schedule generate_scatter_tree(const CollectiveSpec& spec, const Layout& layout,
 
 AlgorithmInfo scatter_tree_info() {
     return {Collective::scatter, "tree",
-            "root to one master per node (one message each), then 1-stage or 2-stage (socket masters) "
+            "root to one master per node (one message each), then 1-stage or 2-stage (domain masters) "
             "inside each node",
-            "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/socket hierarchy, applied to scatter",
+            "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/domain hierarchy, applied to scatter",
             {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage"}},
             generate_scatter_tree};
 }

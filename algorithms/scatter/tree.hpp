@@ -2,9 +2,9 @@
 // collective): the root sends each node's blocks, in one message, to that
 // node's master (the rank with the root's local rank); inside each node
 // either every rank reads its block from the master (1stage) or one master
-// per socket first copies its socket's blocks, and the socket's ranks read
-// theirs from it (2stage: each block crosses the inter-socket link once,
-// and ranks do not all hit the master's socket at once).
+// per domain first copies its domain's blocks, and the domain's ranks read
+// theirs from it (2stage: each block crosses the inter-domain link once,
+// and ranks do not all hit the master's domain at once).
 #pragma once
 
 #include "algorithms/registry.hpp"

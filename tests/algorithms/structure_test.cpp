@@ -1,6 +1,6 @@
 // Each algorithm keeps the property it exists for (HPDC'13 sections 2.2-2.4):
-// the tree and the tiled reduction cross sockets only at the top of the
-// hierarchy, and dissemination's inter-socket rounds come last; and the
+// the tree and the tiled reduction cross domains only at the top of the
+// hierarchy, and dissemination's inter-domain rounds come last; and the
 // hierarchical broadcasts of the hierarchical-communicators paper send one
 // copy of the data into each group of each level.
 #include <fmt/format.h>
@@ -28,21 +28,21 @@ sched::Schedule generate(const std::string& topology, const std::string& algorit
     return algo::generate_schedule(spec, algo::make_layout(test::machine(topology), {}));
 }
 
-// The socket (top-level hierarchy group) of every rank of one node.
-std::vector<int> socket_of_ranks(const std::string& topology) {
+// The domain (top-level hierarchy group) of every rank of one node.
+std::vector<int> domain_of_ranks(const std::string& topology) {
     const algo::Layout layout = algo::make_layout(test::machine(topology), {});
-    const auto sockets = algo::socket_groups(algo::build_node_hierarchy(layout));
-    std::vector<int> socket(layout.size());
-    for (std::size_t k = 0; k < sockets.size(); ++k)
-        for (int local : sockets[k]) socket[local] = static_cast<int>(k);
-    return socket;
+    const auto domains = algo::top_level_domains(algo::build_node_hierarchy(layout));
+    std::vector<int> domain(layout.size());
+    for (std::size_t k = 0; k < domains.size(); ++k)
+        for (int local : domains[k]) domain[local] = static_cast<int>(k);
+    return domain;
 }
 
-// Does a reduce read data owned by a rank of another socket than its own?
-bool crosses_sockets(const sched::Schedule& schedule, int id, const std::vector<int>& socket) {
+// Does a reduce read data owned by a rank of another domain than its own?
+bool crosses_domains(const sched::Schedule& schedule, int id, const std::vector<int>& domain) {
     const sched::Task& task = schedule.task(id);
     for (const sched::Range& read : task.reads)
-        if (socket[schedule.buffer(read.buffer).owner] != socket[task.thread]) return true;
+        if (domain[schedule.buffer(read.buffer).owner] != domain[task.thread]) return true;
     return false;
 }
 
@@ -50,10 +50,10 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
-TEST(Structure, TreeReducesAcrossSocketsOnlyAtTheTop) {
+TEST(Structure, TreeReducesAcrossDomainsOnlyAtTheTop) {
     for (const char* topology : {"westmere", "magnycours", "synthetic:Package:4 L3Cache:2 Core:8"}) {
         SCOPED_TRACE(topology);
-        const auto socket = socket_of_ranks(topology);
+        const auto domain = domain_of_ranks(topology);
         const algo::Layout layout = algo::make_layout(test::machine(topology), {});
         const auto hierarchy = algo::build_node_hierarchy(layout);
         const std::string top = ":reduce:" + hierarchy.groups[hierarchy.root].level + ":";
@@ -62,58 +62,58 @@ TEST(Structure, TreeReducesAcrossSocketsOnlyAtTheTop) {
         for (int id = 0; id < schedule.task_count(); ++id) {
             if (schedule.task(id).kind != sched::TaskKind::reduce) continue;
             const bool at_top = has(schedule.task(id).label, top);
-            EXPECT_EQ(crosses_sockets(schedule, id, socket), at_top) << schedule.task(id).label;
+            EXPECT_EQ(crosses_domains(schedule, id, domain), at_top) << schedule.task(id).label;
             crossing += at_top;
         }
         EXPECT_GT(crossing, 0);
     }
 }
 
-TEST(Structure, TiledReducesAcrossSocketsOnlyInItsSocketTree) {
+TEST(Structure, TiledReducesAcrossDomainsOnlyInItsDomainTree) {
     for (const char* topology : {"westmere", "magnycours", "synthetic:Package:3 Core:5"}) {
         SCOPED_TRACE(topology);
-        const auto socket = socket_of_ranks(topology);
+        const auto domain = domain_of_ranks(topology);
         const sched::Schedule schedule = generate(topology, "tiled", 64 * 1024);
         int crossing = 0;
         for (int id = 0; id < schedule.task_count(); ++id) {
             const sched::Task& task = schedule.task(id);
             if (task.kind != sched::TaskKind::reduce) continue;
-            const bool socket_tree = has(task.label, ":tiled:sockets:");
-            EXPECT_EQ(crosses_sockets(schedule, id, socket), socket_tree) << task.label;
-            crossing += socket_tree;
+            const bool domain_tree = has(task.label, ":tiled:domains:");
+            EXPECT_EQ(crosses_domains(schedule, id, domain), domain_tree) << task.label;
+            crossing += domain_tree;
         }
         EXPECT_GT(crossing, 0);
     }
 }
 
-// The naive variants, by contrast, read across sockets in their one phase.
-TEST(Structure, NaiveTilesIgnoreSockets) {
-    const auto socket = socket_of_ranks("magnycours");
+// The naive variants, by contrast, read across domains in their one phase.
+TEST(Structure, NaiveTilesIgnoreDomains) {
+    const auto domain = domain_of_ranks("magnycours");
     const sched::Schedule schedule = generate("magnycours", "tiled-naive", 64 * 1024);
     int crossing = 0;
     for (int id = 0; id < schedule.task_count(); ++id)
-        if (schedule.task(id).kind == sched::TaskKind::reduce) crossing += crosses_sockets(schedule, id, socket);
+        if (schedule.task(id).kind == sched::TaskKind::reduce) crossing += crosses_domains(schedule, id, domain);
     EXPECT_EQ(crossing, 32);
 }
 
-TEST(Structure, DisseminationCrossesSocketsOnlyInItsLastRounds) {
-    for (auto [topology, sockets] : {std::pair{"westmere", 2}, std::pair{"magnycours", 4}}) {
+TEST(Structure, DisseminationCrossesDomainsOnlyInItsLastRounds) {
+    for (auto [topology, domains] : {std::pair{"westmere", 2}, std::pair{"magnycours", 4}}) {
         SCOPED_TRACE(topology);
-        const auto socket = socket_of_ranks(topology);
+        const auto domain = domain_of_ranks(topology);
         const sched::Schedule schedule = generate(topology, "dissemination", 4096, {{"strip", "off"}});
         std::set<std::string> crossing_rounds;
         std::vector<bool> seen_crossing(schedule.rank_count(), false);
         for (int id = 0; id < schedule.task_count(); ++id) {
             const sched::Task& task = schedule.task(id);
             if (task.kind != sched::TaskKind::reduce) continue;
-            const bool crossing = crosses_sockets(schedule, id, socket);
+            const bool crossing = crosses_domains(schedule, id, domain);
             if (crossing) crossing_rounds.insert(task.label);
-            // In each thread's program, no round inside a socket follows one across sockets.
+            // In each thread's program, no round inside a domain follows one across domains.
             EXPECT_FALSE(seen_crossing[task.thread] && !crossing) << task.label;
             seen_crossing[task.thread] = seen_crossing[task.thread] || crossing;
         }
         std::set<std::string> expected;
-        for (int round = 0; (1 << round) < sockets; ++round) expected.insert("c0:dis:sockets:r" + std::to_string(round));
+        for (int round = 0; (1 << round) < domains; ++round) expected.insert("c0:dis:domains:r" + std::to_string(round));
         EXPECT_EQ(crossing_rounds, expected);
     }
 }

@@ -178,6 +178,10 @@ TEST(Cli, DotRendersWithGraphviz) {
                   dot_path.string())
                   .exit_code,
               0);
+    // westmere: two LLC domains (one per package), each a cluster of its ranks' tasks.
+    const std::string dot = slurp(dot_path);
+    EXPECT_NE(dot.find("label=\"LLC domain 0\""), std::string::npos);
+    EXPECT_NE(dot.find("label=\"LLC domain 1\""), std::string::npos);
     ASSERT_EQ(std::system(("dot -Tpng " + dot_path.string() + " -o " + png_path.string()).c_str()), 0);
     std::ifstream png(png_path, std::ios::binary);
     char magic[4] = {};
@@ -202,11 +206,11 @@ TEST(Cli, DagStatsShowsThePaperSteps) {
     const Result result = run("dag --topology westmere --collective allreduce --algorithm tree --bytes 64 --stats");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("tasks: 44, 11 copy, 11 reduce, 22 flag"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("data steps on the critical path: reduce (same socket), reduce (same socket), "
-                              "reduce (same socket), reduce (other socket (1 hop)), copy"),
+    EXPECT_NE(result.out.find("data steps on the critical path: reduce (same LLC domain), reduce (same LLC domain), "
+                              "reduce (same LLC domain), reduce (other LLC domain (1 hop)), copy"),
               std::string::npos)
         << result.out;
-    EXPECT_NE(result.out.find("other socket (1 hop)"), std::string::npos);
+    EXPECT_NE(result.out.find("other LLC domain (1 hop)"), std::string::npos);
     EXPECT_NE(result.out.find("tasks per thread: min 2"), std::string::npos);
 }
 

@@ -44,6 +44,27 @@ TEST(ScheduleIo, DotNamesEveryTask) {
     EXPECT_EQ(dot.rfind("digraph", 0), 0u);
     EXPECT_NE(dot.find("43 copy r11"), std::string::npos);
     EXPECT_NE(dot.find("0->1"), std::string::npos);
+    // Without a machine, tasks are grouped by node and NUMA node (westmere: two).
+    EXPECT_NE(dot.find("subgraph cluster_node0 {"), std::string::npos);
+    EXPECT_NE(dot.find("label=\"NUMA node 1\""), std::string::npos);
+    EXPECT_EQ(dot.find("LLC domain"), std::string::npos);
+}
+
+TEST(ScheduleIo, DotClustersTasksByLlcDomain) {
+    auto schedule = test::tree_allreduce("westmere", 64);
+    std::vector<int> domains(schedule.rank_count());
+    for (int rank = 0; rank < schedule.rank_count(); ++rank) domains[rank] = rank % 3;
+    const std::string dot = sched::to_dot(schedule, domains);
+    for (const char* cluster : {"cluster_node0_llc0 {", "cluster_node0_llc1 {", "cluster_node0_llc2 {"})
+        EXPECT_NE(dot.find(cluster), std::string::npos) << cluster;
+    // Every task is listed in exactly one cluster, the one of its rank.
+    const std::size_t start = dot.find("cluster_node0_llc2 {");
+    const std::string llc2 = dot.substr(start, dot.find('}', start) - start);
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const bool listed = llc2.find("\n" + std::to_string(id) + ";\n") != std::string::npos;
+        EXPECT_EQ(listed, schedule.task(id).thread % 3 == 2) << "task " << id;
+    }
+    EXPECT_THROW(sched::to_dot(schedule, {0, 1}), Error);
 }
 
 TEST(ScheduleIo, BadTextNamesTheLine) {

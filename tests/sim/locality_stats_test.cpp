@@ -33,7 +33,7 @@ Analysed analyse(const std::string& topology, const std::string& algorithm, std:
 std::uint64_t inter_socket_bytes(const sim::ScheduleStats& stats) {
     std::uint64_t bytes = 0;
     for (const auto& [locality, count] : stats.bytes_read)
-        if (locality.name.rfind("other socket", 0) == 0) bytes += count;
+        if (locality.name.rfind("other LLC domain", 0) == 0) bytes += count;
     return bytes;
 }
 
@@ -47,8 +47,8 @@ TEST(LocalityStats, WestmereTreeFollowsThePaperSteps) {
     std::vector<std::string> steps;
     for (const auto& step : tree.stats.critical_steps)
         steps.push_back(std::string(sched::to_string(step.kind)) + " " + step.locality.name);
-    const std::vector<std::string> expected{"reduce same socket", "reduce same socket", "reduce same socket",
-                                            "reduce other socket (1 hop)"};
+    const std::vector<std::string> expected{"reduce same LLC domain", "reduce same LLC domain", "reduce same LLC domain",
+                                            "reduce other LLC domain (1 hop)"};
     ASSERT_EQ(steps.size(), 5u);
     EXPECT_EQ(std::vector<std::string>(steps.begin(), steps.begin() + 4), expected);
     EXPECT_EQ(steps.back().rfind("copy", 0), 0u);
@@ -66,7 +66,7 @@ TEST(LocalityStats, ClassesAddUpToEveryRead) {
         for (const auto& read : tiled.schedule.task(id).reads) reads += read.bytes;
     for (const auto& [locality, bytes] : tiled.stats.bytes_read) classed += bytes;
     EXPECT_EQ(classed, reads);
-    EXPECT_TRUE(tiled.stats.bytes_read.count({4, "other socket (2 hops)"}));  // magnycours' diagonal packages
+    EXPECT_TRUE(tiled.stats.bytes_read.count({4, "other LLC domain (2 hops)"}));  // magnycours' diagonal packages
 }
 
 // Section 3.2: the hierarchical tiled reduce avoids the inter-socket
