@@ -528,6 +528,33 @@ struct XmlTag {
     std::string problem;  // empty when hwloc reads the whole tag
 };
 
+// A cpuset or nodeset as hwloc writes it: 32-bit groups "0x%08x" separated
+// by commas, an empty group standing for zeros, the first group possibly
+// "0xf...f" (every bit from there on) and the last never empty. Tried on
+// hwloc 2.9's hwloc_bitmap_sscanf: a leading empty group (",0x1") aborts the
+// process on an assertion, and a trailing one ("0x1,") reads as an empty
+// set, so the scan accepts only this form.
+bool is_hwloc_bitmap(const std::string& value) {
+    const auto is_group = [](std::string_view group) {
+        return group.size() > 2 && group.size() <= 10 && group.starts_with("0x") &&
+               group.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string_view::npos;
+    };
+    std::vector<std::string_view> groups;
+    for (std::size_t at = 0;;) {
+        const std::size_t comma = value.find(',', at);
+        groups.emplace_back(std::string_view(value).substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    const bool infinite = groups.front() == "0xf...f";
+    if (infinite && groups.size() == 1) return true;
+    if (!infinite && !is_group(groups.front())) return false;
+    if (!is_group(groups.back())) return false;
+    for (std::size_t k = 1; k + 1 < groups.size(); ++k)
+        if (!groups[k].empty() && !is_group(groups[k])) return false;
+    return true;
+}
+
 // The tag whose text (between '<' and its first '>', both excluded) is `tag`.
 XmlTag read_tag(const std::string& tag) {
     XmlTag out;
@@ -582,6 +609,12 @@ XmlTag read_tag(const std::string& tag) {
         }
         const std::string value = body.substr(at, close - at);
         at = close + 1;
+        if ((name.ends_with("cpuset") || name.ends_with("nodeset")) && !is_hwloc_bitmap(value)) {
+            out.problem = fmt::format("{}=\"{}\" in <{}> is not a bitmap as hwloc writes it (0x%08x groups "
+                                      "separated by commas)",
+                                      name, value.size() > 40 ? value.substr(0, 40) + "..." : value, out.name);
+            return out;
+        }
         if (name == "type") out.type = value;
         else if (name == "cpuset") out.has_cpuset = true;
         else if (name == "complete_cpuset") out.has_complete_cpuset = true;

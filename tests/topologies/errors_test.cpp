@@ -183,6 +183,22 @@ std::string small_machine_xml(const std::string& replace = "", const std::string
     return text;
 }
 
+// The long forms hwloc writes: empty groups for zeros, 0xf...f for an
+// infinite set.
+TEST_F(TopoErrors, BitmapsAsHwlocWritesThemLoad) {
+    for (const auto& [replace, with] : std::vector<std::pair<std::string, std::string>>{
+             {"nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"1\"",
+              "nodeset=\"0x1\" complete_nodeset=\"0x00000001,,,0x0\" gp_index=\"1\""},
+             {"nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"1\"",
+              "nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset=\"0xf...f\" gp_index=\"1\""},
+             {"nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"1\"",
+              "nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset=\"0xf...f,,0x00000001\" gp_index=\"1\""}}) {
+        const std::string path = write("long-bitmaps.xml", small_machine_xml(replace, with));
+        const auto [thrown, message] = outcome([&] { load_xml_file(path); });
+        EXPECT_EQ(thrown, Thrown::nothing) << with << ": " << message;
+    }
+}
+
 TEST_F(TopoErrors, TheSmallMachineLoads) {
     const Machine machine = load_xml_file(write("small.xml", small_machine_xml()));
     EXPECT_EQ(machine.core_count(), 2);
@@ -216,6 +232,16 @@ TEST_F(TopoErrors, ObjectsWithoutTheSetsHwlocNeeds) {
          "(line 4: the first object is a Bridge: hwloc's format starts with the Machine)"},
         {"      <object type=\"OSDev\"", "      stray text <object type=\"OSDev\"",
          "(line 15: text where hwloc's format has none (inside <object>))"},
+        // hwloc_bitmap_sscanf aborts on a leading empty group and reads a
+        // trailing one as an empty set.
+        {"<object type=\"Core\" os_index=\"1\" cpuset=\"0x2\"", "<object type=\"Core\" os_index=\"1\" cpuset=\",0x2\"",
+         "(line 11: cpuset=\",0x2\" in <object> is not a bitmap as hwloc writes it (0x%08x groups separated by commas))"},
+        {"complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"8\"",
+         "complete_cpuset=\"0x2,\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"8\"",
+         "(line 12: complete_cpuset=\"0x2,\" in <object> is not a bitmap as hwloc writes it (0x%08x groups separated by "
+         "commas))"},
+        {"nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\"", "nodeset=\"1\" complete_nodeset=\"0x1\" gp_index=\"3\"",
+         "(line 6: nodeset=\"1\" in <object> is not a bitmap as hwloc writes it (0x%08x groups separated by commas))"},
     };
     int index = 0;
     for (const auto& item : cases) {
