@@ -118,4 +118,40 @@ Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOpt
     return layout;
 }
 
+Layout layout_of_schedule(const sched::Schedule& schedule, std::shared_ptr<const topo::Machine> machine,
+                          const std::string& what) {
+    const int ranks = schedule.rank_count();
+    if (schedule.nodes < 1 || ranks == 0 || ranks % schedule.nodes != 0)
+        throw UsageError(fmt::format("{} has {} ranks on {} node(s): not as many on every node", what, ranks,
+                                     schedule.nodes));
+    Layout layout;
+    layout.machine = machine;
+    layout.nodes = schedule.nodes;
+    layout.ranks_per_node = ranks / schedule.nodes;
+    for (int rank = 0; rank < ranks; ++rank) {
+        const sched::RankInfo& info = schedule.ranks[rank];
+        if (info.node != rank / layout.ranks_per_node)
+            throw UsageError(fmt::format("{} puts rank {} on node {}: ranks go node by node, {} on each", what, rank,
+                                         info.node, layout.ranks_per_node));
+        if (info.pu < 0 || info.pu >= machine->pu_count() || info.core < 0 || info.core >= machine->core_count())
+            throw UsageError(fmt::format("{} places rank {} on core {}, PU {}, which '{}' does not have ({} "
+                                         "cores, {} PUs)",
+                                         what, rank, info.core, info.pu, machine->source, machine->core_count(),
+                                         machine->pu_count()));
+        if (machine->core_of_pu(info.pu) != info.core)
+            throw UsageError(fmt::format("{} places rank {} on PU {} of core {}, but on '{}' PU {} is in core {}",
+                                         what, rank, info.pu, info.core, machine->source, info.pu, machine->core_of_pu(info.pu)));
+        RankPlace place;
+        place.node = info.node;
+        place.local_rank = rank % layout.ranks_per_node;
+        place.pu = info.pu;
+        place.pu_os = machine->pu(info.pu).os_index;
+        place.core = info.core;
+        place.numa = machine->numa_of_core(info.core);
+        place.package = machine->package_of_core(info.core);
+        layout.ranks.push_back(place);
+    }
+    return layout;
+}
+
 }  // namespace numacoll::algo

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "schedule/schedule.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::algo {
@@ -63,6 +64,14 @@ struct Layout {
 // Places ranks on the machine. Throws UsageError for impossible requests:
 // zero or negative counts, more ranks than PUs, PUs out of range or repeated.
 Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOptions& options);
+
+// The layout a schedule was generated for, on `machine` (a schedule read
+// back from a file carries its ranks' places): UsageError, naming the
+// schedule as `what` ("'FILE'"), when its ranks are not node by node with as
+// many on each node, or name a core or PU `machine` lacks or a PU outside
+// its core.
+Layout layout_of_schedule(const sched::Schedule& schedule, std::shared_ptr<const topo::Machine> machine,
+                          const std::string& what = "the schedule");
 
 Placement parse_placement(const std::string& text);
 const char* to_string(Placement placement);

@@ -179,8 +179,9 @@ sched::Schedule load_schedule(const std::string& path) {
 }
 
 void refuse_generation_options_with_from(CLI::App& command) {
-    for (const char* name : {"--nodes", "--ranks", "--placement", "--pus", "--collective", "--algorithm", "--root", "--op",
-                             "--arity", "--bcast", "--strip", "--segment", "--leader", "--internode", "--option", "--bytes"}) {
+    for (const char* name : {"--nodes", "--ranks", "--threads", "--oversubscribe", "--placement", "--pus",
+                             "--collective", "--algorithm", "--root", "--op", "--arity", "--bcast", "--strip",
+                             "--segment", "--leader", "--internode", "--option", "--bytes"}) {
         const CLI::Option* option = command.get_option_no_throw(name);
         if (option != nullptr && option->count() > 0)
             throw UsageError(fmt::format("--from reads a schedule that is already made: {} shapes a generated one",
@@ -189,14 +190,9 @@ void refuse_generation_options_with_from(CLI::App& command) {
 }
 
 void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path) {
-    for (int rank = 0; rank < schedule.rank_count(); ++rank) {
-        const sched::RankInfo& place = schedule.ranks[rank];
-        if (place.pu < 0 || place.pu >= machine.pu_count() || place.core < 0 || place.core >= machine.core_count())
-            throw UsageError(fmt::format("'{}' places rank {} on core {}, PU {}, which '{}' does not have ({} cores, {} "
-                                         "PUs)",
-                                         path, rank, place.core, place.pu, machine.source, machine.core_count(),
-                                         machine.pu_count()));
-    }
+    // The layout is made only for its checks: it borrows the machine.
+    (void)algo::layout_of_schedule(schedule, std::shared_ptr<const topo::Machine>(std::shared_ptr<void>(), &machine),
+                                   fmt::format("'{}'", path));
 }
 
 void add_iteration_options(CLI::App& command, int& iterations, int* warmup) {

@@ -119,10 +119,10 @@ void ensure_folder(const std::string& path);
 
 // UsageError when an option that shapes a generated schedule (layout,
 // collective, algorithm and its options, sizes) is given with --from.
-// (--ranks also stands for its other name, --threads.)
 void refuse_generation_options_with_from(CLI::App& command);
 
-// UsageError when `schedule` places a rank on a core or PU `machine` lacks.
+// UsageError when `schedule` (read from `path`) does not fit `machine`: the
+// checks of algo::layout_of_schedule.
 void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path);
 
 // -n/--iterations and --warmup (when `warmup` is not null), with their

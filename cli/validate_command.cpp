@@ -35,6 +35,7 @@ struct ValidateOptions {
     int rounds = 3;
     int attempts = 3;
     std::string output_dir = "numacoll-validate";
+    std::string from;
     bool quiet = false;
 };
 
@@ -124,6 +125,9 @@ CommandRun add_validate_command(CLI::App& app) {
     command->add_option("--trace-bytes", options->trace_bytes, "the size whose timelines go to trace-*.csv")
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
+    command->add_option("--from", options->from,
+                        "validate a saved schedule (text or JSON, one node, made for this machine) instead of "
+                        "generating them; its one point is traced");
     command->add_option("--rounds", options->rounds,
                         "measure every point this many times, interleaved, and pool the iterations")
         ->check(CLI::Range(1, 1000))
@@ -134,17 +138,47 @@ CommandRun add_validate_command(CLI::App& app) {
     command->footer("Examples:\n  numacoll validate -o out && numacoll plot out\n"
                     "  numacoll validate --threads 2 --bytes 64,4KiB,1MiB --params my-machine.json -o out\n"
                     "  numacoll validate --calibrate -c bcast --algorithm tree,binomial,linear -o out\n"
+                    "  numacoll dag -t live --ranks 2 -b 4KiB -f json -o s.json && numacoll validate --from s.json -o out\n"
                     "  mpirun -np 2 numacoll validate --engine mpi --threads 1 --params calibrated.json -o out");
 
     return [options, attempts_option, command] {
         const bool trace_bytes_given = command->count("--trace-bytes") > 0;
-        if (options->engine == "mpi") return validate_on_mpi_processes(*options, trace_bytes_given);
+        if (options->engine == "mpi") {
+            if (!options->from.empty())
+                throw UsageError("--from goes with --engine threads (validate --engine mpi generates its schedules for "
+                                 "the processes of mpirun)");
+            return validate_on_mpi_processes(*options, trace_bytes_given);
+        }
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
-        const algo::Layout layout = options->machine.layout();
+        // A saved schedule brings its layout and its one point; otherwise the
+        // options make them.
+        std::optional<sched::Schedule> saved;
+        std::optional<algo::Layout> layout_made;
+        std::vector<sched::CollectiveSpec> specs;
+        std::uint64_t trace_bytes = 0;
+        if (!options->from.empty()) {
+            refuse_generation_options_with_from(*command);
+            if (trace_bytes_given) throw UsageError("--from validates one point, which is traced: --trace-bytes has no choice to make");
+            saved = load_schedule(options->from);
+            if (saved->nodes != 1)
+                throw UsageError(fmt::format("'{}' is a schedule for {} nodes: validate runs one node on this process's "
+                                             "threads (mpirun ... numacoll run --engine mpi --from executes it on processes)",
+                                             options->from, saved->nodes));
+            layout_made = algo::layout_of_schedule(*saved, load_this_machine(options->machine.topology),
+                                                   fmt::format("'{}'", options->from));
+            specs = {saved->spec};
+            trace_bytes = saved->spec.bytes;
+        } else {
+            layout_made = options->machine.layout();
+            specs = sweep_specs(options->algorithm, options->bytes);
+            trace_bytes = trace_bytes_of(*options, trace_bytes_given);
+        }
+        const algo::Layout& layout = *layout_made;
         const auto& machine = layout.machine;
-        const auto specs = sweep_specs(options->algorithm, options->bytes);
-        const std::uint64_t trace_bytes = trace_bytes_of(*options, trace_bytes_given);
+        const auto make_schedule = saved ? std::function<sched::Schedule(const sched::CollectiveSpec&)>(
+                                               [&saved](const sched::CollectiveSpec&) { return *saved; })
+                                         : std::function<sched::Schedule(const sched::CollectiveSpec&)>();
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
         exec::ExecOptions exec_options;
@@ -166,9 +200,10 @@ CommandRun add_validate_command(CLI::App& app) {
                                            "earlier one, which was calibrated and measured again",
                                            attempt, attempts, 100 * calibrate::host_drift_limit);
             bool host_moved = false;
+            // A saved schedule was laid out by whoever made it.
             summary = write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes,
-                                              options->quiet, options->machine.placement_name(),
-                                              options->rounds, &host_moved, note);
+                                              options->quiet, saved ? "" : options->machine.placement_name(),
+                                              options->rounds, &host_moved, note, nullptr, make_schedule);
             if (!host_moved) break;
             if (!options->quiet && attempt < attempts)
                 std::cerr << fmt::format("validate: the host's speed moved more than {:.0f}% during the run: calibrating "

@@ -50,7 +50,8 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
                                     const std::string& placement, int rounds, bool* host_moved,
-                                    const std::string& note_line, const ValidationEngine* engine) {
+                                    const std::string& note_line, const ValidationEngine* engine,
+                                    const std::function<sched::Schedule(const sched::CollectiveSpec&)>& make_schedule) {
     const std::filesystem::path dir(folder);
     const costs::Params& params = platform.params();
     const bool writes = engine == nullptr || engine->writes_files;
@@ -86,7 +87,9 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     setup.platform = &platform;
     setup.shape = models::node_shape(layout);
     setup.shape.threads_only = true;  // as the engines run every schedule: threads inside a node
-    setup.make_schedule = [&layout](const sched::CollectiveSpec& spec) { return algo::generate_schedule(spec, layout); };
+    setup.make_schedule = make_schedule ? make_schedule : [&layout](const sched::CollectiveSpec& spec) {
+        return algo::generate_schedule(spec, layout);
+    };
     if (engine) setup.execute = engine->execute;
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;

@@ -31,12 +31,15 @@ struct ValidationEngine {
 // With params calibrated on this host, the host is checked before and
 // after (calibrate::host_held); `host_moved`, when given, says whether it
 // failed. `note_line` goes into the summary after that check.
+// `make_schedule` makes each spec's schedule (algo::generate_schedule on
+// `layout` when empty; a schedule read from a file otherwise).
 // Returns the summary.
 std::string write_validation_folder(const std::string& folder, const algo::Layout& layout,
                                     const sim::PlatformModel& platform, const std::vector<sched::CollectiveSpec>& specs,
                                     const exec::ExecOptions& exec_options, std::uint64_t trace_bytes, bool quiet,
                                     const std::string& placement = "compact", int rounds = 1, bool* host_moved = nullptr,
-                                    const std::string& note_line = "", const ValidationEngine* engine = nullptr);
+                                    const std::string& note_line = "", const ValidationEngine* engine = nullptr,
+                                    const std::function<sched::Schedule(const sched::CollectiveSpec&)>& make_schedule = {});
 
 // Runs python3 ($PYTHON, else python3 on the PATH if it has matplotlib,
 // else /usr/bin/python3) on an embedded plotting script (by its stem) for

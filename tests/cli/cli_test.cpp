@@ -536,6 +536,21 @@ TEST(Cli, ValidateAndPlot) {
     expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "cannot create output folder");
 }
 
+// A saved schedule is validated as it is: its spec, its ranks' places, one
+// point, traced.
+TEST(Cli, ValidateFromASavedSchedule) {
+    const auto schedule = scratch_dir() / "saved-bcast.json";
+    ASSERT_EQ(run("dag -t live --ranks 2 -c bcast -a binomial -b 4KiB -f json -o " + schedule.string()).exit_code, 0);
+    const auto dir = scratch_dir() / "validation-from";
+    const Result result = run("validate --from " + schedule.string() + " -n 3 --rounds 1 -q -o " + dir.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string csv = slurp(dir / "validation.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header and the one point
+    EXPECT_NE(csv.find("bcast,binomial,4096,"), std::string::npos) << csv;
+    EXPECT_TRUE(std::filesystem::exists(dir / "trace-measured.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "trace-simulated.csv"));
+}
+
 TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
     const auto params = scratch_dir() / "calibrated.json";
     const auto points = scratch_dir() / "points.csv";

@@ -89,6 +89,7 @@ def make_fixtures(binary, source_dir, scratch):
     schedule_json = dag("tree-westmere.json", ["-t", "westmere", "--bytes", "64", "-f", "json"])
     dag("tree-magnycours.txt", ["-t", "magnycours", "--bytes", "64"])
     dag("tree-two-cores.txt", ["-t", "synthetic:Package:1 Core:2", "--bytes", "64"])
+    dag("tree-two-nodes.txt", ["-t", "synthetic:Package:1 Core:2", "--nodes", "2", "--bytes", "64"])
     dag("huge-buffers.txt", ["-t", "synthetic:Package:1 Core:2", "--bytes", "512GiB", "--strip", "off"])
     write("schedule-empty.txt", "")
     write("schedule-garbage.txt", "hello\n")
