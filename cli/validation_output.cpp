@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -224,18 +225,23 @@ std::vector<std::string> plot_folder(const std::string& folder, const std::strin
     if (!std::filesystem::exists(std::filesystem::path(folder) / needed))
         throw UsageError(fmt::format("no {} in '{}': run numacoll {} -o {} first", needed, folder,
                                      needed == "validation.csv" ? "validate" : "reproduce", folder));
-    std::string_view script;
-    for (const auto& [stem, text] : embedded::files())
-        if (stem == script_stem) script = text;
-    char path[] = "/tmp/numacoll-plot-XXXXXX.py";
-    const int fd = ::mkstemps(path, 3);
-    if (fd < 0) throw Error(fmt::format("cannot write the plotting script to /tmp: {}", std::strerror(errno)));
-    const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
-    ::close(fd);
+    // The scripts import their shared helpers (picture_set.py) from their own
+    // folder: all of them go into one temporary folder.
+    char folder_template[] = "/tmp/numacoll-plot-XXXXXX";
+    const char* scripts = ::mkdtemp(folder_template);
+    if (scripts == nullptr) throw Error(fmt::format("cannot write the plotting scripts to /tmp: {}", std::strerror(errno)));
+    bool written = true;
+    for (const auto& [stem, text] : embedded::files()) {
+        std::ofstream out(std::filesystem::path(scripts) / (std::string(stem) + ".py"), std::ios::binary);
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        written = written && static_cast<bool>(out.flush());
+    }
     std::string printed, complaints;
     const std::string python = python_with_matplotlib();
-    const bool ok = written && run_program({python, path, folder}, &printed, &complaints);
-    ::unlink(path);
+    const std::string path = (std::filesystem::path(scripts) / (script_stem + ".py")).string();
+    const bool ok = written && run_program({python, "-B", path, folder}, &printed, &complaints);
+    std::error_code ignored;
+    std::filesystem::remove_all(scripts, ignored);
     if (!ok) {
         // The scripts say what they could not read in one line, named after
         // themselves; anything else (a traceback, no matplotlib) by its last line.

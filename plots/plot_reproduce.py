@@ -9,7 +9,6 @@ Usage: plot_reproduce.py DIR
 """
 import csv
 import os
-import signal
 import sys
 from collections import OrderedDict
 
@@ -18,42 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-
-class PictureSet:
-    """The PNGs of one run, put in place together: each is drawn into a
-    temporary beside its target and renamed in only once all are drawn, so
-    that a folder never shows pictures of two runs; an error or a signal
-    (SIGINT, SIGTERM, SIGHUP) removes the temporaries."""
-
-    def __init__(self):
-        self.pending = []
-        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(number) is not signal.SIG_IGN:
-                signal.signal(number, self._interrupted)
-
-    def _interrupted(self, number, _frame):
-        self.discard()
-        signal.signal(number, signal.SIG_DFL)
-        os.kill(os.getpid(), number)
-
-    def save(self, figure, path, dpi):
-        temporary = f"{path}.tmp{os.getpid()}.png"
-        self.pending.append((temporary, path))
-        figure.savefig(temporary, dpi=dpi)
-        return path
-
-    def commit(self):
-        for temporary, path in self.pending:
-            os.replace(temporary, path)
-        self.pending = []
-
-    def discard(self):
-        for temporary, _ in self.pending:
-            try:
-                os.remove(temporary)
-            except OSError:
-                pass
-        self.pending = []
+from picture_set import PictureSet  # noqa: E402
 
 
 def read_figures(folder):

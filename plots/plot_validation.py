@@ -28,7 +28,6 @@ Needs only Debian's python3-matplotlib.
 
 import csv
 import os
-import signal
 import sys
 import textwrap
 
@@ -38,46 +37,12 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from picture_set import PictureSet  # noqa: E402
+
 
 PICTURES = None  # the run's PictureSet, made by main
 PICTURE_PREFIXES = ("latency", "compare-", "error-", "best-", "gantt")
 
-
-class PictureSet:
-    """The PNGs of one run, put in place together: each is drawn into a
-    temporary beside its target and renamed in only once all are drawn, so
-    that a folder never shows pictures of two runs; an error or a signal
-    (SIGINT, SIGTERM, SIGHUP) removes the temporaries."""
-
-    def __init__(self):
-        self.pending = []
-        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(number) is not signal.SIG_IGN:
-                signal.signal(number, self._interrupted)
-
-    def _interrupted(self, number, _frame):
-        self.discard()
-        signal.signal(number, signal.SIG_DFL)
-        os.kill(os.getpid(), number)
-
-    def save(self, figure, path, dpi):
-        temporary = f"{path}.tmp{os.getpid()}.png"
-        self.pending.append((temporary, path))
-        figure.savefig(temporary, dpi=dpi)
-        return path
-
-    def commit(self):
-        for temporary, path in self.pending:
-            os.replace(temporary, path)
-        self.pending = []
-
-    def discard(self):
-        for temporary, _ in self.pending:
-            try:
-                os.remove(temporary)
-            except OSError:
-                pass
-        self.pending = []
 
 KIND_COLOURS = {"reduce": "tab:orange", "copy": "tab:blue", "flag": "tab:gray", "net": "tab:green", "compute": "tab:purple", "wait": "tab:olive"}
 
