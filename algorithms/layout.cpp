@@ -140,7 +140,8 @@ Layout layout_of_schedule(const sched::Schedule& schedule, std::shared_ptr<const
                                          machine->pu_count()));
         if (machine->core_of_pu(info.pu) != info.core)
             throw UsageError(fmt::format("{} places rank {} on PU {} of core {}, but on '{}' PU {} is in core {}",
-                                         what, rank, info.pu, info.core, machine->source, info.pu, machine->core_of_pu(info.pu)));
+                                         what, rank, info.pu, info.core, machine->source, info.pu,
+                                         machine->core_of_pu(info.pu)));
         RankPlace place;
         place.node = info.node;
         place.local_rank = rank % layout.ranks_per_node;

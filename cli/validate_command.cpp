@@ -159,11 +159,13 @@ CommandRun add_validate_command(CLI::App& app) {
         std::uint64_t trace_bytes = 0;
         if (!options->from.empty()) {
             refuse_generation_options_with_from(*command);
-            if (trace_bytes_given) throw UsageError("--from validates one point, which is traced: --trace-bytes has no choice to make");
+            if (trace_bytes_given)
+                throw UsageError("--from validates one point, which is traced: --trace-bytes has no choice to make");
             saved = load_schedule(options->from);
             if (saved->nodes != 1)
-                throw UsageError(fmt::format("'{}' is a schedule for {} nodes: validate runs one node on this process's "
-                                             "threads (mpirun ... numacoll run --engine mpi --from executes it on processes)",
+                throw UsageError(fmt::format("'{}' is a schedule for {} nodes: validate runs one node on this "
+                                             "process's threads (mpirun ... numacoll run --engine mpi --from "
+                                             "executes it on processes)",
                                              options->from, saved->nodes));
             layout_made = algo::layout_of_schedule(*saved, load_this_machine(options->machine.topology),
                                                    fmt::format("'{}'", options->from));

@@ -539,7 +539,8 @@ std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_
                 out << fmt::format("subgraph cluster_node{0} {{\nlabel=\"node {0}\";\nstyle=rounded;\n", node);
                 open_node = node;
             }
-            const std::string name = domain < 0 ? "NUMA node unknown" : fmt::format("{} {}", by_llc ? "LLC domain" : "NUMA node", domain);
+            const std::string name = domain < 0 ? "NUMA node unknown"
+                                                : fmt::format("{} {}", by_llc ? "LLC domain" : "NUMA node", domain);
             out << fmt::format("subgraph cluster_node{}_{}{} {{\nlabel=\"{}\";\nstyle=dashed;\n", node,
                                by_llc ? "llc" : "numa", domain < 0 ? std::string("none") : std::to_string(domain), name);
             for (int id : tasks) out << id << ";\n";
