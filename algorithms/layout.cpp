@@ -64,6 +64,24 @@ const char* to_string(Placement placement) {
     return "?";
 }
 
+namespace {
+
+// Rank `local` of `node` on logical PU `pu`, with the core, NUMA node and
+// package the machine puts that PU in.
+RankPlace place_rank(const topo::Machine& machine, int node, int local, int pu) {
+    RankPlace place;
+    place.node = node;
+    place.local_rank = local;
+    place.pu = pu;
+    place.pu_os = machine.pu(pu).os_index;
+    place.core = machine.core_of_pu(pu);
+    place.numa = machine.numa_of_core(place.core);
+    place.package = machine.package_of_core(place.core);
+    return place;
+}
+
+}  // namespace
+
 Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOptions& options) {
     if (options.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", options.nodes));
     const int pu_count = machine->pu_count();
@@ -103,17 +121,8 @@ Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOpt
     layout.nodes = options.nodes;
     layout.ranks_per_node = static_cast<int>(pus.size());
     for (int node = 0; node < options.nodes; ++node) {
-        for (int local = 0; local < layout.ranks_per_node; ++local) {
-            RankPlace place;
-            place.node = node;
-            place.local_rank = local;
-            place.pu = pus[local];
-            place.pu_os = machine->pu(place.pu).os_index;
-            place.core = machine->core_of_pu(place.pu);
-            place.numa = machine->numa_of_core(place.core);
-            place.package = machine->package_of_core(place.core);
-            layout.ranks.push_back(place);
-        }
+        for (int local = 0; local < layout.ranks_per_node; ++local)
+            layout.ranks.push_back(place_rank(*machine, node, local, pus[local]));
     }
     return layout;
 }
@@ -142,15 +151,7 @@ Layout layout_of_schedule(const sched::Schedule& schedule, std::shared_ptr<const
             throw UsageError(fmt::format("{} places rank {} on PU {} of core {}, but on '{}' PU {} is in core {}",
                                          what, rank, info.pu, info.core, machine->source, info.pu,
                                          machine->core_of_pu(info.pu)));
-        RankPlace place;
-        place.node = info.node;
-        place.local_rank = rank % layout.ranks_per_node;
-        place.pu = info.pu;
-        place.pu_os = machine->pu(info.pu).os_index;
-        place.core = info.core;
-        place.numa = machine->numa_of_core(info.core);
-        place.package = machine->package_of_core(info.core);
-        layout.ranks.push_back(place);
+        layout.ranks.push_back(place_rank(*machine, info.node, rank % layout.ranks_per_node, info.pu));
     }
     return layout;
 }

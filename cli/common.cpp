@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <utility>
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -189,10 +190,9 @@ void refuse_generation_options_with_from(CLI::App& command) {
     }
 }
 
-void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path) {
-    // The layout is made only for its checks: it borrows the machine.
-    (void)algo::layout_of_schedule(schedule, std::shared_ptr<const topo::Machine>(std::shared_ptr<void>(), &machine),
-                                   fmt::format("'{}'", path));
+void check_schedule_fits(const sched::Schedule& schedule, std::shared_ptr<const topo::Machine> machine,
+                         const std::string& path) {
+    (void)algo::layout_of_schedule(schedule, std::move(machine), fmt::format("'{}'", path));
 }
 
 void add_iteration_options(CLI::App& command, int& iterations, int* warmup) {

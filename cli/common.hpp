@@ -123,7 +123,8 @@ void refuse_generation_options_with_from(CLI::App& command);
 
 // UsageError when `schedule` (read from `path`) does not fit `machine`: the
 // checks of algo::layout_of_schedule.
-void check_schedule_fits(const sched::Schedule& schedule, const topo::Machine& machine, const std::string& path);
+void check_schedule_fits(const sched::Schedule& schedule, std::shared_ptr<const topo::Machine> machine,
+                         const std::string& path);
 
 // -n/--iterations and --warmup (when `warmup` is not null), with their
 // ranges; their defaults are exec::iterations_by_size(_warmup), the same

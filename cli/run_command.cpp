@@ -65,7 +65,7 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
     if (options.oversubscribe && threads > 0) exec::check_thread_count(threads, *setup.machine);
     if (!options.from.empty()) {
         setup.schedules.push_back(load_schedule(options.from));
-        check_schedule_fits(setup.schedules.back(), *setup.machine, options.from);
+        check_schedule_fits(setup.schedules.back(), setup.machine, options.from);
     } else {
         const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe, true);
         for (const auto& spec : sweep_specs(options.algorithm, options.bytes))

@@ -88,7 +88,7 @@ CommandRun add_sim_command(CLI::App& app) {
                 throw UsageError(fmt::format("'{}' does not name its machine: give it with --topology", options->from));
             machine = std::make_shared<const topo::Machine>(
                 topo::load_machine(command->count("--topology") > 0 ? options->machine.topology : named.at("topology")));
-            check_schedule_fits(schedules.front(), *machine, options->from);
+            check_schedule_fits(schedules.front(), machine, options->from);
         } else {
             machine = options->machine.load();
             layout.emplace(options->machine.layout(machine));

@@ -178,9 +178,8 @@ CommandRun add_validate_command(CLI::App& app) {
         }
         const algo::Layout& layout = *layout_made;
         const auto& machine = layout.machine;
-        const auto make_schedule = saved ? std::function<sched::Schedule(const sched::CollectiveSpec&)>(
-                                               [&saved](const sched::CollectiveSpec&) { return *saved; })
-                                         : std::function<sched::Schedule(const sched::CollectiveSpec&)>();
+        std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;  // empty: generate
+        if (saved) make_schedule = [&saved](const sched::CollectiveSpec&) { return *saved; };
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         ensure_folder(options->output_dir);  // only once the arguments are known to be good
         exec::ExecOptions exec_options;
