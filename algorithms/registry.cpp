@@ -64,6 +64,13 @@ const AlgorithmInfo& find_algorithm(Collective collective, const std::string& na
         fmt::format("unknown algorithm '{}' for {}: expected one of {}", name, to_string(collective), known));
 }
 
+namespace {
+
+// Beyond this many nodes a schedule's size is estimated from two nodes'.
+constexpr int extrapolate_from_nodes = 8;
+
+}  // namespace
+
 Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
     const AlgorithmInfo& info = find_algorithm(spec.collective, spec.algorithm);
     for (const auto& [key, value] : spec.options) {
@@ -99,9 +106,25 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
         }
     }
     const std::uint64_t chunks = chunk_bytes > 0 ? std::max<std::uint64_t>(1, spec.bytes / chunk_bytes) : 1;
-    const double estimate = static_cast<double>(layout.size()) * static_cast<double>(chunks);
+    double estimate = static_cast<double>(layout.size()) * static_cast<double>(chunks);
     sched::TaskBudget::check(estimate > 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(estimate), what, true);
-    const sched::TaskBudget budget(what);
+    // Across many nodes, the same schedule on two of them, times half the
+    // nodes: every node does about the same work (the part between nodes
+    // grows with their logarithm, and is small).
+    if (layout.nodes > extrapolate_from_nodes) {
+        Layout two_nodes = layout;
+        two_nodes.nodes = 2;
+        two_nodes.ranks.resize(static_cast<std::size_t>(2 * layout.ranks_per_node));
+        CollectiveSpec small = spec;
+        if (small.root >= two_nodes.size()) small.root = 0;
+        try {
+            const double per_node = generate_schedule(small, two_nodes).task_count() / 2.0;
+            estimate = std::max(estimate, per_node * layout.nodes);
+        } catch (const UsageError&) {  // an algorithm that needs more nodes: the bound below still holds
+        }
+        sched::TaskBudget::check(static_cast<std::size_t>(std::min(estimate, 1e18)), what, true);
+    }
+    const sched::TaskBudget budget(what, static_cast<std::size_t>(estimate));
     const OptionReader options(spec, info.name, info.options);
     Schedule schedule = info.generate(spec, layout, options);
     schedule.rank_kind = info.ranks;

@@ -41,10 +41,10 @@ private:
     std::function<bool()> placement_given_;  // whether --placement was on the command line
 };
 
-// The most nodes a layout may have: far above the clusters the papers study,
-// low enough that a typo is refused before anything is allocated (each
-// node's ranks, links and tasks are generated).
-inline constexpr int max_nodes = 65536;
+// The most nodes a layout may have: far above the clusters anyone builds.
+// Below it, what refuses a layout too large is its rank count (layout.cpp)
+// and the schedule's estimated tasks and memory, both before generating.
+inline constexpr int max_nodes = 1 << 20;
 
 // --collective, --algorithm, --root, --op and the algorithm options (the
 // common ones as flags, see algorithm_option_flags(); any other as

@@ -10,15 +10,18 @@
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/progress.hpp"
 #include "exec/mpi_world.hpp"
 #include "numacoll/version.hpp"
+#include "sim/engine.hpp"
 
 int main(int argc, char** argv) {
     // Ctrl-C leaves no temporary file behind, and keeps a sweep's finished rows.
     numacoll::install_interrupt_cleanup();
     CLI::App app{"numacoll: design, simulate and execute MPI collective algorithms on NUMA machines"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", fmt::format("numacoll {}", numacoll::version_and_revision));
+    app.set_version_flag("--version", fmt::format("numacoll {}\n{}", numacoll::version_and_revision,
+                                                  numacoll::sim::simgrid_description()));
     std::vector<std::pair<CLI::App*, numacoll::cli::CommandRun>> commands;
     auto remember = [&](numacoll::cli::CommandRun run) { commands.emplace_back(app.get_subcommands({}).back(), run); };
     remember(numacoll::cli::add_topo_command(app));
@@ -62,7 +65,12 @@ int main(int argc, char** argv) {
         }
         app.parse(argc, argv);
         for (auto& [command, run] : commands)
-            if (command->parsed()) return output_reached(run());
+            if (command->parsed()) {
+                // --quiet silences the progress of generation and simulation too.
+                const CLI::Option* quiet = command->get_option_no_throw("--quiet");
+                if (quiet != nullptr && quiet->count() > 0) numacoll::set_progress_reports(false);
+                return output_reached(run());
+            }
         return 2;
     } catch (const CLI::ParseError& error) {
         if (error.get_exit_code() == 0) return output_reached(app.exit(error));  // --help, --version

@@ -68,8 +68,9 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
         check_schedule_fits(setup.schedules.back(), setup.machine, options.from);
     } else {
         const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe, true);
-        for (const auto& spec : sweep_specs(options.algorithm, options.bytes))
-            setup.schedules.push_back(algo::generate_schedule(spec, layout));
+        const auto specs = sweep_specs(options.algorithm, options.bytes);
+        for (const auto& spec : specs) exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
+        for (const auto& spec : specs) setup.schedules.push_back(algo::generate_schedule(spec, layout));
     }
     return setup;
 }

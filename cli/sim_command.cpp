@@ -14,6 +14,7 @@
 #include "results/result_row.hpp"
 #include "common/output_file.hpp"
 #include "results/trace_writer.hpp"
+#include "schedule/sequence.hpp"
 #include "sim/engine.hpp"
 
 namespace numacoll::cli {
@@ -31,6 +32,7 @@ struct SimOptions {
     std::vector<std::string> simgrid_configs;
     std::vector<std::string> simgrid_logs;
     bool quiet = false;
+    int repeat = 1;
 };
 
 }  // namespace
@@ -55,12 +57,19 @@ CommandRun add_sim_command(CLI::App& app) {
                         "network/model, network/crosstraffic and network/TCP-gamma, which its cost model rests on)");
     command->add_option("--log", options->simgrid_logs,
                         "SimGrid logging, as SimGrid's own --log, e.g. root.thres:info (repeatable)");
+    command->add_option("--repeat", options->repeat,
+                        "simulate each collective this many times back to back in one simulation (each rank starts "
+                        "the next call when its part of the previous one ends); times and the model are for the "
+                        "whole sequence")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");
     command->footer(
         "Examples:\n"
         "  numacoll sim --topology westmere --algorithm tree --bytes 8B:16MiB -o westmere.csv\n"
         "  numacoll sim --topology magnycours --bcast 2stage --bytes 64,1MiB --trace trace.csv\n"
-        "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB");
+        "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB\n"
+        "  numacoll sim --topology westmere --nodes 512 --bytes 64KiB --repeat 10");
 
     return [options, command] {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);
@@ -95,6 +104,8 @@ CommandRun add_sim_command(CLI::App& app) {
             for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
                 schedules.push_back(algo::generate_schedule(spec, *layout));
         }
+        if (options->repeat > 1)
+            for (auto& schedule : schedules) schedule = sched::back_to_back(schedule, options->repeat);
         const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "sim", options->quiet);
         const sim::PlatformModel platform(machine, params, schedules.front().nodes);
@@ -111,7 +122,7 @@ CommandRun add_sim_command(CLI::App& app) {
             std::vector<std::string> fields = results::result_fields(row);
             // A schedule from a file has no layout to model.
             const std::optional<double> model = layout ? model_ns(schedule.spec, *layout, params) : std::nullopt;
-            fields.push_back(model ? fmt::format("{:.6f}", *model) : "");
+            fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
             output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);
             ++done;

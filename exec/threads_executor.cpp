@@ -22,7 +22,9 @@ void check_thread_count(int threads, const topo::Machine& machine) {
                                      max_threads_per_pu * machine.pu_count()));
 }
 
-void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::Machine& machine) {
+namespace {
+
+std::uint64_t node_memory_bytes(const topo::Machine& machine) {
     std::uint64_t memory = 0;
     for (int numa : machine.numa_nodes) memory += machine.objects[numa].memory_bytes;
     // The system's own count where it is larger (this project's VM: 10.4 GB
@@ -30,14 +32,27 @@ void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::
     const long pages = ::sysconf(_SC_PHYS_PAGES), page_bytes = ::sysconf(_SC_PAGESIZE);
     if (pages > 0 && page_bytes > 0)
         memory = std::max(memory, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_bytes));
-    if (memory == 0) return;
+    return memory;
+}
+
+void check_memory(double needed, const topo::Machine& machine, const char* what) {
+    const std::uint64_t memory = node_memory_bytes(machine);
+    if (memory > 0 && needed > 0.8 * static_cast<double>(memory))
+        throw UsageError(fmt::format("{} need {:.2f} GB on this node, more than 80% of its {:.2f} GB of memory", what,
+                                     needed / 1e9, static_cast<double>(memory) / 1e9));
+}
+
+}  // namespace
+
+void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::Machine& machine) {
     std::uint64_t needed = 0;
     for (const sched::Buffer& buffer : schedule.buffers())
         if (schedule.ranks[buffer.owner].node == node) needed += buffer.bytes;
-    if (static_cast<double>(needed) > 0.8 * static_cast<double>(memory))
-        throw UsageError(fmt::format("the schedule's buffers need {:.2f} GB on this node, more than 80% of its {:.2f} GB "
-                                     "of memory",
-                                     static_cast<double>(needed) / 1e9, static_cast<double>(memory) / 1e9));
+    check_memory(static_cast<double>(needed), machine, "the schedule's buffers");
+}
+
+void check_vector_memory(std::uint64_t bytes, int ranks_on_node, const topo::Machine& machine) {
+    check_memory(static_cast<double>(bytes) * ranks_on_node, machine, "the ranks' vectors alone");
 }
 
 ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& machine, const ExecOptions& requested) {

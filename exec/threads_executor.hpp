@@ -50,6 +50,9 @@ void check_thread_count(int threads, const topo::Machine& machine);
 // 80% of the machine's memory (hwloc's NUMA nodes, or the system's count
 // where larger), checked before any is allocated.
 void check_buffer_memory(const sched::Schedule& schedule, int node, const topo::Machine& machine);
+// The same before generating: `ranks_on_node` vectors of `bytes` each (every
+// rank holds at least its own), so that a size far too large is refused at once.
+void check_vector_memory(std::uint64_t bytes, int ranks_on_node, const topo::Machine& machine);
 
 // `machine` is the live machine the schedule was generated for. Throws
 // CheckError for an invalid schedule, UsageError for one it cannot run

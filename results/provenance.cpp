@@ -12,6 +12,7 @@ Provenance current_provenance() {
     Provenance provenance;
     provenance.numacoll = numacoll::version_and_revision;
     provenance.build_type = numacoll::build_type;
+    provenance.simgrid = numacoll::simgrid_version;
     char host[256] = {};
     provenance.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
     const std::time_t now = std::time(nullptr);
@@ -23,10 +24,10 @@ Provenance current_provenance() {
     return provenance;
 }
 
-std::vector<std::string> provenance_columns() { return {"numacoll", "build_type", "host", "date", "mpi"}; }
+std::vector<std::string> provenance_columns() { return {"numacoll", "build_type", "simgrid", "host", "date", "mpi"}; }
 
 std::vector<std::string> provenance_fields(const Provenance& provenance) {
-    return {provenance.numacoll, provenance.build_type, provenance.host, provenance.date, provenance.mpi};
+    return {provenance.numacoll, provenance.build_type, provenance.simgrid, provenance.host, provenance.date, provenance.mpi};
 }
 
 }  // namespace numacoll::results

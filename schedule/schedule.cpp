@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/error.hpp"
@@ -77,24 +78,45 @@ namespace {
 thread_local const TaskBudget* current_budget = nullptr;
 thread_local const std::string* current_budget_what = nullptr;
 thread_local std::size_t current_budget_max = 0;
+thread_local ProgressReport* current_progress = nullptr;
+
+// MemAvailable from /proc/meminfo, in bytes; 0 when it cannot be read.
+double available_memory_bytes() {
+    std::FILE* file = std::fopen("/proc/meminfo", "r");
+    if (file == nullptr) return 0;
+    char line[256];
+    double kib = 0;
+    while (std::fgets(line, sizeof line, file) != nullptr)
+        if (std::sscanf(line, "MemAvailable: %lf kB", &kib) == 1) break;
+    std::fclose(file);
+    return kib * 1024;
+}
 
 }  // namespace
 
-TaskBudget::TaskBudget(std::string what) : what_(std::move(what)), previous_(current_budget) {
+TaskBudget::TaskBudget(std::string what, std::size_t expected_tasks)
+    : what_(std::move(what)), previous_(current_budget),
+      progress_(std::make_unique<ProgressReport>("generating " + what_, "tasks", expected_tasks)) {
     current_budget = this;
     current_budget_what = &what_;
     current_budget_max = max_tasks();
+    current_progress = progress_.get();
 }
 
 TaskBudget::~TaskBudget() {
     current_budget = previous_;
     current_budget_what = previous_ ? &previous_->what_ : nullptr;
     current_budget_max = previous_ ? max_tasks() : 0;
+    current_progress = previous_ ? previous_->progress_.get() : nullptr;
 }
 
 std::size_t TaskBudget::max_tasks() {
     const char* text = std::getenv("NUMACOLL_MAX_TASKS");
-    if (text == nullptr || *text == '\0') return default_max_tasks;
+    if (text == nullptr || *text == '\0') {
+        const double available = available_memory_bytes();
+        const auto fits = static_cast<std::size_t>(available / bytes_per_task);
+        return available > 0 ? std::min(default_max_tasks, fits) : default_max_tasks;
+    }
     char* end = nullptr;
     const unsigned long long value = std::strtoull(text, &end, 10);
     if (end == text || *end != '\0' || value == 0)
@@ -105,15 +127,20 @@ std::size_t TaskBudget::max_tasks() {
 void TaskBudget::check(std::size_t tasks, const std::string& what, bool estimated) {
     const std::size_t bound = max_tasks();
     if (tasks <= bound) return;
+    const bool memory_bound = bound < default_max_tasks && std::getenv("NUMACOLL_MAX_TASKS") == nullptr;
     throw UsageError(fmt::format(
-        "the {} schedule would have {} {} tasks (about {:.1f} GB); numacoll makes at most {}: fewer ranks or nodes, "
+        "the {} schedule would have {} {} tasks (about {:.1f} GB); numacoll makes at most {}{}: fewer ranks or nodes, "
         "a smaller size, or larger strips or segments make fewer (NUMACOLL_MAX_TASKS raises the bound)",
-        what, estimated ? "at least" : "more than", estimated ? tasks : bound,
-        static_cast<double>(estimated ? tasks : bound) * bytes_per_task / 1e9, bound));
+        what, estimated ? "about" : "more than", estimated ? tasks : bound,
+        static_cast<double>(estimated ? tasks : bound) * bytes_per_task / 1e9, bound,
+        memory_bound ? fmt::format(" (what the {:.1f} GB of available memory hold)", available_memory_bytes() / 1e9)
+                     : ""));
 }
 
 void TaskBudget::charge(std::size_t tasks) {
-    if (current_budget != nullptr && tasks > current_budget_max) check(tasks, *current_budget_what, false);
+    if (current_budget == nullptr) return;
+    if (tasks > current_budget_max) check(tasks, *current_budget_what, false);
+    current_progress->advance(tasks);
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {

@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/progress.hpp"
 #include "schedule/label.hpp"
 
 namespace numacoll::sched {
@@ -126,17 +127,22 @@ struct RankInfo {
 // make millions of tasks stops at the bound (UsageError naming it, what it
 // costs in memory, and how to raise it) instead of running for minutes and
 // taking gigabytes. NUMACOLL_MAX_TASKS replaces the default bound.
+// The bound is also the memory this machine has available (MemAvailable in
+// /proc/meminfo, at bytes_per_task), unless NUMACOLL_MAX_TASKS sets it. While
+// it lives, a budget shows generation's progress on stderr (common/progress.hpp).
 class TaskBudget {
 public:
     static constexpr std::size_t default_max_tasks = std::size_t{4} << 20;  // about 1.4 GB of schedule
     static constexpr double bytes_per_task = 350;  // measured: 352 MB for a million tasks
-    // `what` names the schedule in the message ("allreduce tree 1MiB").
-    explicit TaskBudget(std::string what);
+    // `what` names the schedule in the message ("allreduce tree 1MiB");
+    // `expected_tasks` is the estimate the progress line counts towards.
+    explicit TaskBudget(std::string what, std::size_t expected_tasks = 0);
     ~TaskBudget();
     TaskBudget(const TaskBudget&) = delete;
     TaskBudget& operator=(const TaskBudget&) = delete;
 
-    // The bound in force (default_max_tasks, or NUMACOLL_MAX_TASKS).
+    // The bound in force: NUMACOLL_MAX_TASKS, else the smaller of
+    // default_max_tasks and what the available memory holds.
     static std::size_t max_tasks();
     // UsageError when `tasks` exceed the bound; `estimated` says the count is
     // an estimate made before generating.
@@ -147,6 +153,7 @@ public:
 private:
     std::string what_;
     const TaskBudget* previous_;
+    std::unique_ptr<ProgressReport> progress_;
 };
 
 class Schedule {

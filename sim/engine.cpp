@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 #include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -19,6 +20,9 @@
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/progress.hpp"
+#include "sim/comm_attachment.hpp"
+#include "sim/platform_lookups.hpp"
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
 
@@ -28,19 +32,35 @@ namespace {
 
 namespace sg = simgrid::s4u;
 
+// SimGrid 3.34 gave each activity class its own completion signal and made
+// start() wait for dependencies (3.32 needs vetoable_start() for that).
+template <class ActivityPointer>
+void start_activity(const ActivityPointer& activity) {
+#if SIMGRID_VERSION >= 33400
+    activity->start();
+#else
+    activity->vetoable_start();
+#endif
+}
+
 // Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
 class JustInTimeRun {
 public:
     JustInTimeRun(const TaskPlans& plans, const Successors& successors,
                   const SimgridPlatform& platform, double core_bytes_per_ns)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
-          next_step_(plans.size(), 0), current_(plans.size()) {
+          next_step_(plans.size(), 0), current_(plans.size()), progress_("simulating", "tasks", plans.size()) {
         timeline_.tasks.resize(plans.size());
         for (int id : successors.ids) ++waiting_on_[id];
     }
 
     sched::Timeline run(SimulationStats& stats) {
+#if SIMGRID_VERSION >= 33400
+        sg::Comm::on_completion_cb([this](const sg::Comm& activity) { on_completion(activity); });
+        sg::Exec::on_completion_cb([this](const sg::Exec& activity) { on_completion(activity); });
+#else
         sg::Activity::on_completion_cb([this](const sg::Activity& activity) { on_completion(activity); });
+#endif
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (waiting_on_[id] == 0) begin(static_cast<int>(id));
         sg::Engine::get_instance()->run();
@@ -49,6 +69,7 @@ public:
                 throw Error(fmt::format("simulation stopped before task {} ran (does the DAG have a cycle?)", id));
         stats.activities = activities_;
         stats.timers = timers_;
+        stats.comms_kept_attached = comms_kept_attached_count();
         for (const auto& time : timeline_.tasks) timeline_.makespan_ns = std::max(timeline_.makespan_ns, time.end_ns);
         return std::move(timeline_);
     }
@@ -69,6 +90,7 @@ private:
             return;
         }
         timeline_.tasks[id].end_ns = sg::Engine::get_clock();
+        progress_.advance(++tasks_done_);
         if (current_[id]) retired_.push_back(std::move(current_[id]));
         for (std::size_t at = successors_.first[id]; at < successors_.first[id + 1]; ++at)
             if (const int next = successors_.ids[at]; --waiting_on_[next] == 0) begin(next);
@@ -100,14 +122,14 @@ private:
             auto comm = sg::Comm::sendto_init(platform_.host(from), platform_.host(step.to));
             comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
             comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
-            comm->vetoable_start();
+            start_activity(comm);
             activity = comm;
         } else {  // shared_work: the ranks on this core share its speed
             auto exec = sg::Exec::init();
             exec->set_flops_amount(step.amount);
             exec->set_host(platform_.host(step.from));
             exec->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
-            exec->vetoable_start();
+            start_activity(exec);
             activity = exec;
         }
         ++activities_;
@@ -133,6 +155,8 @@ private:
     std::vector<sg::ActivityPtr> retired_;
     std::map<Endpoint, double> busy_until_ns_;  // serial resources
     sched::Timeline timeline_;
+    ProgressReport progress_;
+    std::size_t tasks_done_ = 0;
     std::size_t activities_ = 0;
     std::size_t timers_ = 0;
 };
@@ -145,6 +169,14 @@ std::set<SimgridPlatform::Pair> routes_used(const TaskPlans& plans) {
             if (step.source_ready_after >= 0) routes.insert({step.fallback_from, step.to});
         }
     return routes;
+}
+
+// The cores that run Exec activities (shared work).
+std::set<Endpoint> exec_hosts(const TaskPlans& plans) {
+    std::set<Endpoint> hosts;
+    for (const auto& step : plans.all_steps())
+        if (step.kind == Step::Kind::shared_work) hosts.insert(step.from);
+    return hosts;
 }
 
 // Writes all of it, or exits: the parent then sees a short result.
@@ -189,7 +221,7 @@ std::vector<std::string>& simgrid_arguments() {
         int argc = static_cast<int>(arguments.size());
         sg::Engine engine(&argc, argv.data());
         SimgridPlatform::configure_engine();
-        const SimgridPlatform platform(model, routes_used(plans));
+        const SimgridPlatform platform(model, routes_used(plans), exec_hosts(plans));
         timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
         stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
@@ -201,7 +233,7 @@ std::vector<std::string>& simgrid_arguments() {
         send_failure(fd, "an exception that is not a std::exception left SimGrid");
     }
     const std::uint64_t count = timeline.tasks.size();
-    const std::uint64_t created[] = {stats.activities, stats.timers};
+    const std::uint64_t created[] = {stats.activities, stats.timers, stats.comms_kept_attached};
     write_all(fd, "O", 1);
     write_all(fd, &count, sizeof count);
     write_all(fd, timeline.tasks.data(), count * sizeof(sched::TaskTime));
@@ -251,7 +283,7 @@ ChildAnswer read_answer(int fd) {
     std::uint64_t count = 0;
     if (!read_exactly(fd, &count, sizeof count) || count > (std::uint64_t{1} << 40)) return answer;
     result.timeline.tasks.resize(count);
-    std::uint64_t created[2] = {};
+    std::uint64_t created[3] = {};
     answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(sched::TaskTime)) &&
                       read_exactly(fd, &result.timeline.makespan_ns, sizeof(double)) &&
                       read_exactly(fd, &result.stats.wall_seconds, sizeof(double)) &&
@@ -259,6 +291,7 @@ ChildAnswer read_answer(int fd) {
                       read_exactly(fd, created, sizeof created);
     result.stats.activities = created[0];
     result.stats.timers = created[1];
+    result.stats.comms_kept_attached = created[2];
     return answer;
 }
 
@@ -343,6 +376,16 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
     if (answer.tag != 'O') throw Error("the simulation sent back something that is not a result");
     if (!answer.complete) throw Error("the simulation sent back a truncated result");
     return std::move(answer.result);
+}
+
+std::string simgrid_description() {
+    int major = 0, minor = 0, patch = 0;
+    sg_version_get(&major, &minor, &patch);
+    std::string text = fmt::format("SimGrid {}.{}.{} (library {}.{}.{})", SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR,
+                                   SIMGRID_VERSION_PATCH, major, minor, patch);
+    if (comm_attachment_built()) text += ", comms kept out of maestro's activity list";
+    if (PlatformIndex::built()) text += ", indexed platform lookups";
+    return text;
 }
 
 const std::vector<std::string>& relied_on_simgrid_keys() {

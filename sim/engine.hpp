@@ -31,6 +31,7 @@ struct SimulationStats {
     long peak_memory_bytes = 0;       // of the simulating process (max RSS)
     std::size_t activities = 0;       // SimGrid activities created (Comms; Execs for shared_work)
     std::size_t timers = 0;           // SimGrid timers set (work steps)
+    std::size_t comms_kept_attached = 0;  // comms kept out of maestro's list (sim/comm_attachment.hpp)
 };
 
 struct Simulation {
@@ -57,6 +58,10 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
 // "root.thres:info"). UsageError for a malformed item, and for the keys
 // the cost model rests on (relied_on_simgrid_keys()), which numacoll sets.
 void set_simgrid_arguments(const std::vector<std::string>& configs, const std::vector<std::string>& logs);
+
+// "SimGrid 3.32.0 (library 3.32.0), comms kept out of maestro's list, indexed
+// platform lookups": the SimGrid this binary simulates with (numacoll --version).
+std::string simgrid_description();
 const std::vector<std::string>& relied_on_simgrid_keys();
 
 // The engine under simulate(): runs task plans whose dependencies are

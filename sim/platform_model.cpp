@@ -315,10 +315,18 @@ RouteSpec PlatformModel::dma_route(const Endpoint& dma, bool outgoing) const {
 }
 
 RouteSpec PlatformModel::network_route(int from_node, int to_node) const {
+    RouteSpec route = port_route(from_node, true);
+    const RouteSpec in = port_route(to_node, false);
+    route.links.insert(route.links.end(), in.links.begin(), in.links.end());
+    route.latency_ns += in.latency_ns;
+    return route;
+}
+
+RouteSpec PlatformModel::port_route(int node, bool outgoing) const {
     RouteSpec route;
     route.level = Level::network;
-    route.links = {{node_link(from_node, "wire"), true}, {node_link(to_node, "wire"), false}};
-    for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
+    route.links = {{node_link(node, "wire"), outgoing}};
+    route.latency_ns = link(route.links.front().link).latency_ns;
     return route;
 }
 

@@ -97,8 +97,11 @@ public:
     // A NUMA node's memory to the node's network port through one NIC
     // (`outgoing`: the NIC reads the memory), or back (it writes the memory).
     RouteSpec dma_route(const Endpoint& dma, bool outgoing) const;
-    // Between the network ports of two nodes (through the star switch).
+    // Between the network ports of two nodes (through the star switch): the
+    // sender's port route out, then the receiver's port route in.
     RouteSpec network_route(int from_node, int to_node) const;
+    // A node's wire to the switch (`outgoing`) or back.
+    RouteSpec port_route(int node, bool outgoing) const;
     // End to end, possibly across nodes (memory -> NIC -> network -> NIC ->
     // memory, through the NIC nearest each memory), for people (numacoll
     // topo --platform); the engine composes zone routes instead.

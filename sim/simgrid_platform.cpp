@@ -1,16 +1,74 @@
 #include "sim/simgrid_platform.hpp"
 
 #include <fmt/format.h>
+#include <xbt/base.h>  // SG_BEGIN_DECL, XBT_PUBLIC: version.h needs them first
+#include <simgrid/version.h>
 
+#if SIMGRID_VERSION < 33300
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#endif
 
 #include <unordered_set>
 
 #include "common/error.hpp"
+#include "common/progress.hpp"
+#include "sim/platform_lookups.hpp"
 
 namespace numacoll::sim {
 
 namespace sg = simgrid::s4u;
+
+namespace {
+
+// SimGrid 4.0 made the platform API: zones are added to a parent (the
+// engine's root exists from the start), and create_* became add_*.
+#if SIMGRID_VERSION >= 40000
+sg::NetZone* new_star_root(const std::string& name) {
+    return sg::Engine::get_instance()->get_netzone_root()->add_netzone_star(name);
+}
+sg::NetZone* new_full_zone(sg::NetZone* parent, const std::string& name) { return parent->add_netzone_full(name); }
+sg::Host* new_host(sg::NetZone* zone, const std::string& name, double speed) { return zone->add_host(name, speed); }
+sg::Link* new_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
+    return zone->add_link(name, bandwidth);
+}
+sg::SplitDuplexLink* new_split_duplex_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
+    return zone->add_split_duplex_link(name, bandwidth);
+}
+simgrid::kernel::routing::NetPoint* new_router(sg::NetZone* zone, const std::string& name) {
+    return zone->add_router(name);
+}
+#else
+sg::NetZone* new_star_root(const std::string& name) { return sg::create_star_zone(name); }
+sg::NetZone* new_full_zone(sg::NetZone* parent, const std::string& name) {
+    auto* zone = sg::create_full_zone(name);
+    zone->set_parent(parent);
+    return zone;
+}
+sg::Host* new_host(sg::NetZone* zone, const std::string& name, double speed) { return zone->create_host(name, speed); }
+sg::Link* new_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
+    return zone->create_link(name, bandwidth);
+}
+sg::SplitDuplexLink* new_split_duplex_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
+    return zone->create_split_duplex_link(name, bandwidth);
+}
+simgrid::kernel::routing::NetPoint* new_router(sg::NetZone* zone, const std::string& name) {
+    return zone->create_router(name);
+}
+#endif
+
+using LatencyFactor = std::function<double(double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>&,
+                                           const std::unordered_set<sg::NetZone*>&)>;
+
+// From 3.33 a zone sets the network model's latency factor itself.
+void set_latency_factor(sg::NetZone* zone, const LatencyFactor& factor) {
+#if SIMGRID_VERSION >= 33300
+    zone->set_latency_factor_cb(factor);
+#else
+    zone->get_network_model()->set_lat_factor_cb(factor);
+#endif
+}
+
+}  // namespace
 
 void SimgridPlatform::configure_engine() {
     // Every key set here is in relied_on_simgrid_keys() (engine.cpp): a user's --cfg may not move it.
@@ -19,24 +77,40 @@ void SimgridPlatform::configure_engine() {
     sg::Engine::set_config("network/TCP-gamma:0");
 }
 
-SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes) : model_(model) {
-    root_ = sg::create_full_zone("numacoll");
+SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes,
+                                 const std::set<Endpoint>& activity_hosts)
+    : model_(model) {
+    PlatformIndex index;
+    index_ = &index;
+    root_ = new_star_root("numacoll");
     const double core_speed = model.params().reduce_bytes_per_ns.value;
+    // Only the hosts a route or an activity uses: at 16,384 westmere nodes
+    // the others would be two thirds of the platform's memory.
+    hosts_.assign(slot({EndpointKind::core, model.nodes(), 0}), nullptr);
+    std::vector<char> needed(hosts_.size(), 0);
+    for (const auto& [from, to] : routes) needed[slot(from)] = needed[slot(to)] = 1;
+    for (const Endpoint& endpoint : activity_hosts) needed[slot(endpoint)] = 1;
+    const auto add_if_needed = [&](const Endpoint& endpoint, double speed) {
+        if (needed[slot(endpoint)]) add_host(endpoint, speed);
+    };
+    ProgressReport progress("building the SimGrid platform", "nodes", static_cast<std::size_t>(model.nodes()));
     for (int node = 0; node < model.nodes(); ++node) {
-        auto* zone = sg::create_full_zone(fmt::format("node{}", node));
-        zone->set_parent(root_);
+        progress.advance(static_cast<std::size_t>(node));
+        auto* zone = new_full_zone(root_, fmt::format("node{}", node));
+        index.add_root_child(zone);
         node_zones_.push_back(zone);
         for (int core = 0; core < model.machine().core_count(); ++core) {
-            add_host({EndpointKind::core, node, core}, core_speed);
-            add_host({EndpointKind::cache, node, core}, 1);
+            add_if_needed({EndpointKind::core, node, core}, core_speed);
+            add_if_needed({EndpointKind::cache, node, core}, 1);
         }
-        for (int numa = 0; numa < model.numa_count(); ++numa) add_host({EndpointKind::memory, node, numa}, 1);
-        for (int nic = 0; nic < model.nic_count(); ++nic) add_host({EndpointKind::nic, node, nic}, 1);
+        for (int numa = 0; numa < model.numa_count(); ++numa) add_if_needed({EndpointKind::memory, node, numa}, 1);
+        for (int nic = 0; nic < model.nic_count(); ++nic) add_if_needed({EndpointKind::nic, node, nic}, 1);
         for (int numa = 0; numa < model.numa_count(); ++numa)
-            for (int nic = 0; nic < model.nic_count(); ++nic) add_host(model.dma(node, numa, nic), 1);
+            for (int nic = 0; nic < model.nic_count(); ++nic) add_if_needed(model.dma(node, numa, nic), 1);
         if (model.spills_to_llc())
-            for (int core = 0; core < model.machine().core_count(); ++core) add_host({EndpointKind::llc, node, core}, 1);
-        ports_.push_back(zone->create_router(fmt::format("n{}.port", node)));
+            for (int core = 0; core < model.machine().core_count(); ++core)
+                add_if_needed({EndpointKind::llc, node, core}, 1);
+        ports_.push_back(new_router(zone, fmt::format("n{}.port", node)));
     }
 
     std::set<Pair> local;
@@ -70,19 +144,29 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
                         links_of(model.dma_route(dma, false), zone), false);
     }
     for (auto* zone : node_zones_) zone->seal();
-    for (const auto& [from_node, to_node] : between_nodes)
-        root_->add_route(node_zones_[from_node]->get_netpoint(), node_zones_[to_node]->get_netpoint(),
-                         ports_[from_node], ports_[to_node], links_of(model.network_route(from_node, to_node), root_),
-                         false);
+    // Between nodes, the root is a star: a route is the sender's wire up and
+    // the receiver's wire down (PlatformModel::network_route), so each node
+    // needs one route up and one down, not one per pair of nodes.
+    std::set<int> senders, receivers;
+    for (const auto& [from_node, to_node] : between_nodes) {
+        senders.insert(from_node);
+        receivers.insert(to_node);
+    }
+    for (int node : senders)
+        root_->add_route(node_zones_[node]->get_netpoint(), nullptr, ports_[node], nullptr,
+                         links_of(model.port_route(node, true), root_), false);
+    for (int node : receivers)
+        root_->add_route(nullptr, node_zones_[node]->get_netpoint(), nullptr, ports_[node],
+                         links_of(model.port_route(node, false), root_), false);
     root_->seal();
+    index_ = nullptr;
 
-    root_->get_network_model()->set_lat_factor_cb(
-        [this](double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>& links,
-               const std::unordered_set<sg::NetZone*>&) {
-            double real = 0;
-            for (const sg::Link* used : links) real += real_latency_ns_.at(used);
-            return real / raw_route_latency_ns;
-        });
+    set_latency_factor(root_, [this](double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>& links,
+                                     const std::unordered_set<sg::NetZone*>&) {
+        double real = 0;
+        for (const sg::Link* used : links) real += real_latency_ns_.at(used);
+        return real / raw_route_latency_ns;
+    });
 }
 
 // Hosts of a node, in order: cores, their caches, memories, NICs, DMA
@@ -107,8 +191,8 @@ std::size_t SimgridPlatform::slot(const Endpoint& endpoint) const {
 void SimgridPlatform::add_host(const Endpoint& endpoint, double speed) {
     auto* zone = node_zones_[endpoint.node];
     const std::size_t at = slot(endpoint);
-    if (hosts_.size() <= at) hosts_.resize(at + 1, nullptr);
-    hosts_[at] = zone->create_host(PlatformModel::host_name(endpoint), speed)->seal();
+    hosts_[at] = new_host(zone, PlatformModel::host_name(endpoint), speed)->seal();
+    index_->add_host(hosts_[at]);
 }
 
 sg::Host* SimgridPlatform::host(const Endpoint& endpoint) const {
@@ -124,17 +208,20 @@ sg::Link* SimgridPlatform::link(const std::string& name, sg::NetZone* zone) {
     sg::Link* created = nullptr;
     const double raw_latency = spec.raw_latency_share * raw_route_latency_ns;
     if (spec.split_duplex) {
-        auto* duplex = zone->create_split_duplex_link(name, spec.bandwidth_bytes_per_ns);
+        auto* duplex = new_split_duplex_link(zone, name, spec.bandwidth_bytes_per_ns);
         duplex->set_latency(raw_latency);
         duplex->seal();
         created = duplex;
+        index_->add_link(duplex->get_link_up());
+        index_->add_link(duplex->get_link_down());
         // The callback sees the directional halves.
         real_latency_ns_[duplex->get_link_up()] = spec.latency_ns;
         real_latency_ns_[duplex->get_link_down()] = spec.latency_ns;
     } else {
-        created = zone->create_link(name, spec.bandwidth_bytes_per_ns);
+        created = new_link(zone, name, spec.bandwidth_bytes_per_ns);
         created->set_latency(raw_latency);
         created->seal();
+        index_->add_link(created);
     }
     real_latency_ns_[created] = spec.latency_ns;
     links_[name] = created;

@@ -1,11 +1,16 @@
-// Turns a PlatformModel into SimGrid 3.32 zones, hosts, links and routes.
+// Turns a PlatformModel into SimGrid zones, hosts, links and routes (SimGrid
+// 3.32 to 4.1: the calls that changed are chosen by SIMGRID_VERSION).
 //
-// Layout: a full root zone; a full zone per node whose gateway is a router,
+// Layout: a star root zone; a full zone per node whose gateway is a router,
 // the node's port into the network. Only the routes a simulation needs are
 // added (a full zone's table is n x n, and a 1024-core node has thousands of
 // hosts): routes inside a node for every (source, destination) pair its
 // steps use, DMA endpoint <-> port routes (through the endpoint's NIC) for
-// traffic between nodes, and port <-> port routes in the root zone.
+// traffic between nodes, and in the root each node's wire up and down (a
+// star: no table of node pairs, which at 4,096 nodes would hold 16.8 million
+// entries). On SimGrid 3.32, SimGrid's own name and zone lookups are
+// answered from an index while the platform is built (sim/platform_lookups.hpp),
+// which makes building it linear in the nodes.
 //
 // Latencies: SimGrid's CM02 network model shares a link's bandwidth in
 // proportion to 1/latency of each flow's route, not max-min fairly. So every
@@ -31,12 +36,17 @@
 
 namespace numacoll::sim {
 
+class PlatformIndex;
+
 class SimgridPlatform {
 public:
     using Pair = std::pair<Endpoint, Endpoint>;
     // `routes`: the (from, to) pairs that transfers will use; pairs on two
     // nodes join two DMA endpoints, each routed through its own NIC.
-    SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes);
+    // `activity_hosts`: hosts that run activities other than transfers (the
+    // cores of shared work). The platform has these hosts and no others.
+    SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes,
+                    const std::set<Endpoint>& activity_hosts = {});
 
     simgrid::s4u::Host* host(const Endpoint& endpoint) const;
 
@@ -52,6 +62,7 @@ private:
     std::size_t slot(const Endpoint& endpoint) const;
 
     const PlatformModel& model_;
+    PlatformIndex* index_ = nullptr;  // while the constructor runs
     simgrid::s4u::NetZone* root_ = nullptr;
     std::vector<simgrid::s4u::NetZone*> node_zones_;
     std::vector<simgrid::kernel::routing::NetPoint*> ports_;  // per node: its gateway

@@ -15,13 +15,16 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "algorithms/registry.hpp"
 #include "schedule/schedule_io.hpp"
+#include "sim/comm_attachment.hpp"
 #include "sim/engine.hpp"
+#include "sim/platform_lookups.hpp"
 
 using namespace numacoll;
 
@@ -137,5 +140,38 @@ TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
         EXPECT_TRUE(sched::to_text(schedule) == sched::to_text(expected))
             << "the schedule's text differs from " << golden.name << ".txt";
         EXPECT_EQ(simulated_ns(golden, schedule), times.at(golden.name));
+    }
+}
+
+// SimGrid 3.32's substitutes (sim/comm_attachment.hpp, sim/platform_lookups.hpp)
+// change how fast SimGrid runs, never what it computes: every task's start
+// and end on every golden case, compared bit for bit, with and without them.
+TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheSimGridSubstitutes) {
+    if (!sim::comm_attachment_built() || !sim::PlatformIndex::built())
+        GTEST_SKIP() << "this build does not substitute SimGrid's detach and lookups (SimGrid >= 3.34 or the CMake "
+                        "option is off)";
+    for (const GoldenCase& golden : cases()) {
+        SCOPED_TRACE(golden.name);
+        const sched::Schedule schedule = generate(golden);
+        const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
+        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
+        sim::keep_comms_attached(true);
+        sim::PlatformIndex::set_enabled(true);
+        const sim::Simulation with = sim::simulate(schedule, platform);
+        sim::keep_comms_attached(false);
+        sim::PlatformIndex::set_enabled(false);
+        const sim::Simulation without = sim::simulate(schedule, platform);
+        sim::keep_comms_attached(true);
+        sim::PlatformIndex::set_enabled(true);
+        // Every comm was kept out of maestro's list with them, none without.
+        EXPECT_GT(with.stats.comms_kept_attached, 0u);
+        EXPECT_LE(with.stats.comms_kept_attached, with.stats.activities);
+        EXPECT_EQ(without.stats.comms_kept_attached, 0u);
+        EXPECT_EQ(with.stats.activities, without.stats.activities);
+        ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
+        EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
+                              with.timeline.tasks.size() * sizeof(sched::TaskTime)),
+                  0);
+        EXPECT_EQ(std::memcmp(&with.timeline.makespan_ns, &without.timeline.makespan_ns, sizeof(double)), 0);
     }
 }

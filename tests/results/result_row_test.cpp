@@ -33,7 +33,7 @@ TEST(ResultRow, ColumnsAreASupersetOfWhatSimAndRunWrote) {
     ASSERT_GE(columns.size(), leading.size());
     EXPECT_TRUE(std::equal(leading.begin(), leading.end(), columns.begin()));
     for (const char* name : {"p10_ns", "p90_ns", "min_ns", "max_ns", "iterations", "tasks", "options", "topology",
-                             "params", "pinned", "numa_bound", "numacoll", "placement", "root", "op", "build_type",
+                             "params", "pinned", "numa_bound", "numacoll", "placement", "root", "op", "build_type", "simgrid",
                              "host", "date", "mpi"})
         EXPECT_TRUE(has(columns, name)) << name;
 }
@@ -41,7 +41,7 @@ TEST(ResultRow, ColumnsAreASupersetOfWhatSimAndRunWrote) {
 TEST(ResultRow, SimulatedAndMeasuredRowsSayWhatTheyAre) {
     const sched::Schedule schedule = small_schedule();
     results::ResultRow simulated = results::simulated_row(schedule, 1234.5678912);
-    simulated.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z", ""};
+    simulated.provenance = {"0.1.0 (abc)", "Release", "3.32.0", "host1", "2026-11-22T00:00:00Z", ""};
     const auto fields = results::result_fields(simulated);
     const auto columns = results::result_columns();
     ASSERT_EQ(fields.size(), columns.size());
@@ -55,6 +55,7 @@ TEST(ResultRow, SimulatedAndMeasuredRowsSayWhatTheyAre) {
     EXPECT_EQ(field(fields, "options"), "arity=2;bcast=1stage");
     EXPECT_EQ(field(fields, "op"), "sum");
     EXPECT_EQ(field(fields, "host"), "host1");
+    EXPECT_EQ(field(fields, "simgrid"), "3.32.0");
 
     TimeStats times;
     times.median_ns = 900.04;

@@ -26,7 +26,7 @@ validate::ValidationPoint point(double simulated_ns, double measured_ns, std::op
     spread.median_ns = measured_ns;
     spread.iterations = 5;
     p.measured.spread = spread;
-    p.measured.provenance = {"0.1.0 (abc)", "Release", "host1", "2026-11-22T00:00:00Z", ""};
+    p.measured.provenance = {"0.1.0 (abc)", "Release", "3.32.0", "host1", "2026-11-22T00:00:00Z", ""};
     p.model_ns = model_ns;
     return p;
 }
@@ -42,7 +42,7 @@ TEST(Validation, CsvKeepsItsColumnsAndGainsProvenance) {
         "model_abs_error_ns", "provenance"};
     ASSERT_GE(columns.size(), kept.size());
     EXPECT_TRUE(std::equal(kept.begin(), kept.end(), columns.begin()));
-    for (const char* name : {"numacoll", "build_type", "host", "date", "mpi"})
+    for (const char* name : {"numacoll", "build_type", "simgrid", "host", "date", "mpi"})
         EXPECT_NE(std::find(columns.begin(), columns.end(), name), columns.end()) << name;
 
     const auto fields = validate::validation_fields(point(1200, 1000, 900), "a run");
