@@ -149,7 +149,16 @@ int Schedule::add_task(Task task, const std::vector<int>& deps) {
     TaskBudget::charge(boost::num_vertices(*tasks_) + 1);
     const int id = static_cast<int>(boost::add_vertex(*tasks_));
     (*tasks_)[id] = std::move(task);
-    for (int dep : deps) add_edge(dep, id);
+    // The task is new, so none of these edges exists yet: no search of the
+    // dependency's out-edges (a broadcast's root has a thousand), only of
+    // repeats among `deps`.
+    std::vector<int> unique_deps = deps;
+    std::sort(unique_deps.begin(), unique_deps.end());
+    unique_deps.erase(std::unique(unique_deps.begin(), unique_deps.end()), unique_deps.end());
+    for (int dep : unique_deps) {
+        if (dep < 0 || dep > id) throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", dep, id));
+        boost::add_edge(dep, id, *tasks_);
+    }
     return id;
 }
 
