@@ -56,6 +56,21 @@ simgrid::kernel::routing::NetPoint* new_router(sg::NetZone* zone, const std::str
 }
 #endif
 
+// One direction only. SimGrid 4.0 deprecated this form (routes with
+// gateways given per route) in favour of zone gateways; it stays until 4.2.
+void add_route(sg::NetZone* zone, simgrid::kernel::routing::NetPoint* from, simgrid::kernel::routing::NetPoint* to,
+               simgrid::kernel::routing::NetPoint* gateway_from, simgrid::kernel::routing::NetPoint* gateway_to,
+               const std::vector<sg::LinkInRoute>& links) {
+#if SIMGRID_VERSION >= 40000
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+    zone->add_route(from, to, gateway_from, gateway_to, links, false);
+#if SIMGRID_VERSION >= 40000
+#pragma GCC diagnostic pop
+#endif
+}
+
 using LatencyFactor = std::function<double(double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>&,
                                            const std::unordered_set<sg::NetZone*>&)>;
 
@@ -130,18 +145,18 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     }
     for (const auto& [from, to] : local) {
         auto* zone = node_zones_[from.node];
-        zone->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
-                        links_of(model.route(from, to), zone), false);
+        add_route(zone, host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
+                  links_of(model.route(from, to), zone));
     }
     for (const Endpoint& dma : sending) {
         auto* zone = node_zones_[dma.node];
-        zone->add_route(host(dma)->get_netpoint(), ports_[dma.node], nullptr, nullptr,
-                        links_of(model.dma_route(dma, true), zone), false);
+        add_route(zone, host(dma)->get_netpoint(), ports_[dma.node], nullptr, nullptr,
+                  links_of(model.dma_route(dma, true), zone));
     }
     for (const Endpoint& dma : receiving) {
         auto* zone = node_zones_[dma.node];
-        zone->add_route(ports_[dma.node], host(dma)->get_netpoint(), nullptr, nullptr,
-                        links_of(model.dma_route(dma, false), zone), false);
+        add_route(zone, ports_[dma.node], host(dma)->get_netpoint(), nullptr, nullptr,
+                  links_of(model.dma_route(dma, false), zone));
     }
     for (auto* zone : node_zones_) zone->seal();
     // Between nodes, the root is a star: a route is the sender's wire up and
@@ -153,11 +168,11 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         receivers.insert(to_node);
     }
     for (int node : senders)
-        root_->add_route(node_zones_[node]->get_netpoint(), nullptr, ports_[node], nullptr,
-                         links_of(model.port_route(node, true), root_), false);
+        add_route(root_, node_zones_[node]->get_netpoint(), nullptr, ports_[node], nullptr,
+                  links_of(model.port_route(node, true), root_));
     for (int node : receivers)
-        root_->add_route(nullptr, node_zones_[node]->get_netpoint(), nullptr, ports_[node],
-                         links_of(model.port_route(node, false), root_), false);
+        add_route(root_, nullptr, node_zones_[node]->get_netpoint(), nullptr, ports_[node],
+                  links_of(model.port_route(node, false), root_));
     root_->seal();
     index_ = nullptr;
 
