@@ -56,7 +56,7 @@ int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<in
 int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
                             const std::string& label) {
     sched::Task task = task_of(TaskKind::reduce, thread, label);
-    task.reads = from;
+    task.reads.assign(from.begin(), from.end());
     task.write = to;
     return add_ordered(std::move(task), deps, true);
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "common/error.hpp"
 
@@ -35,15 +36,6 @@ Enum parse_name(const std::string& text, const std::array<const char*, N>& names
         expected += (expected.empty() ? "" : ", ") + std::string(names[index]);
     }
     throw UsageError(fmt::format("unknown {} '{}': expected one of {}", what, text, expected));
-}
-
-// The tasks at one end of a range of edges, in id order.
-template <typename EdgeRange, typename EndOf>
-std::vector<int> sorted_ends(EdgeRange edges, EndOf end_of) {
-    std::vector<int> result;
-    for (auto it = edges.first; it != edges.second; ++it) result.push_back(static_cast<int>(end_of(*it)));
-    std::sort(result.begin(), result.end());
-    return result;
 }
 
 }  // namespace
@@ -144,36 +136,88 @@ void TaskBudget::charge(std::size_t tasks) {
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {
-    // add_vertex(property, graph) takes the task by const reference: add an
-    // empty vertex and move the task in, so its vectors are not copied.
-    TaskBudget::charge(boost::num_vertices(*tasks_) + 1);
-    const int id = static_cast<int>(boost::add_vertex(*tasks_));
-    (*tasks_)[id] = std::move(task);
-    // The task is new, so none of these edges exists yet: no search of the
-    // dependency's out-edges (a broadcast's root has a thousand), only of
-    // repeats among `deps`.
-    std::vector<int> unique_deps = deps;
-    std::sort(unique_deps.begin(), unique_deps.end());
-    unique_deps.erase(std::unique(unique_deps.begin(), unique_deps.end()), unique_deps.end());
-    for (int dep : unique_deps) {
-        if (dep < 0 || dep > id) throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", dep, id));
-        boost::add_edge(dep, id, *tasks_);
-    }
+    TaskBudget::charge(tasks_.size() + 1);
+    const int id = static_cast<int>(tasks_.size());
+    // Repeats among `deps` count once; the row stays ascending.
+    const std::size_t row = predecessors_.ids.size();
+    predecessors_.ids.insert(predecessors_.ids.end(), deps.begin(), deps.end());
+    const auto begin = predecessors_.ids.begin() + static_cast<std::ptrdiff_t>(row);
+    std::sort(begin, predecessors_.ids.end());
+    predecessors_.ids.erase(std::unique(begin, predecessors_.ids.end()), predecessors_.ids.end());
+    for (auto it = predecessors_.ids.begin() + static_cast<std::ptrdiff_t>(row); it != predecessors_.ids.end(); ++it)
+        if (*it < 0 || *it > id) {
+            const int bad = *it;
+            predecessors_.ids.resize(row);
+            throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", bad, id));
+        }
+    predecessors_.first.push_back(static_cast<std::uint32_t>(predecessors_.ids.size()));
+    tasks_.push_back(std::move(task));
+    derived_.reset();
     return id;
 }
 
 void Schedule::add_edge(int from, int to) {
     if (from < 0 || to < 0 || from >= task_count() || to >= task_count())
         throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", from, to));
-    if (!boost::edge(from, to, *tasks_).second) boost::add_edge(from, to, *tasks_);
+    auto& ids = predecessors_.ids;
+    const auto row_begin = ids.begin() + predecessors_.first[to], row_end = ids.begin() + predecessors_.first[to + 1];
+    const auto at = std::lower_bound(row_begin, row_end, from);
+    if (at != row_end && *at == from) return;
+    ids.insert(at, from);  // rare after generation (tests, edits): the rows after it move
+    for (std::size_t task = static_cast<std::size_t>(to) + 1; task < predecessors_.first.size(); ++task)
+        ++predecessors_.first[task];
+    derived_.reset();
 }
 
-std::vector<int> Schedule::predecessors(int id) const {
-    return sorted_ends(boost::in_edges(id, *tasks_), [&](auto edge) { return boost::source(edge, *tasks_); });
+namespace {
+
+// Guards the making of a schedule's derived rows when readers share it.
+std::mutex derived_mutex;
+
+}  // namespace
+
+Schedule::Derived& Schedule::derived() const {
+    const std::lock_guard<std::mutex> lock(derived_mutex);
+    if (derived_) return *derived_;
+    auto made = std::make_shared<Derived>();
+    // Successors by counting: each row ascending because sources are visited in id order.
+    TaskRows& successors = made->successors;
+    const std::size_t tasks = tasks_.size();
+    successors.first.assign(tasks + 1, 0);
+    for (int id : predecessors_.ids) ++successors.first[static_cast<std::size_t>(id) + 1];
+    for (std::size_t task = 0; task < tasks; ++task) successors.first[task + 1] += successors.first[task];
+    successors.ids.resize(predecessors_.ids.size());
+    std::vector<std::uint32_t> next(successors.first.begin(), successors.first.end() - 1);
+    for (std::size_t target = 0; target < tasks; ++target)
+        for (const int* source = predecessors_.begin(static_cast<int>(target));
+             source != predecessors_.end(static_cast<int>(target)); ++source)
+            successors.ids[next[static_cast<std::size_t>(*source)]++] = static_cast<int>(target);
+    derived_ = made;
+    return *derived_;
 }
+
+const TaskRows& Schedule::successor_rows() const { return derived().successors; }
 
 std::vector<int> Schedule::successors(int id) const {
-    return sorted_ends(boost::out_edges(id, *tasks_), [&](auto edge) { return boost::target(edge, *tasks_); });
+    const TaskRows& rows = successor_rows();
+    return {rows.begin(id), rows.end(id)};
+}
+
+const TaskGraph& Schedule::graph() const {
+    Derived& made = derived();
+    const std::lock_guard<std::mutex> lock(derived_mutex);
+    if (!made.graph) {
+        // Edges in the order of their sources, then targets: Boost keeps each row in that order.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+        edges.reserve(made.successors.ids.size());
+        for (std::size_t source = 0; source < made.successors.size(); ++source)
+            for (const int* target = made.successors.begin(static_cast<int>(source));
+                 target != made.successors.end(static_cast<int>(source)); ++target)
+                edges.emplace_back(static_cast<std::uint32_t>(source), static_cast<std::uint32_t>(*target));
+        made.graph = std::make_unique<TaskGraph>(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(),
+                                                 static_cast<std::uint32_t>(tasks_.size()));
+    }
+    return *made.graph;
 }
 
 int Schedule::buffer_of(int rank, BufferRole role) const {

@@ -24,8 +24,10 @@
 //   own thread (ids are a topological order; validate() checks it).
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
+#include <boost/container/small_vector.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -96,20 +98,34 @@ struct Range {
     bool operator==(const Range&) const = default;
 };
 
+// A task's reads, inline up to two (every copy and net task, and most
+// reductions): a million tasks make no heap block for them.
+using Reads = boost::container::small_vector<Range, 2>;
+
 struct Task {
     TaskKind kind = TaskKind::copy;
     int thread = 0;           // the rank that executes it
     int peer = -1;            // flag: the waiting rank; net: the receiving rank
-    std::vector<Range> reads; // copy/net: one; reduce: one or more, all of write's length
+    Reads reads;              // copy/net: one; reduce: one or more, all of write's length
     Range write;              // buffer -1 for flag, compute and wait
     double flops = 0;         // compute only: the work, > 0
     Label label;              // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };
 
-// Edges in a vector (not the default list): a schedule can have millions.
-using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, boost::no_property,
-                                        boost::no_property, boost::vecS>;
+// The dependency graph as Boost.Graph sees it (for its algorithms: a
+// topological sort, Graphviz): compressed rows both ways, 32-bit ids.
+using TaskGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boost::no_property, boost::no_property,
+                                                     boost::no_property, std::uint32_t, std::uint32_t>;
+
+// Compressed rows: the row of task t is ids[first[t] .. first[t + 1]), ascending.
+struct TaskRows {
+    std::vector<std::uint32_t> first{0};
+    std::vector<int> ids;
+    std::size_t size() const { return first.size() - 1; }
+    const int* begin(int task) const { return ids.data() + first[task]; }
+    const int* end(int task) const { return ids.data() + first[task + 1]; }
+};
 
 // Who the ranks are, copied from the Layout so that a schedule read back from
 // a file is complete on its own.
@@ -171,14 +187,18 @@ public:
     void add_edge(int from, int to);
 
     int rank_count() const { return static_cast<int>(ranks.size()); }
-    int task_count() const { return static_cast<int>(boost::num_vertices(*tasks_)); }
-    const Task& task(int id) const { return (*tasks_)[id]; }
+    int task_count() const { return static_cast<int>(tasks_.size()); }
+    const Task& task(int id) const { return tasks_[id]; }
     const std::vector<Buffer>& buffers() const { return buffers_; }
     const Buffer& buffer(int id) const { return buffers_[id]; }
-    const TaskGraph& graph() const { return *tasks_; }
-    std::vector<int> predecessors(int id) const;
+    // Made on first use after a change, and kept (not thread-safe while the
+    // schedule changes; concurrent readers of a finished schedule are fine).
+    const TaskGraph& graph() const;
+    const TaskRows& predecessor_rows() const { return predecessors_; }
+    const TaskRows& successor_rows() const;
+    std::vector<int> predecessors(int id) const { return {predecessors_.begin(id), predecessors_.end(id)}; }
     std::vector<int> successors(int id) const;
-    int edge_count() const { return static_cast<int>(boost::num_edges(*tasks_)); }
+    int edge_count() const { return static_cast<int>(predecessors_.ids.size()); }
 
     // Buffer id of a rank's input / output, -1 if it has none.
     int input_of(int rank) const { return buffer_of(rank, BufferRole::input); }
@@ -187,34 +207,20 @@ public:
     int buffer_of(int rank, BufferRole role) const;
 
 private:
-    // Boost's adjacency_list has no move constructor, and its swap() copies
-    // (its edges point at the graph's own edge vector, so the graph object
-    // cannot change address): moving the graph itself would copy every task
-    // and edge, twice the memory of a million-task schedule. The graph lives
-    // on the heap and moves as a pointer.
-    class MovableGraph {
-    public:
-        MovableGraph() : graph_(std::make_unique<TaskGraph>()) {}
-        MovableGraph(const MovableGraph& other) : graph_(std::make_unique<TaskGraph>(*other.graph_)) {}
-        MovableGraph& operator=(const MovableGraph& other) {
-            if (this != &other) graph_ = std::make_unique<TaskGraph>(*other.graph_);
-            return *this;
-        }
-        // A moved-from schedule is empty.
-        MovableGraph(MovableGraph&& other) noexcept : graph_(std::exchange(other.graph_, std::make_unique<TaskGraph>())) {}
-        MovableGraph& operator=(MovableGraph&& other) noexcept {
-            graph_ = std::exchange(other.graph_, std::make_unique<TaskGraph>());
-            return *this;
-        }
-        TaskGraph& operator*() { return *graph_; }
-        const TaskGraph& operator*() const { return *graph_; }
-
-    private:
-        std::unique_ptr<TaskGraph> graph_;
+    // What graph() and successor_rows() derive from the predecessors, made
+    // once per state of the schedule.
+    struct Derived {
+        TaskRows successors;
+        std::unique_ptr<TaskGraph> graph;
     };
+    Derived& derived() const;
 
     std::vector<Buffer> buffers_;
-    MovableGraph tasks_;
+    // A deque grows without copying what it holds: a vector of a million
+    // tasks would briefly hold one and a half times their memory to grow.
+    std::deque<Task> tasks_;
+    TaskRows predecessors_;  // filled as tasks are added: generation is one pass
+    mutable std::shared_ptr<Derived> derived_;
 };
 
 bool operator==(const Schedule& a, const Schedule& b);

@@ -62,8 +62,7 @@ std::string unescape(const std::string& value) {
 
 std::string range_text(const Range& range) { return fmt::format("{}@{}+{}", range.buffer, range.offset, range.bytes); }
 
-template <typename T>
-std::string join(const std::vector<T>& items, auto format_item) {
+std::string join(const auto& items, auto format_item) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ",") + format_item(item);
     return out.empty() ? "-" : out;
@@ -496,7 +495,7 @@ std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_
         return "white";
     };
     auto vertex_writer = [&](std::ostream& out, TaskGraph::vertex_descriptor v) {
-        const Task& task = graph[v];
+        const Task& task = schedule.task(static_cast<int>(v));
         std::string label = fmt::format("{} {} r{}", v, to_string(task.kind), task.thread);
         if (task.peer >= 0) label += fmt::format("->r{}", task.peer);
         if (task.write.buffer >= 0) label += fmt::format("\\n{}B", task.write.bytes);

@@ -304,16 +304,10 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
 }
 
 Successors Successors::of(const sched::Schedule& schedule) {
+    const sched::TaskRows& rows = schedule.successor_rows();
     Successors result;
-    const auto& graph = schedule.graph();
-    result.first.reserve(static_cast<std::size_t>(schedule.task_count()) + 1);
-    result.ids.reserve(static_cast<std::size_t>(schedule.edge_count()));
-    for (int id = 0; id < schedule.task_count(); ++id) {
-        result.first.push_back(result.ids.size());
-        for (auto [edge, end] = boost::out_edges(id, graph); edge != end; ++edge)
-            result.ids.push_back(static_cast<int>(boost::target(*edge, graph)));
-    }
-    result.first.push_back(result.ids.size());
+    result.first.assign(rows.first.begin(), rows.first.end());
+    result.ids = rows.ids;
     return result;
 }
 

@@ -74,8 +74,9 @@ ScheduleStats schedule_stats(const sched::Schedule& schedule, const PlatformMode
         by_tasks[id].first += 1;
         by_tasks[id].second += written[id];
         by_bytes[id] += written[id];
-        for (auto [edge, end] = boost::out_edges(id, schedule.graph()); edge != end; ++edge) {
-            const int next = static_cast<int>(boost::target(*edge, schedule.graph()));
+        const sched::TaskRows& successors = schedule.successor_rows();
+        for (const int* at = successors.begin(id); at != successors.end(id); ++at) {
+            const int next = *at;
             if (by_tasks[id] > by_tasks[next]) by_tasks[next] = by_tasks[id], previous[next] = id;
             by_bytes[next] = std::max(by_bytes[next], by_bytes[id]);
         }

@@ -25,8 +25,9 @@ TEST(BackToBack, CopiesHaveTheirOwnTasksAndBuffers) {
     const sched::Task& copied = three.task(last);
     EXPECT_EQ(copied.kind, original.kind);
     EXPECT_EQ(copied.thread, original.thread);
-    if (original.write.buffer >= 0)
+    if (original.write.buffer >= 0) {
         EXPECT_EQ(copied.write.buffer, original.write.buffer + 2 * static_cast<int>(one.buffers().size()));
+    }
 }
 
 TEST(BackToBack, EachRankStartsTheNextCopyAfterItsOwnPart) {
