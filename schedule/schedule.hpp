@@ -148,8 +148,10 @@ struct RankInfo {
 // it lives, a budget shows generation's progress on stderr (common/progress.hpp).
 class TaskBudget {
 public:
-    static constexpr std::size_t default_max_tasks = std::size_t{4} << 20;  // about 1.4 GB of schedule
-    static constexpr double bytes_per_task = 350;  // measured: 352 MB for a million tasks
+    static constexpr std::size_t default_max_tasks = std::size_t{4} << 20;  // about 1.7 GB to simulate
+    // Measured: the whole `numacoll sim` command of a million tasks (generation,
+    // planning, simulation) peaks at 407 MB.
+    static constexpr double bytes_per_task = 410;
     // `what` names the schedule in the message ("allreduce tree 1MiB");
     // `expected_tasks` is the estimate the progress line counts towards.
     explicit TaskBudget(std::string what, std::size_t expected_tasks = 0);

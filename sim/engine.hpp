@@ -14,6 +14,10 @@
 // concurrent flows share links max-min fairly and d flows of m bytes through
 // a shared link take exactly a + m·max(b, B·d) (tests/sim/engine_closed_form_test.cpp).
 //
+// On SimGrid < 3.34 the comms stay out of maestro's activity list
+// (sim/comm_attachment.hpp): the engine keeps a handle on each until its
+// completion callback has run, which is what makes that safe.
+//
 // SimGrid allows one engine per process, so every simulation runs in a
 // forked child that sends its timeline back through a pipe; the caller can
 // simulate as often as it likes.
