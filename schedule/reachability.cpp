@@ -3,9 +3,7 @@
 namespace numacoll::sched {
 
 Reachability::Reachability(const Schedule& schedule)
-    : successors_(schedule.task_count()), visited_stamp_(schedule.task_count(), 0) {
-    for (int id = 0; id < schedule.task_count(); ++id) successors_[id] = schedule.successors(id);
-}
+    : successors_(schedule.successor_rows()), visited_stamp_(schedule.task_count(), 0) {}
 
 bool Reachability::reaches(int from, int to) {
     if (from == to) return true;
@@ -16,7 +14,8 @@ bool Reachability::reaches(int from, int to) {
     while (!stack_.empty()) {
         const int current = stack_.back();
         stack_.pop_back();
-        for (int next : successors_[current]) {
+        for (const int* at = successors_.begin(current); at != successors_.end(current); ++at) {
+            const int next = *at;
             if (next == to) return true;
             if (next > to || visited_stamp_[next] == stamp_) continue;
             visited_stamp_[next] = stamp_;

@@ -8,6 +8,7 @@
 
 namespace numacoll::sched {
 
+// The schedule must outlive it, unchanged.
 class Reachability {
 public:
     explicit Reachability(const Schedule& schedule);
@@ -15,7 +16,7 @@ public:
     bool reaches(int from, int to);
 
 private:
-    std::vector<std::vector<int>> successors_;
+    const TaskRows& successors_;  // the schedule's own rows: nothing copied per task
     std::vector<int> visited_stamp_;
     std::vector<int> stack_;
     int stamp_ = 0;
