@@ -78,7 +78,8 @@ void* find(const std::unordered_map<std::string, void*>& names, const std::strin
 
 }  // namespace numacoll::sim
 
-extern "C" std::vector<simgrid::s4u::Host*> numacoll_zone_all_hosts(const void* zone) __asm__(
+// Not extern "C": it returns a C++ object; the label alone names the symbol.
+std::vector<simgrid::s4u::Host*> numacoll_zone_all_hosts(const void* zone) __asm__(
     "_ZNK7simgrid6kernel7routing11NetZoneImpl13get_all_hostsEv");
 extern "C" void* numacoll_zone_host_by_name(const void* zone, const std::string& name) __asm__(
     "_ZNK7simgrid6kernel7routing11NetZoneImpl24get_host_by_name_or_nullERKNSt7__cxx1112basic_stringIcSt11char_"
