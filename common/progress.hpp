@@ -39,14 +39,13 @@ public:
         done_ = done;
         if (++calls_ % 4096 == 0) maybe_print();
     }
-    void set_expected_total(std::size_t expected_total) { expected_ = expected_total; }
 
 private:
     void maybe_print();
 
     std::string what_;
     std::string unit_;
-    std::size_t expected_;
+    const std::size_t expected_;
     ProgressTiming timing_;
     std::size_t done_ = 0;
     std::size_t calls_ = 0;

@@ -3,11 +3,11 @@
 #include <xbt/base.h>  // SG_BEGIN_DECL, XBT_PUBLIC: version.h needs them first
 #include <simgrid/version.h>
 
-#if defined(NUMACOLL_SIMGRID_ATTACHED_COMMS) && SIMGRID_VERSION < 33400
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <cstring>
+
+#if defined(NUMACOLL_SIMGRID_ATTACHED_COMMS) && SIMGRID_VERSION < 33400
+#include <dlfcn.h>
 #define NUMACOLL_INTERPOSE_DETACH 1
 #endif
 
@@ -39,8 +39,7 @@ DetachFunction simgrid_detach() {
 // default, off with NUMACOLL_SIMGRID_ATTACHED_COMMS=0 (to compare).
 const bool available = [] {
     const bool found = simgrid_detach() != nullptr;
-    const char* setting = std::getenv("NUMACOLL_SIMGRID_ATTACHED_COMMS");
-    kept_attached = found && (setting == nullptr || std::strcmp(setting, "0") != 0);
+    kept_attached = found && simgrid_substitutes_requested();
     return found;
 }();
 
@@ -67,6 +66,11 @@ namespace numacoll::sim {
 bool comm_attachment_built() { return false; }
 
 #endif
+
+bool simgrid_substitutes_requested() {
+    const char* setting = std::getenv("NUMACOLL_SIMGRID_ATTACHED_COMMS");
+    return setting == nullptr || std::strcmp(setting, "0") != 0;
+}
 
 bool comms_kept_attached() { return kept_attached; }
 

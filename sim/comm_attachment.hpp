@@ -36,4 +36,8 @@ void keep_comms_attached(bool enabled);
 // Comms this process kept out of the list (the simulating child counts its own).
 std::size_t comms_kept_attached_count();
 
+// The one switch for every SimGrid substitute (this one and
+// sim/platform_lookups.hpp): false when NUMACOLL_SIMGRID_ATTACHED_COMMS=0.
+bool simgrid_substitutes_requested();
+
 }  // namespace numacoll::sim

@@ -5,10 +5,10 @@
 #include <simgrid/s4u.hpp>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <unordered_map>
 #include <vector>
+
+#include "sim/comm_attachment.hpp"
 
 #if defined(NUMACOLL_SIMGRID_ATTACHED_COMMS) && SIMGRID_VERSION < 33400
 #include <dlfcn.h>
@@ -59,10 +59,7 @@ const ByName simgrid_host_by_name = simgrid_definition<ByName>(host_by_name_symb
 const ByName simgrid_link_by_name = simgrid_definition<ByName>(link_by_name_symbol);
 const ZoneOf simgrid_zone_of_netpoint = simgrid_definition<ZoneOf>(zone_of_netpoint_symbol);
 const bool available = simgrid_all_hosts && simgrid_host_by_name && simgrid_link_by_name && simgrid_zone_of_netpoint;
-bool enabled_now = available && [] {
-    const char* setting = std::getenv("NUMACOLL_SIMGRID_ATTACHED_COMMS");
-    return setting == nullptr || std::strcmp(setting, "0") != 0;
-}();
+bool enabled_now = available && simgrid_substitutes_requested();
 
 bool from_root(const void* zone) {
     const auto* root = sg::Engine::get_instance()->get_netzone_root();

@@ -42,7 +42,7 @@ public:
 
     static bool built();  // whether this build substitutes the lookups
     // Whether platforms built from now on use an index (default: built(),
-    // unless NUMACOLL_SIMGRID_ATTACHED_COMMS=0); tests compare both ways.
+    // unless simgrid_substitutes_requested() says no); tests compare both ways.
     static bool enabled();
     static void set_enabled(bool enabled);
     void add_host(simgrid::s4u::Host* host);
