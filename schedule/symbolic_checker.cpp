@@ -13,14 +13,35 @@ namespace numacoll::sched {
 
 namespace {
 
+// A run of consecutive ranks whose bytes sit at the same shift, each counted
+// `count` times: a complete sum over P ranks is one run, not P terms, so the
+// checker's memory grows with the schedule's segments, not with segments x
+// ranks.
 struct Term {
-    int rank = 0;
-    std::int64_t shift = 0;  // byte x holds element x + shift of `rank`'s input
+    int first_rank = 0;
+    int rank_count = 1;
+    std::int64_t shift = 0;  // byte x holds element x + shift of each rank's input
     int count = 0;
+    int end_rank() const { return first_rank + rank_count; }
     bool operator==(const Term&) const = default;
 };
 
-using Terms = std::vector<Term>;  // sorted by (rank, shift), counts > 0
+// Sorted by (shift, first_rank); runs of one shift are disjoint, and two runs
+// that touch with the same count are one: each multiset has one form, so
+// equality of multisets is equality of vectors.
+using Terms = std::vector<Term>;
+
+void append_run(Terms& terms, std::int64_t shift, int first_rank, int end_rank, int count) {
+    if (first_rank >= end_rank || count == 0) return;
+    if (!terms.empty()) {
+        Term& last = terms.back();
+        if (last.shift == shift && last.count == count && last.end_rank() == first_rank) {
+            last.rank_count += end_rank - first_rank;
+            return;
+        }
+    }
+    terms.push_back({first_rank, end_rank - first_rank, shift, count});
+}
 
 Terms shifted(const Terms& terms, std::int64_t delta) {
     Terms result = terms;
@@ -28,23 +49,59 @@ Terms shifted(const Terms& terms, std::int64_t delta) {
     return result;
 }
 
+// The multiset sum, by a sweep over both lists in (shift, rank) order.
 void add_into(Terms& sum, const Terms& more) {
     Terms merged;
     merged.reserve(sum.size() + more.size());
-    auto a = sum.cbegin();
-    auto b = more.cbegin();
-    auto key = [](const Term& t) { return std::pair{t.rank, t.shift}; };
-    while (a != sum.cend() || b != more.cend()) {
-        if (b == more.cend() || (a != sum.cend() && key(*a) < key(*b))) {
-            merged.push_back(*a++);
-        } else if (a == sum.cend() || key(*b) < key(*a)) {
-            merged.push_back(*b++);
+    std::size_t i = 0, j = 0;
+    int a_from = sum.empty() ? 0 : sum[0].first_rank;    // unconsumed start of sum[i]
+    int b_from = more.empty() ? 0 : more[0].first_rank;  // unconsumed start of more[j]
+    auto next_a = [&] { if (++i < sum.size()) a_from = sum[i].first_rank; };
+    auto next_b = [&] { if (++j < more.size()) b_from = more[j].first_rank; };
+    while (i < sum.size() || j < more.size()) {
+        const bool a_only = j == more.size() || (i < sum.size() && sum[i].shift < more[j].shift);
+        const bool b_only = i == sum.size() || (j < more.size() && more[j].shift < sum[i].shift);
+        if (a_only) {
+            append_run(merged, sum[i].shift, a_from, sum[i].end_rank(), sum[i].count);
+            next_a();
+            continue;
+        }
+        if (b_only) {
+            append_run(merged, more[j].shift, b_from, more[j].end_rank(), more[j].count);
+            next_b();
+            continue;
+        }
+        const Term& a = sum[i];
+        const Term& b = more[j];
+        if (a_from < b_from) {
+            const int end = std::min(a.end_rank(), b_from);
+            append_run(merged, a.shift, a_from, end, a.count);
+            a_from = end;
+            if (a_from == a.end_rank()) next_a();
+        } else if (b_from < a_from) {
+            const int end = std::min(b.end_rank(), a_from);
+            append_run(merged, b.shift, b_from, end, b.count);
+            b_from = end;
+            if (b_from == b.end_rank()) next_b();
         } else {
-            merged.push_back({a->rank, a->shift, a->count + b->count});
-            ++a, ++b;
+            const int end = std::min(a.end_rank(), b.end_rank());
+            append_run(merged, a.shift, a_from, end, a.count + b.count);
+            a_from = b_from = end;
+            const bool a_done = a_from == a.end_rank();
+            const bool b_done = b_from == b.end_rank();
+            if (a_done) next_a();
+            if (b_done) next_b();
         }
     }
     sum = std::move(merged);
+}
+
+// One count per (rank, shift), for explaining a difference in words.
+std::map<std::pair<int, std::int64_t>, int> expand(const Terms& terms) {
+    std::map<std::pair<int, std::int64_t>, int> counts;
+    for (const Term& term : terms)
+        for (int rank = term.first_rank; rank < term.end_rank(); ++rank) counts[{rank, term.shift}] = term.count;
+    return counts;
 }
 
 struct Segment {
@@ -66,7 +123,7 @@ public:
         for (std::size_t b = 0; b < segments_.size(); ++b) {
             const Buffer& buffer = schedule.buffer(static_cast<int>(b));
             Segment all{buffer.bytes, buffer.role == BufferRole::input, {}};
-            if (all.written) all.terms = {{buffer.owner, 0, 1}};
+            if (all.written) all.terms = {{buffer.owner, 1, 0, 1}};
             if (buffer.bytes > 0) segments_[b][0] = all;
         }
     }
@@ -139,25 +196,26 @@ std::vector<Piece> add_pieces(const std::vector<std::vector<Piece>>& inputs, con
     return result;
 }
 
-std::string explain_difference(const Terms& got, const Terms& expected) {
-    for (const Term& want : expected) {
-        auto it = std::find_if(got.begin(), got.end(), [&](const Term& t) { return t.rank == want.rank && t.shift == want.shift; });
+std::string explain_difference(const Terms& got_runs, const Terms& expected_runs) {
+    const auto got = expand(got_runs);
+    const auto expected = expand(expected_runs);
+    for (const auto& [want, want_count] : expected) {
+        const auto [rank, shift] = want;
+        auto it = got.find(want);
         if (it == got.end()) {
-            auto moved = std::find_if(got.begin(), got.end(), [&](const Term& t) { return t.rank == want.rank; });
+            auto moved = std::find_if(got.begin(), got.end(), [&](const auto& have) { return have.first.first == rank; });
             if (moved != got.end())
-                return fmt::format("holds rank {}'s data from {} bytes away (misplaced)", want.rank,
-                                   moved->shift - want.shift);
-            return fmt::format("is missing rank {}'s contribution", want.rank);
+                return fmt::format("holds rank {}'s data from {} bytes away (misplaced)", rank, moved->first.second - shift);
+            return fmt::format("is missing rank {}'s contribution", rank);
         }
-        if (it->count != want.count)
-            return fmt::format("holds rank {}'s contribution {} times instead of {}", want.rank, it->count, want.count);
+        if (it->second != want_count)
+            return fmt::format("holds rank {}'s contribution {} times instead of {}", rank, it->second, want_count);
     }
-    for (const Term& have : got) {
-        auto it = std::find_if(expected.begin(), expected.end(),
-                               [&](const Term& t) { return t.rank == have.rank && t.shift == have.shift; });
-        if (it == expected.end())
-            return have.shift == 0 ? fmt::format("holds rank {}'s contribution, which does not belong there", have.rank)
-                                   : fmt::format("holds rank {}'s data from {} bytes away (misplaced)", have.rank, have.shift);
+    for (const auto& [have, have_count] : got) {
+        if (expected.contains(have)) continue;
+        const auto [rank, shift] = have;
+        return shift == 0 ? fmt::format("holds rank {}'s contribution, which does not belong there", rank)
+                          : fmt::format("holds rank {}'s data from {} bytes away (misplaced)", rank, shift);
     }
     return "differs from what the collective requires";
 }
@@ -186,8 +244,10 @@ void check_outputs(const Schedule& schedule, const SymbolicMemory& memory, Check
         if (block.rank != last_rank) ++report.outputs_checked, last_rank = block.rank;
         const int output = schedule.output_of(block.rank);
         const auto shift = static_cast<std::int64_t>(block.input_offset) - static_cast<std::int64_t>(block.output_offset);
+        std::vector<int> sources = block.sources;
+        std::sort(sources.begin(), sources.end());
         Terms expected;
-        for (int source : block.sources) expected.push_back({source, shift, 1});
+        for (int source : sources) append_run(expected, shift, source, source + 1, 1);
         for (const Piece& piece : memory.read({output, block.output_offset, block.bytes}, block.output_offset)) {
             const std::string where = describe_range(schedule, {output, piece.start, piece.end - piece.start});
             if (!piece.written) {

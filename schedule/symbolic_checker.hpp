@@ -8,7 +8,10 @@
 // multisets of its inputs. Every output block of the collective's contract
 // (collective_contract.hpp) must hold exactly its sources, each once: for
 // allreduce, {(q, 0, 1)} for every rank q; for a gather, block q holds
-// {(q, -q*m, 1)}. None lost, none doubled, none misplaced. For a barrier,
+// {(q, -q*m, 1)}. None lost, none doubled, none misplaced. Terms of
+// consecutive ranks with one shift and one count are stored as one run, so
+// a sum over all ranks costs one term and the checker's memory grows with
+// the schedule's segments rather than with segments x ranks. For a barrier,
 // and an allreduce or allgather of nothing, it proves instead that every
 // rank's completion depends on every rank's arrival.
 //
