@@ -173,10 +173,20 @@ std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm
     return specs;
 }
 
-sched::Schedule load_schedule(const std::string& path) {
+std::vector<sched::Schedule> load_schedules(const std::string& path) {
     const std::string text = read_text_file(path, "schedule", schedule_file_cap_bytes);
     const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{' ? sched::schedule_from_json(text) : sched::schedule_from_text(text);
+    const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
+    return json ? sched::schedules_from_json(text) : sched::schedules_from_text(text);
+}
+
+sched::Schedule load_schedule(const std::string& path) {
+    std::vector<sched::Schedule> schedules = load_schedules(path);
+    if (schedules.size() != 1)
+        throw InputError(fmt::format("'{}' holds {} collectives one after another: this command takes one "
+                                     "(numacoll sim and dag take such a sequence)",
+                                     path, schedules.size()));
+    return std::move(schedules.front());
 }
 
 void refuse_generation_options_with_from(CLI::App& command) {

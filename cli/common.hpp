@@ -112,7 +112,10 @@ void announce_generic_params(const costs::Params& params, const topo::Machine& m
 std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm, const std::string& bytes);
 
 // A schedule file, text or JSON (told apart by its first character).
+// load_schedule wants exactly one; load_schedules takes a file holding
+// several collectives run one after another (schedule_io.hpp).
 sched::Schedule load_schedule(const std::string& path);
+std::vector<sched::Schedule> load_schedules(const std::string& path);
 
 // Creates a folder for output files (UsageError when it cannot).
 void ensure_folder(const std::string& path);

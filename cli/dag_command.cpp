@@ -15,7 +15,9 @@
 #include "common/text_file.hpp"
 #include "costs/params.hpp"
 #include "schedule/schedule_io.hpp"
+#include "schedule/sequence.hpp"
 #include "schedule/symbolic_checker.hpp"
+#include "schedule/validate_schedule.hpp"
 #include "sim/locality_stats.hpp"
 
 namespace numacoll::cli {
@@ -58,6 +60,53 @@ std::string render(const sched::Schedule& schedule, const std::string& format, c
     return sched::to_dot(schedule, machine ? llc_domains_of_ranks(schedule, *machine) : std::vector<int>{});
 }
 
+// A file of several collectives writes back as it was read (text one after
+// another, JSON as a list); DOT draws them joined.
+std::string render_parts(const std::vector<sched::Schedule>& parts, const sched::Schedule& joined,
+                         const std::string& format) {
+    if (format == "dot") return sched::to_dot(joined);
+    std::string out = format == "json" ? "[\n" : "";
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        if (format == "json" && p > 0) out += ",\n";
+        out += render(parts[p], format, nullptr);
+    }
+    return format == "json" ? out + "]\n" : out;
+}
+
+// Each collective of a sequence is proven on its own; the joined schedule
+// only needs to be sound (joining adds order between parts that share no
+// bytes). Returns the exit code.
+int check_parts(const std::vector<sched::Schedule>& parts, const sched::Schedule& joined, std::ostream& report_stream) {
+    std::string first_problem;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        const sched::Schedule& part = parts[p];
+        const sched::CheckReport report = sched::check_schedule(part);
+        const std::string what = fmt::format("{} of {}: {} {} of {} on {} ranks ({} node(s)), {} tasks", p + 1,
+                                             parts.size(), sched::to_string(part.spec.collective), part.spec.algorithm,
+                                             format_bytes(part.spec.bytes), part.rank_count(), part.nodes,
+                                             part.task_count());
+        if (report.holds) {
+            report_stream << fmt::format("check holds: {}; {} outputs proven\n", what, report.outputs_checked);
+            continue;
+        }
+        report_stream << fmt::format("check FAILS: {}\n", what);
+        for (const auto& problem : report.problems) report_stream << "  " << problem << "\n";
+        if (first_problem.empty()) first_problem = fmt::format("collective {}: {}", p + 1, report.problems.front());
+    }
+    const std::vector<std::string> joined_problems = sched::find_schedule_problems(joined);
+    if (joined_problems.empty()) {
+        report_stream << fmt::format("check holds: the {} collectives in a row, {} tasks\n", parts.size(),
+                                     joined.task_count());
+    } else {
+        report_stream << fmt::format("check FAILS: the {} collectives in a row\n", parts.size());
+        for (const auto& problem : joined_problems) report_stream << "  " << problem << "\n";
+        if (first_problem.empty()) first_problem = "the collectives in a row: " + joined_problems.front();
+    }
+    if (first_problem.empty()) return 0;
+    std::cerr << fmt::format("numacoll: the schedule does not hold: {}\n", first_problem);
+    return 1;
+}
+
 }  // namespace
 
 CommandRun add_dag_command(CLI::App& app) {
@@ -70,7 +119,9 @@ CommandRun add_dag_command(CLI::App& app) {
         ->check(CLI::IsMember({"text", "json", "dot"}))
         ->capture_default_str();
     command->add_option("--output,-o", options->output, "output file, - for standard output")->capture_default_str();
-    command->add_option("--from", options->from, "read a schedule (text or JSON) instead of generating one");
+    command->add_option("--from", options->from,
+                        "read a schedule (text or JSON) instead of generating one; a file of several collectives "
+                        "run one after another is checked collective by collective");
     command->add_flag("--check", options->check,
                       "prove the DAG with the symbolic checker and print the verdict (exit 1 if it does not hold)");
     command->add_flag("--stats", options->stats,
@@ -99,9 +150,16 @@ CommandRun add_dag_command(CLI::App& app) {
         std::ostringstream report_text;
         std::ostream& report_stream = options->stats ? static_cast<std::ostream&>(report_text) : std::cout;
         sched::Schedule schedule;
+        std::vector<sched::Schedule> parts;  // a file of several collectives; `schedule` joins them
         std::shared_ptr<const topo::Machine> machine;
         if (!options->from.empty()) {
-            schedule = load_schedule(options->from);
+            parts = load_schedules(options->from);
+            if (parts.size() == 1) {
+                schedule = std::move(parts.front());
+                parts.clear();
+            } else {
+                schedule = sched::sequence(parts);
+            }
             // Its own machine, when it names one, classes its traffic.
             if (options->stats)
                 machine = schedule.provenance.count("topology")
@@ -113,7 +171,8 @@ CommandRun add_dag_command(CLI::App& app) {
             schedule = algo::generate_schedule(spec, options->machine.layout(machine));
         }
         if (output && !options->stats) {
-            output->write(render(schedule, options->format, options->from.empty() ? machine.get() : nullptr));
+            output->write(parts.empty() ? render(schedule, options->format, options->from.empty() ? machine.get() : nullptr)
+                                        : render_parts(parts, schedule, options->format));
             output->commit();
         }
         const auto finish_report = [&](int code) {
@@ -124,15 +183,19 @@ CommandRun add_dag_command(CLI::App& app) {
             return code;
         };
         if (!options->stats && !options->check) return 0;
-        const std::string what = fmt::format("{} {} of {} on {} ranks ({} node(s))", sched::to_string(schedule.spec.collective),
-                                             schedule.spec.algorithm, format_bytes(schedule.spec.bytes),
-                                             schedule.rank_count(), schedule.nodes);
+        const std::string what =
+            parts.empty() ? fmt::format("{} {} of {} on {} ranks ({} node(s))", sched::to_string(schedule.spec.collective),
+                                        schedule.spec.algorithm, format_bytes(schedule.spec.bytes), schedule.rank_count(),
+                                        schedule.nodes)
+                          : fmt::format("{} in a row on {} ranks ({} node(s))", sched::describe_sequence(parts),
+                                        schedule.rank_count(), schedule.nodes);
         if (options->stats) {
             const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), schedule.nodes);
             report_stream << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
                           << sim::format_stats(sim::schedule_stats(schedule, platform));
             if (!options->check) return finish_report(0);
         }
+        if (!parts.empty()) return finish_report(check_parts(parts, schedule, report_stream));
         const sched::CheckReport report = sched::check_schedule(schedule);
         if (report.holds) {
             report_stream << fmt::format("check holds: {}, {} tasks; {} outputs proven\n", what, schedule.task_count(),

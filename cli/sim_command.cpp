@@ -51,7 +51,9 @@ CommandRun add_sim_command(CLI::App& app) {
     command->add_option("--trace", options->trace, "write every task's simulated start and end to this CSV");
     command->add_option("--from", options->from,
                         "simulate this schedule file (text or JSON) instead of generating; on the machine it names, "
-                        "or on --topology");
+                        "or on --topology. A file holding several collectives (text files joined with cat, or a JSON "
+                        "list) is simulated as one sequence, each rank starting the next when its part of the one "
+                        "before ends");
     command->add_option("--cfg", options->simgrid_configs,
                         "SimGrid configuration as KEY:VALUE, as SimGrid's own --cfg (repeatable; numacoll keeps "
                         "network/model, network/crosstraffic and network/TCP-gamma, which its cost model rests on)");
@@ -69,7 +71,8 @@ CommandRun add_sim_command(CLI::App& app) {
         "  numacoll sim --topology westmere --algorithm tree --bytes 8B:16MiB -o westmere.csv\n"
         "  numacoll sim --topology magnycours --bcast 2stage --bytes 64,1MiB --trace trace.csv\n"
         "  numacoll sim --topology synthetic:\"Package:16 L3Cache:1 Core:64\" --params generic --bytes 4KiB\n"
-        "  numacoll sim --topology westmere --nodes 512 --bytes 64KiB --repeat 10");
+        "  numacoll sim --topology westmere --nodes 512 --bytes 64KiB --repeat 10\n"
+        "  cat allreduce.txt bcast.txt > step.txt && numacoll sim --from step.txt --repeat 100");
 
     return [options, command] {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);
@@ -90,8 +93,16 @@ CommandRun add_sim_command(CLI::App& app) {
         std::shared_ptr<const topo::Machine> machine;
         std::optional<algo::Layout> layout;
         std::vector<sched::Schedule> schedules;
+        bool repeated = false;  // a sequence from a file takes --repeat as it is joined
         if (!options->from.empty()) {
-            schedules.push_back(load_schedule(options->from));
+            // A file of several collectives is one simulation of them in a row.
+            std::vector<sched::Schedule> parts = load_schedules(options->from);
+            if (parts.size() == 1) {
+                schedules.push_back(std::move(parts.front()));
+            } else {
+                schedules.push_back(sched::sequence(parts, options->repeat));
+                repeated = true;
+            }
             const auto& named = schedules.front().provenance;
             if (command->count("--topology") == 0 && !named.count("topology"))
                 throw UsageError(fmt::format("'{}' does not name its machine: give it with --topology", options->from));
@@ -104,7 +115,7 @@ CommandRun add_sim_command(CLI::App& app) {
             for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
                 schedules.push_back(algo::generate_schedule(spec, *layout));
         }
-        if (options->repeat > 1)
+        if (options->repeat > 1 && !repeated)
             for (auto& schedule : schedules) schedule = sched::back_to_back(schedule, options->repeat);
         const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "sim", options->quiet);
@@ -127,9 +138,12 @@ CommandRun add_sim_command(CLI::App& app) {
             if (trace) trace->write(schedule, result.timeline);
             ++done;
             const auto& spec = schedule.spec;
+            const std::string what = spec.options.count("sequence")
+                                         ? spec.options.at("sequence")
+                                         : fmt::format("{} {} {}", sched::to_string(spec.collective), spec.algorithm,
+                                                       format_bytes(spec.bytes));
             if (!options->quiet)
-                std::cerr << fmt::format("[{}/{}] {} {} {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(),
-                                         sched::to_string(spec.collective), spec.algorithm, format_bytes(spec.bytes),
+                std::cerr << fmt::format("[{}/{}] {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(), what,
                                          result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
         }
         if (trace) trace->finish();

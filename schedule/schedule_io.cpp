@@ -249,29 +249,48 @@ std::string to_text(const Schedule& schedule) {
     return out;
 }
 
-Schedule schedule_from_text(const std::string& text) {
+std::vector<Schedule> schedules_from_text(const std::string& text) {
+    std::vector<Schedule> schedules;
     Schedule schedule;
     std::istringstream stream(text);
     std::string raw;
     int number = 0;
+    int header_line = 0;
     bool header_seen = false;
     bool spec_seen = false;
     int version = format_version;
+    // A schedule ends where the next header starts, or at the end of the text.
+    const auto finish = [&] {
+        const std::string which =
+            schedules.empty() && header_line == 0 ? "" : fmt::format(" (the one from line {})", header_line);
+        if (!spec_seen)
+            throw InputError(fmt::format("schedule text{} has no 'spec' line: it does not say what it computes", which));
+        try {
+            check_references(schedule);
+        } catch (const InputError& error) {
+            throw InputError(fmt::format("schedule text{}: {}", which, error.what()));
+        }
+        schedules.push_back(std::move(schedule));
+        schedule = Schedule{};
+        spec_seen = false;
+    };
     while (std::getline(stream, raw)) {
         ++number;
         if (raw.empty() || raw[0] == '#') continue;
         Line line = split_line(raw, number);
         if (line.words.empty()) line.fail("expected a record name");
         const std::string& record = line.words[0];
-        if (!header_seen) {
+        if (!header_seen || record == text_magic) {
             const bool known = record == text_magic && line.words.size() == 2 && line.words[1].size() == 1 &&
                                readable_version(line.words[1][0] - '0');
             if (!known)
                 line.fail(fmt::format("not a numacoll schedule of a version this numacoll reads (expected '{} {}', "
                                       "or version {} to {})",
                                       text_magic, format_version, oldest_readable_version, format_version));
+            if (header_seen) finish();
             version = line.to_integer(line.words[1], "version");
             header_seen = true;
+            header_line = number;
             continue;
         }
         try {
@@ -329,13 +348,16 @@ Schedule schedule_from_text(const std::string& text) {
         }
     }
     if (!header_seen) throw InputError("not a numacoll schedule: the text is empty");
-    if (!spec_seen) throw InputError("schedule text has no 'spec' line: it does not say what it computes");
-    try {
-        check_references(schedule);
-    } catch (const InputError& error) {
-        throw InputError(fmt::format("schedule text: {}", error.what()));
-    }
-    return schedule;
+    if (schedules.empty()) header_line = 0;  // a lone schedule needs no line to name it
+    finish();
+    return schedules;
+}
+
+Schedule schedule_from_text(const std::string& text) {
+    std::vector<Schedule> schedules = schedules_from_text(text);
+    if (schedules.size() != 1)
+        throw InputError(fmt::format("the schedule text holds {} schedules where one is expected", schedules.size()));
+    return std::move(schedules.front());
 }
 
 std::string to_json(const Schedule& schedule) {
@@ -411,23 +433,21 @@ double json_flops(const nlohmann::json& value) {
 
 }  // namespace
 
-Schedule schedule_from_json(const std::string& text) {
+namespace {
+
+// One schedule object; `which` names it within a list ("" for a lone one).
+Schedule schedule_from_json_value(const nlohmann::json& root, const std::string& which) {
     using nlohmann::json;
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::exception& error) {
-        throw InputError(fmt::format("schedule JSON is malformed: {}", error.what()));
-    }
     Schedule schedule;
-    std::string where = "top level";
+    const std::string prefix = which.empty() ? "" : which + ", ";
+    std::string where = which.empty() ? "top level" : which;
     try {
         const int version = root.value("version", 0);
         if (root.value("format", "") != text_magic || !readable_version(version))
             throw InputError(fmt::format("not a numacoll schedule of a version this numacoll reads (expected format "
                                          "'{}', version {} to {})",
                                          text_magic, oldest_readable_version, format_version));
-        where = "spec";
+        where = prefix + "spec";
         const json& spec = root.at("spec");
         schedule.spec.collective = parse_collective(spec.at("collective").get<std::string>());
         schedule.spec.algorithm = spec.at("algorithm").get<std::string>();
@@ -438,11 +458,11 @@ Schedule schedule_from_json(const std::string& text) {
         schedule.nodes = json_int(root.at("nodes"), "nodes");
         if (version >= 3) schedule.rank_kind = parse_rank_kind(root.at("rank_kind").get<std::string>());
         schedule.provenance = root.at("provenance").get<std::map<std::string, std::string>>();
-        where = "ranks";
+        where = prefix + "ranks";
         for (const json& rank : root.at("ranks"))
             schedule.ranks.push_back({json_int(rank.at("node"), "node"), json_int(rank.at("core"), "core"), json_int(rank.at("pu"), "pu"),
                                       json_int(rank.at("numa"), "numa"), json_int(rank.at("package"), "package")});
-        where = "buffers";
+        where = prefix + "buffers";
         for (const json& buffer : root.at("buffers"))
             schedule.add_buffer({buffer.at("name").get<std::string>(), json_int(buffer.at("owner"), "owner"),
                                  json_count(buffer.at("bytes"), "bytes"), parse_buffer_role(buffer.at("role").get<std::string>()),
@@ -451,7 +471,7 @@ Schedule schedule_from_json(const std::string& text) {
             return Range{json_int(value.at(0), "buffer"), json_count(value.at(1), "offset"), json_count(value.at(2), "bytes")};
         };
         for (const json& item : root.at("tasks")) {
-            where = fmt::format("task {}", item.contains("id") ? item.at("id").dump() : "without id");
+            where = prefix + fmt::format("task {}", item.contains("id") ? item.at("id").dump() : "without id");
             Task task;
             task.kind = parse_task_kind(item.at("kind").get<std::string>());
             task.thread = json_int(item.at("thread"), "thread");
@@ -473,9 +493,37 @@ Schedule schedule_from_json(const std::string& text) {
     try {
         check_references(schedule);
     } catch (const InputError& error) {
-        throw InputError(fmt::format("schedule JSON: {}", error.what()));
+        throw InputError(fmt::format("schedule JSON{}: {}", which.empty() ? "" : ", " + which, error.what()));
     }
     return schedule;
+}
+
+}  // namespace
+
+std::vector<Schedule> schedules_from_json(const std::string& text) {
+    using nlohmann::json;
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::exception& error) {
+        throw InputError(fmt::format("schedule JSON is malformed: {}", error.what()));
+    }
+    std::vector<Schedule> schedules;
+    if (!root.is_array()) {
+        schedules.push_back(schedule_from_json_value(root, ""));
+        return schedules;
+    }
+    if (root.empty()) throw InputError("schedule JSON: the list holds no schedule");
+    for (std::size_t i = 0; i < root.size(); ++i)
+        schedules.push_back(schedule_from_json_value(root[i], fmt::format("schedule {} of the list", i + 1)));
+    return schedules;
+}
+
+Schedule schedule_from_json(const std::string& text) {
+    std::vector<Schedule> schedules = schedules_from_json(text);
+    if (schedules.size() != 1)
+        throw InputError(fmt::format("the schedule JSON holds {} schedules where one is expected", schedules.size()));
+    return std::move(schedules.front());
 }
 
 std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_of_rank) {

@@ -1,5 +1,6 @@
 // Schedules as files: diffable text (one task per line), JSON, and DOT.
-// Text and JSON read back into an identical Schedule.
+// Text and JSON read back into an identical Schedule; a file may hold
+// several, one after another (see schedules_from_text).
 //
 // Text format (version 3), one record per line, fields `key=value`:
 //   numacoll-schedule 3
@@ -36,8 +37,16 @@ std::string to_json(const Schedule& schedule);
 // NUMA node when the caller has no machine to tell (an empty vector).
 std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_of_rank = {});
 
-// Throw InputError naming the line (text) or the field (JSON) that is wrong.
+// Throw InputError naming the line (text) or the field (JSON) that is wrong,
+// or when the text holds more than one schedule.
 Schedule schedule_from_text(const std::string& text);
 Schedule schedule_from_json(const std::string& text);
+
+// A file may hold several schedules, run one after another
+// (sched::sequence): in text, each starts with its own `numacoll-schedule`
+// header (so `cat a.txt b.txt` makes one); in JSON, a list of schedule
+// objects. A file of one schedule reads as a list of one.
+std::vector<Schedule> schedules_from_text(const std::string& text);
+std::vector<Schedule> schedules_from_json(const std::string& text);
 
 }  // namespace numacoll::sched

@@ -412,6 +412,43 @@ TEST(Cli, SimulatesASavedScheduleAndPassesSimGridsOptions) {
     EXPECT_NE(listed.out.find("bcast"), std::string::npos);
 }
 
+TEST(Cli, SimulatesAFileOfSeveralCollectivesAsOneSequence) {
+    const auto allreduce = scratch_dir() / "part-allreduce.txt";
+    const auto bcast = scratch_dir() / "part-bcast.txt";
+    ASSERT_EQ(run("dag -t westmere --bytes 4KiB -o " + allreduce.string()).exit_code, 0);
+    ASSERT_EQ(run("dag -t westmere -c bcast -a tree --bytes 64KiB -o " + bcast.string()).exit_code, 0);
+    const auto step = write_scratch("step.txt", slurp(allreduce) + slurp(bcast));
+    const Result checked = run("dag --from " + step.string() + " --check");
+    EXPECT_EQ(checked.exit_code, 0) << checked.err;
+    EXPECT_NE(checked.out.find("check holds: 2 of 2: bcast tree of 64KiB"), std::string::npos) << checked.out;
+    EXPECT_NE(checked.out.find("the 2 collectives in a row"), std::string::npos) << checked.out;
+    // Written back as JSON, a list that reads back the same.
+    const auto json = scratch_dir() / "step.json";
+    ASSERT_EQ(run("dag --from " + step.string() + " -f json -o " + json.string()).exit_code, 0);
+    EXPECT_EQ(run("dag --from " + json.string()).out, slurp(step));
+    const auto time_of = [](const std::string& csv) {
+        const std::string row = csv.substr(csv.find('\n') + 1);
+        std::vector<std::string> fields;
+        std::istringstream in(row);
+        for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+        return fields.size() > 6 ? std::stod(fields[6]) : -1.0;
+    };
+    const Result sequence = run("sim --from " + step.string() + " -q");
+    ASSERT_EQ(sequence.exit_code, 0) << sequence.err;
+    EXPECT_NE(sequence.out.find(",sequence,"), std::string::npos) << sequence.out;
+    EXPECT_NE(sequence.out.find("sequence=allreduce/tree/4KiB+bcast/tree/64KiB"), std::string::npos) << sequence.out;
+    const double first = time_of(run("sim --from " + allreduce.string() + " -q").out);
+    const double second = time_of(run("sim --from " + bcast.string() + " -q").out);
+    const double both = time_of(sequence.out);
+    // In a row, each rank starts the bcast when its allreduce ends: no
+    // shorter than either, no longer than one after the other.
+    EXPECT_GE(both, std::max(first, second));
+    EXPECT_LE(both, first + second);
+    const Result twice = run("sim --from " + step.string() + " --repeat 2 -q");
+    EXPECT_NE(twice.out.find("repeat=2;sequence="), std::string::npos) << twice.out;
+    EXPECT_GT(time_of(twice.out), both);
+}
+
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {
     const auto path = scratch_dir() / "both.csv";
     for (const std::string command : {"sim --bytes 64", "run --bytes 64 -n 1"}) {

@@ -108,6 +108,12 @@ def make_fixtures(binary, source_dir, scratch):
     data = json.loads(schedule_json)
     data["tasks"][3]["thread"] = 999
     write("schedule-thread-out-of-range.json", json.dumps(data))
+    magnycours = open(fixtures["tree-magnycours.txt"]).read()
+    write("sequence-two-machines.txt", text + magnycours)
+    write("sequence-second-no-spec.txt", text + "numacoll-schedule 3\n")
+    write("sequence-empty-list.json", "[]")
+    write("sequence-list-bad-second.json", json.dumps([json.loads(schedule_json), {"format": "numacoll-schedule"}]))
+    write("sequence-two.txt", text + text)
     write("a-file", "not a folder\n")
     os.mkdir(os.path.join(scratch, "a-folder"))
     fixtures["a-folder"] = os.path.join(scratch, "a-folder")

@@ -1,7 +1,9 @@
 #include "schedule/schedule_io.hpp"
 
+#include <algorithm>
 #include <functional>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -193,4 +195,54 @@ TEST(ScheduleIo, ComputeTasksKeepTheirFlops) {
     EXPECT_NE(text.find(" flops=2500000 "), std::string::npos) << text;
     EXPECT_TRUE(sched::schedule_from_text(text) == schedule);
     EXPECT_TRUE(sched::schedule_from_json(sched::to_json(schedule)) == schedule);
+}
+
+TEST(ScheduleIo, AFileMayHoldSeveralSchedulesOneAfterAnother) {
+    const auto allreduce = test::tree_allreduce("westmere", 64);
+    const auto bcast = test::schedule("westmere", sched::Collective::bcast, "binomial", 256, 0, 1, 3);
+    const std::string text = sched::to_text(allreduce) + sched::to_text(bcast) + sched::to_text(allreduce);
+    const auto from_text = sched::schedules_from_text(text);
+    ASSERT_EQ(from_text.size(), 3u);
+    EXPECT_TRUE(from_text[0] == allreduce);
+    EXPECT_TRUE(from_text[1] == bcast);
+    EXPECT_TRUE(from_text[2] == allreduce);
+    const std::string json = "[" + sched::to_json(allreduce) + "," + sched::to_json(bcast) + "]";
+    const auto from_json = sched::schedules_from_json(json);
+    ASSERT_EQ(from_json.size(), 2u);
+    EXPECT_TRUE(from_json[1] == bcast);
+    // A lone schedule reads as a list of one; the single readers want exactly one.
+    EXPECT_EQ(sched::schedules_from_text(sched::to_text(bcast)).size(), 1u);
+    EXPECT_EQ(sched::schedules_from_json(sched::to_json(bcast)).size(), 1u);
+    try {
+        (void)sched::schedule_from_text(text);
+        ADD_FAILURE() << "three schedules read as one";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("holds 3 schedules"), std::string::npos) << error.what();
+    }
+    EXPECT_THROW((void)sched::schedule_from_json(json), InputError);
+    EXPECT_THROW((void)sched::schedules_from_json("[]"), InputError);
+}
+
+TEST(ScheduleIo, AnErrorInALaterScheduleNamesItsLine) {
+    const std::string first = sched::to_text(test::tree_allreduce("westmere", 64));
+    const auto first_lines = std::count(first.begin(), first.end(), '\n');
+    std::string second = sched::to_text(test::tree_allreduce("westmere", 64));
+    second.replace(second.find(" reduce thread"), 14, " blend thread");
+    try {
+        (void)sched::schedules_from_text(first + second);
+        ADD_FAILURE() << "a bad task kind in the second schedule was read";
+    } catch (const InputError& error) {
+        // The line number counts from the top of the file, not of the second schedule.
+        const auto second_lines_before = std::count(second.begin(), second.begin() + second.find(" blend"), '\n');
+        EXPECT_NE(std::string(error.what()).find(fmt::format("line {}", first_lines + second_lines_before + 1)),
+                  std::string::npos)
+            << error.what();
+    }
+    try {
+        (void)sched::schedules_from_text(first + "numacoll-schedule 3\n");
+        ADD_FAILURE() << "a schedule without spec was read";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find(fmt::format("the one from line {}", first_lines + 1)), std::string::npos)
+            << error.what();
+    }
 }
