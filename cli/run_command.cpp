@@ -170,7 +170,8 @@ CommandRun add_run_command(CLI::App& app) {
     add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_flag("--no-pin", options->no_pin, "do not pin threads to their PUs");
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
-    command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this CSV");
+    command->add_option("--trace", options->trace, "write every task's start and end (last iteration) to this file: CSV; Chrome's trace format for a .json name "
+                        "(Perfetto, chrome://tracing); Paje for a .paje name (pj_dump, ViTE)");
     command->add_option("--from", options->from,
                         "execute this schedule file (text or JSON, made for this machine) instead of generating");
     command->add_flag("--quiet,-q", options->quiet, "no progress on stderr");

@@ -48,7 +48,8 @@ CommandRun add_sim_command(CLI::App& app) {
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--output,-o", options->output, "result CSV, - for standard output")->capture_default_str();
-    command->add_option("--trace", options->trace, "write every task's simulated start and end to this CSV");
+    command->add_option("--trace", options->trace, "write every task's simulated start and end to this file: CSV; Chrome's trace format for a .json "
+                        "name (Perfetto, chrome://tracing); Paje for a .paje name (pj_dump, ViTE)");
     command->add_option("--from", options->from,
                         "simulate this schedule file (text or JSON) instead of generating; on the machine it names, "
                         "or on --topology. A file holding several collectives (text files joined with cat, or a JSON "

@@ -76,7 +76,8 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     // Nothing of an earlier run stays beside these results, even if this one
     // is interrupted: its summary, traces and pictures go before the first
     // row is measured (a pipe or a device someone put there stays).
-    const std::string trace_paths[] = {(dir / "trace-simulated.csv").string(), (dir / "trace-measured.csv").string()};
+    const std::string trace_paths[] = {(dir / "trace-simulated.csv").string(), (dir / "trace-measured.csv").string(),
+                                       (dir / "trace.json").string()};
     if (writes) {
         for (const std::string& path : trace_paths) discard_earlier_output(path);
         discard_earlier_output((dir / "summary.txt").string());
@@ -145,6 +146,16 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         results::TraceWriter trace(trace_paths[simulated ? 0 : 1]);
         for (const auto& pair : run.traces) trace.write(pair.schedule, simulated ? pair.simulated : pair.measured);
         trace.finish();
+    }
+    // Both timelines in one file for Perfetto and chrome://tracing: each
+    // point's simulated and measured nodes are processes side by side.
+    if (!run.traces.empty()) {
+        results::TraceWriter both(trace_paths[2]);
+        for (const auto& pair : run.traces) {
+            both.write(pair.schedule, pair.simulated, "simulated");
+            both.write(pair.schedule, pair.measured, "measured");
+        }
+        both.finish();
     }
     return summary;
 }
@@ -224,7 +235,10 @@ std::vector<std::string> plot_folder(const std::string& folder, const std::strin
                                      const std::string& needed) {
     if (!std::filesystem::exists(std::filesystem::path(folder) / needed))
         throw UsageError(fmt::format("no {} in '{}': run numacoll {} -o {} first", needed, folder,
-                                     needed == "validation.csv" ? "validate" : "reproduce", folder));
+                                     needed == "validation.csv" ? "validate"
+                                     : needed == "figures.csv" ? "reproduce"
+                                                               : "tune",
+                                     folder));
     // The scripts import their shared helpers (picture_set.py) from their own
     // folder: all of them go into one temporary folder.
     char folder_template[] = "/tmp/numacoll-plot-XXXXXX";

@@ -25,8 +25,8 @@ struct ValidationEngine {
 
 // Simulates, executes and models every spec in `folder`, which exists
 // (ensure_folder); writes DIR/validation.csv,
-// DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv
-// and DIR/trace-measured.csv. Progress on stderr unless quiet. Every point
+// DIR/summary.txt and, for the points of `trace_bytes`, DIR/trace-simulated.csv,
+// DIR/trace-measured.csv and both in DIR/trace.json (Chrome's trace format). Progress on stderr unless quiet. Every point
 // is measured `rounds` times, interleaved (validate::ValidationSetup).
 // With params calibrated on this host, the host is checked before and
 // after (calibrate::host_held); `host_moved`, when given, says whether it

@@ -42,3 +42,32 @@ class PictureSet:
             except OSError:
                 pass
         self.pending = []
+
+
+def run_script(name, doc, read, draw, argv):
+    """The main() of a plotting script: `argv` is [script, DIR]; draws what
+    read(DIR) returns with draw(DIR, data, pictures), puts the pictures in
+    place together, and prints their paths. A CSV that cannot be read gives
+    one line, `NAME: 'DIR' cannot be drawn: ...`, and exit status 1."""
+    import csv
+    import sys
+
+    if len(argv) != 2:
+        print(doc.strip(), file=sys.stderr)
+        return 2
+    folder = argv[1]
+    pictures = PictureSet()
+    try:
+        paths = draw(folder, read(folder), pictures)
+        pictures.commit()
+    except (KeyError, ValueError, OSError, csv.Error) as error:
+        pictures.discard()
+        what = f"no column {error}" if isinstance(error, KeyError) else str(error)
+        print(f"{name}: '{folder}' cannot be drawn: {what}", file=sys.stderr)
+        return 1
+    except BaseException:
+        pictures.discard()
+        raise
+    for path in paths:
+        print(path)
+    return 0

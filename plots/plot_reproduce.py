@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from picture_set import PictureSet  # noqa: E402
+from picture_set import run_script  # noqa: E402
 
 
 def read_figures(folder):
@@ -68,27 +68,5 @@ def draw(folder, figures, pictures):
     return paths
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    folder = sys.argv[1]
-    pictures = PictureSet()
-    try:
-        paths = draw(folder, read_figures(folder), pictures)
-        pictures.commit()
-    except (KeyError, ValueError, OSError, csv.Error) as error:
-        pictures.discard()
-        what = f"no column {error}" if isinstance(error, KeyError) else str(error)
-        print(f"plot_reproduce: '{folder}' cannot be drawn: {what}", file=sys.stderr)
-        return 1
-    except BaseException:
-        pictures.discard()
-        raise
-    for path in paths:
-        print(path)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script("plot_reproduce", __doc__, read_figures, draw, sys.argv))

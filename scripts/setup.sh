@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake pkg-config git
   libsimgrid-dev libhwloc-dev hwloc libboost-graph-dev libfmt-dev libgtest-dev
-  libcli11-dev nlohmann-json3-dev python3 python3-matplotlib graphviz
+  libcli11-dev nlohmann-json3-dev python3 python3-matplotlib graphviz pajeng
   openmpi-bin libopenmpi-dev
 )
 read -r -a extra <<< "${NUMACOLL_EXTRA_PACKAGES:-}"

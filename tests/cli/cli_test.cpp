@@ -1,10 +1,12 @@
 // Runs the real `numacoll` binary: exit codes, one-line errors, outputs.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 #include <csignal>
 
 #include <array>
@@ -116,7 +118,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce", "tune"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -449,6 +451,44 @@ TEST(Cli, SimulatesAFileOfSeveralCollectivesAsOneSequence) {
     EXPECT_GT(time_of(twice.out), both);
 }
 
+TEST(Cli, TuneWritesTheTablesTheRulesAndThePictures) {
+    const auto sim = scratch_dir() / "tune-sim";
+    const Result tuned = run("tune -t \"synthetic:Package:2 Core:4\" --params generic -c bcast,reduce "
+                             "-a binomial,chain,tree --nodes 1,2 --bytes 64,64KiB,1MiB --segments 16KiB,64KiB -q -o " +
+                             sim.string());
+    ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+    for (const char* name : {"selection.csv", "selection.json", "timings.csv", "ompi-rules.conf", "ompi-rules-v2.conf",
+                             "ompi-rules.json", "ompi-mca.txt", "tune-bcast.png", "tune-reduce.png"})
+        EXPECT_TRUE(std::filesystem::exists(sim / name)) << name;
+    // 2 collectives x 2 shapes x 3 sizes, each with a winner.
+    const std::string table = slurp(sim / "selection.csv");
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 1 + 12) << table;
+    // chain and binomial, each with both segment sizes, and the tree: 5 candidates per point.
+    const std::string timings = slurp(sim / "timings.csv");
+    EXPECT_EQ(std::count(timings.begin(), timings.end(), '\n'), 1 + 12 * 5);
+    const std::string rules = slurp(sim / "ompi-rules.conf");
+    EXPECT_EQ(rules.find("rule-file-version"), std::string::npos);
+    EXPECT_NE(rules.find("# bcast"), std::string::npos) << rules;
+    EXPECT_NE(rules.find("# from 8 ranks (1 node(s) x 8)"), std::string::npos) << rules;
+    EXPECT_NE(rules.find("# from 16 ranks (2 node(s) x 8)"), std::string::npos) << rules;
+    EXPECT_EQ(slurp(sim / "ompi-rules-v2.conf").rfind("rule-file-version-2\n", 0), 0u);
+    EXPECT_NE(slurp(sim / "ompi-mca.txt").find("coll_tuned_dynamic_rules_filename"), std::string::npos);
+
+    // The same sweep by the closed-form models, compared with the simulation's.
+    const auto model = scratch_dir() / "tune-model";
+    ASSERT_EQ(run("tune -t \"synthetic:Package:2 Core:4\" --params generic -c bcast,reduce -a binomial,chain,tree "
+                  "--nodes 1,2 --bytes 64,64KiB,1MiB --segments 16KiB,64KiB --engine model --no-plots -q -o " +
+                  model.string())
+                  .exit_code,
+              0);
+    EXPECT_FALSE(std::filesystem::exists(model / "tune-bcast.png"));
+    const Result compared = run("tune --compare " + sim.string() + " " + model.string());
+    ASSERT_EQ(compared.exit_code, 0) << compared.err;
+    EXPECT_NE(compared.out.find("points in both; the same algorithm at"), std::string::npos) << compared.out;
+    EXPECT_NE(run("tune --compare " + sim.string() + " " + sim.string()).out.find("12 points in both; the same algorithm at 12 (100%)"),
+              std::string::npos);
+}
+
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {
     const auto path = scratch_dir() / "both.csv";
     for (const std::string command : {"sim --bytes 64", "run --bytes 64 -n 1"}) {
@@ -586,6 +626,45 @@ TEST(Cli, ValidateFromASavedSchedule) {
     EXPECT_NE(csv.find("bcast,binomial,4096,"), std::string::npos) << csv;
     EXPECT_TRUE(std::filesystem::exists(dir / "trace-measured.csv"));
     EXPECT_TRUE(std::filesystem::exists(dir / "trace-simulated.csv"));
+    // Both in Chrome's format: the simulated and the measured node side by side.
+    const auto events = nlohmann::json::parse(slurp(dir / "trace.json"));
+    std::set<std::string> processes;
+    for (const auto& event : events)
+        if (event["ph"] == "M" && event["name"] == "process_name") processes.insert(event["args"]["name"]);
+    EXPECT_EQ(processes, (std::set<std::string>{"bcast binomial 4KiB, simulated, node 0",
+                                                "bcast binomial 4KiB, measured, node 0"}));
+}
+
+TEST(Cli, ASimulatedSixteenNodeAllreduceTracesForTraceViewers) {
+    const auto chrome = scratch_dir() / "allreduce-16.json";
+    const auto csv = scratch_dir() / "allreduce-16.csv";
+    ASSERT_EQ(run("sim -t westmere --nodes 16 --bytes 64KiB -q -o /dev/null --trace " + chrome.string()).exit_code, 0);
+    ASSERT_EQ(run("sim -t westmere --nodes 16 --bytes 64KiB -q -o /dev/null --trace " + csv.string()).exit_code, 0);
+    const auto events = nlohmann::json::parse(slurp(chrome));
+    // The trace-event format's JSON array: a process per node, a thread per
+    // rank, a complete event per task with its start and duration (us).
+    std::set<int> processes, threads;
+    int complete = 0;
+    double end_us = 0;
+    for (const auto& event : events) {
+        ASSERT_TRUE(event.contains("ph") && event.contains("pid") && event.contains("name")) << event;
+        if (event["ph"] == "M" && event["name"] == "process_name") processes.insert(event["pid"].get<int>());
+        if (event["ph"] != "X") continue;
+        ++complete;
+        threads.insert(event["tid"].get<int>());
+        end_us = std::max(end_us, event["ts"].get<double>() + event["dur"].get<double>());
+    }
+    EXPECT_EQ(processes.size(), 16u);
+    EXPECT_EQ(threads.size(), 16u * 12u);
+    const std::string rows = slurp(csv);
+    EXPECT_EQ(complete, std::count(rows.begin(), rows.end(), '\n') - 1);  // every task the CSV has
+    const Result simulated = run("sim -t westmere --nodes 16 --bytes 64KiB -q");
+    const std::string row = simulated.out.substr(simulated.out.find('\n') + 1);
+    std::vector<std::string> fields;
+    std::istringstream in(row);
+    for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+    ASSERT_GT(fields.size(), 6u);
+    EXPECT_NEAR(end_us, std::stod(fields[6]) / 1000.0, 1e-3);  // the last task ends at the makespan
 }
 
 TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {

@@ -1,0 +1,308 @@
+// numacoll tune: the fastest algorithm per collective, communicator shape and
+// message size, predicted by the simulator or the closed-form models or
+// measured on this machine's cores, written
+// as numacoll's selection table, as Open MPI coll/tuned rules files, and as a
+// picture per collective; --compare says where two such tables disagree.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "algorithms/registry.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/model_predictions.hpp"
+#include "cli/validation_output.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/progress.hpp"
+#include "common/text_file.hpp"
+#include "exec/threads_executor.hpp"
+#include "results/provenance.hpp"
+#include "sim/engine.hpp"
+#include "tune/ompi_rules.hpp"
+#include "tune/selection_table.hpp"
+#include "tune/sweep.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct TuneOptions {
+    std::string topology = "westmere";
+    std::string params;
+    std::string collectives = "allreduce";
+    std::string algorithms;
+    std::string nodes = "1";
+    std::string ranks = "0";
+    std::string bytes = "8B:16MiB";
+    std::string segments;
+    std::string fanouts;
+    int root = 0;
+    std::string engine = "sim";
+    int iterations = exec::iterations_by_size;
+    int warmup = exec::iterations_by_size_warmup;
+    std::string folder = "numacoll-tune";
+    std::vector<std::string> compare;
+    bool topology_given = false;
+    bool no_plots = false;
+    bool quiet = false;  // read by main.cpp: it silences every progress report
+};
+
+// The largest sweep tune runs without being asked to go smaller: at a
+// second per simulation of a large schedule, about a day.
+constexpr std::size_t max_timings = 100000;
+
+std::vector<int> whole_numbers(const std::string& text, const std::string& what, int low, int high) {
+    std::vector<int> numbers;
+    for (const std::string& item : split_list(text, what)) {
+        std::size_t used = 0;
+        long value = 0;
+        try {
+            value = std::stol(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || value < low || value > high)
+            throw UsageError(fmt::format("{}: '{}' is not a whole number from {} to {}", what, item, low, high));
+        if (std::find(numbers.begin(), numbers.end(), static_cast<int>(value)) == numbers.end())
+            numbers.push_back(static_cast<int>(value));
+    }
+    std::sort(numbers.begin(), numbers.end());
+    return numbers;
+}
+
+std::string read_table(const std::string& folder, const std::string& name) {
+    return read_text_file((std::filesystem::path(folder) / name).string(), "tune table", 256u << 20);
+}
+
+int run_compare(const TuneOptions& options) {
+    const std::string& first = options.compare[0];
+    const std::string& second = options.compare[1];
+    const auto first_rows = tune::selection_from_csv(read_table(first, "selection.csv"));
+    const auto second_rows = tune::selection_from_csv(read_table(second, "selection.csv"));
+    const auto first_timings = tune::timings_from_csv(read_table(first, "timings.csv"));
+    const tune::Comparison comparison = tune::compare_tables(first_rows, second_rows, first_timings);
+    if (comparison.common_points == 0)
+        throw UsageError(fmt::format("'{}' and '{}' have no point in common (collective, nodes, ranks per node, size)",
+                                     first, second));
+    std::cout << fmt::format("{} points in both; the same algorithm at {} ({:.0f}%)", comparison.common_points,
+                             comparison.agreeing_points, 100.0 * comparison.agreeing_points / comparison.common_points);
+    if (comparison.tied_points > 0)
+        std::cout << fmt::format("; at {} more ({:.0f}% with them) {}'s measurement cannot tell the two picks apart "
+                                 "(the other's within its best's p10-p90 spread)",
+                                 comparison.tied_points,
+                                 100.0 * (comparison.agreeing_points + comparison.tied_points) / comparison.common_points,
+                                 first);
+    std::cout << "\n";
+    if (!comparison.disagreements.empty())
+        std::cout << fmt::format("where they differ (the cost: {}'s time of {}'s pick against its own best):\n", first,
+                                 second);
+    for (const tune::Disagreement& d : comparison.disagreements)
+        std::cout << fmt::format("  {} {} node(s) x {} {}: {} picks {} ({:.1f} us), {} picks {} ({:.1f} us); cost {}{}\n",
+                                 sched::to_string(d.first.collective), d.first.nodes, d.first.ranks_per_node,
+                                 format_bytes(d.first.bytes), first, tune::describe(d.first.winner),
+                                 d.first.time_ns / 1000.0, second, tune::describe(d.second.winner),
+                                 d.second.time_ns / 1000.0,
+                                 d.cost ? fmt::format("{:+.1f}%", 100.0 * *d.cost) : std::string("unknown"),
+                                 d.within_spread ? " (within the measured spread)" : "");
+    return 0;
+}
+
+// Every file of the folder is written in full before any is put in place.
+const std::vector<std::string>& folder_files() {
+    static const std::vector<std::string> names = {"selection.csv",      "selection.json",  "timings.csv",
+                                                   "ompi-rules.conf",    "ompi-rules-v2.conf", "ompi-rules.json",
+                                                   "ompi-mca.txt"};
+    return names;
+}
+
+int run_tune(const TuneOptions& options) {
+    if (!options.compare.empty()) return run_compare(options);
+    tune::SweepRequest request;
+    for (const std::string& name : split_list(options.collectives, "--collective")) {
+        const sched::Collective collective = sched::parse_collective(name);
+        if (collective == sched::Collective::pingpong)
+            throw UsageError("pingpong is a measurement, not a collective to tune");
+        request.collectives.push_back(collective);
+    }
+    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithms");
+    request.nodes = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
+    request.ranks_per_node = whole_numbers(options.ranks, "--ranks", 0, 1 << 20);
+    request.bytes = parse_byte_sizes(options.bytes, "--bytes");
+    std::sort(request.bytes.begin(), request.bytes.end());
+    request.bytes.erase(std::unique(request.bytes.begin(), request.bytes.end()), request.bytes.end());
+    if (!options.segments.empty()) request.segments = parse_byte_sizes(options.segments, "--segments");
+    if (!options.fanouts.empty()) request.fanouts = whole_numbers(options.fanouts, "--fanouts", 1, 1024);
+    request.root = options.root;
+
+    // Measurements run on this machine: its own topology ("live", or a saved
+    // export of it), one node.
+    const bool measuring = options.engine == "threads";
+    if (measuring && (request.nodes.size() != 1 || request.nodes.front() != 1))
+        throw UsageError("--engine threads measures on this one machine: --nodes must be 1");
+    const auto machine = measuring ? load_this_machine(options.topology_given ? options.topology : "live")
+                                   : std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
+    const costs::Params params = costs::params_for(*machine, options.params);
+    const bool quiet = !progress_reports();
+    if (!measuring) announce_generic_params(params, *machine, "tune", quiet);
+    const std::size_t planned = tune::planned_timings(request);
+    if (planned > max_timings)
+        throw UsageError(fmt::format("that is {} timings ({} candidates x shapes x sizes); at most {}: name fewer "
+                                     "algorithms, sizes, segments or shapes",
+                                     planned, planned / (request.nodes.size() * request.ranks_per_node.size() *
+                                                         request.bytes.size()),
+                                     max_timings));
+    ensure_folder(options.folder);
+    // Opened before the sweep, so that a folder that cannot take them fails
+    // at once; each is written in full before any is put in place.
+    std::vector<std::unique_ptr<OutputFile>> files;
+    for (const std::string& name : folder_files())
+        files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
+    if (!quiet)
+        std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", planned, options.engine,
+                                 machine->source.empty() ? machine->name : machine->source);
+
+    std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
+    const auto layout_of = [&](int nodes, int per_node) {
+        algo::LayoutOptions layout_options;
+        layout_options.nodes = nodes;
+        layout_options.ranks_per_node = per_node;
+        return algo::make_layout(machine, layout_options);
+    };
+    tune::Timer timer;
+    exec::ExecOptions exec_options;
+    exec_options.timed_iterations = options.iterations;
+    exec_options.warmup_iterations = options.warmup;
+    if (measuring) {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *machine);
+            // Every execution verifies its result; a wrong one throws and ends the sweep.
+            const auto stats =
+                exec::run_on_threads(algo::generate_schedule(spec, layout), *machine, exec_options).stats;
+            return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
+        };
+    } else if (options.engine == "sim") {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            auto& platform = platforms[layout.nodes];
+            if (!platform) platform = std::make_unique<sim::PlatformModel>(machine, params, layout.nodes);
+            return tune::Timing{sim::simulate(algo::generate_schedule(spec, layout), *platform).timeline.makespan_ns,
+                                std::nullopt, std::nullopt};
+        };
+    } else {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            const std::optional<double> ns = model_ns(spec_with_defaults(spec, layout), layout, params);
+            if (!ns) return std::nullopt;
+            return tune::Timing{*ns, std::nullopt, std::nullopt};
+        };
+    }
+    const std::vector<tune::TunePoint> points = tune::sweep(request, layout_of, timer);
+    const std::vector<tune::SelectionRow> rows = tune::select_winners(points);
+    if (rows.empty()) throw Error("no candidate could be timed at any point: nothing to choose from");
+    const std::vector<tune::OmpiCommRule> rules = tune::ompi_rules(points);
+
+    const results::Provenance provenance = results::current_provenance();
+    const std::map<std::string, std::string> about = {
+        {"engine", options.engine},          {"topology", machine->source.empty() ? machine->name : machine->source},
+        {"params", params.origin},           {"numacoll", provenance.numacoll},
+        {"date", provenance.date},           {"simgrid", sim::simgrid_description()}};
+    const std::vector<std::string> comments = {
+        fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}",
+                    options.engine, about.at("topology"), params.origin),
+        "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers)",
+        fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
+    const std::string absolute = std::filesystem::absolute(options.folder).lexically_normal().string();
+    std::string mca;
+    mca += "# Open MPI 4.x: the classic rules file (no version line)\n";
+    mca += fmt::format("--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules.conf\n",
+                       absolute);
+    mca += "# Open MPI 5.x: the classic rules file with its version line\n";
+    mca += fmt::format(
+        "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules-v2.conf\n", absolute);
+    mca += "# Open MPI releases that read JSON rules\n";
+    mca += fmt::format("--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules.json\n",
+                       absolute);
+    const std::vector<std::string> texts = {tune::selection_csv(rows),
+                                            tune::selection_json(rows, about),
+                                            tune::timings_csv(points),
+                                            tune::ompi_classic_rules(rules, false, comments),
+                                            tune::ompi_classic_rules(rules, true, comments),
+                                            tune::ompi_json_rules(rules, about),
+                                            mca};
+    for (std::size_t i = 0; i < texts.size(); ++i) files[i]->write(texts[i]);
+    for (auto& file : files) file->commit();
+
+    int points_with_ompi = 0;
+    for (const auto& rule : rules) points_with_ompi += static_cast<int>(rule.choices.size());
+    std::cout << fmt::format("{} points chosen ({} candidates timed); {} Open MPI rules over {} communicator shapes\n",
+                             rows.size(), planned, points_with_ompi, rules.size());
+    for (const std::string& name : folder_files())
+        std::cout << (std::filesystem::path(options.folder) / name).string() << "\n";
+    if (!options.no_plots)
+        for (const auto& picture : plot_folder(options.folder, "plot_tune", "selection.csv")) std::cout << picture << "\n";
+    return 0;
+}
+
+}  // namespace
+
+CommandRun add_tune_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "tune", "pick the fastest algorithm per collective, shape and size; write Open MPI rules files and a selection table");
+    auto options = std::make_shared<TuneOptions>();
+    command->add_option("--topology,-t", options->topology,
+                        "machine: a bundled name, an hwloc XML file, or synthetic:... (with --engine threads: this "
+                        "machine, live or a saved export of it)")
+        ->capture_default_str();
+    command->add_option("--params", options->params,
+                        "cost parameters: a bundled name or a JSON file (from calibrate); default: the machine's own, "
+                        "else generic");
+    command->add_option("--collective,-c", options->collectives, "collectives, a comma list")->capture_default_str();
+    command->add_option("--algorithms,-a", options->algorithms,
+                        "candidate algorithms, a comma list (default: every algorithm of each collective)");
+    command->add_option("--nodes", options->nodes, "node counts, a comma list")->capture_default_str();
+    command->add_option("--ranks", options->ranks, "ranks per node, a comma list (0: one per core)")->capture_default_str();
+    command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--segments", options->segments,
+                        "segment sizes to try for the algorithms that segment (default: each one's own)");
+    command->add_option("--fanouts", options->fanouts,
+                        "fan-outs to try for the algorithms that have one (default: each one's own)");
+    command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
+    command->add_option("--engine", options->engine,
+                        "sim (SimGrid), model (closed form) or threads (measured on this machine's cores, one node; "
+                        "the median of the timed iterations)")
+        ->check(CLI::IsMember({"sim", "model", "threads"}))
+        ->capture_default_str();
+    add_iteration_options(*command, options->iterations, &options->warmup);
+    command->add_option("-o,--output", options->folder,
+                        "folder for selection.csv/json, timings.csv, the Open MPI rules files and the pictures")
+        ->capture_default_str();
+    command->add_option("--compare", options->compare,
+                        "DIR1 DIR2: where two tune folders pick differently, and what DIR2's pick costs by DIR1's timings")
+        ->expected(2);
+    command->add_flag("--no-plots", options->no_plots, "write the tables but draw no pictures");
+    command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    command->footer(
+        "Examples:\n"
+        "  numacoll tune -t westmere -c bcast,reduce --nodes 1,2,4,8 --bytes 8B:16MiB -o tune-westmere\n"
+        "  mpirun $(grep -v '^#' tune-westmere/ompi-mca.txt | head -1) -np 96 ./app\n"
+        "  numacoll tune -t magnycours -c allreduce --engine model -o m && numacoll tune --compare tune-sim m\n"
+        "  numacoll calibrate -o p.json && numacoll tune -t live --params p.json -c bcast -o s && \\\n"
+        "    numacoll tune --engine threads -c bcast -o t && numacoll tune --compare t s");
+    return [options, command] {
+        options->topology_given = command->count("--topology") > 0;
+        if (!options->compare.empty())
+            for (const char* name : {"--topology", "--params", "--collective", "--algorithms", "--nodes", "--ranks",
+                                     "--bytes", "--segments", "--fanouts", "--root", "--engine", "--output",
+                                     "--iterations", "--warmup"})
+                if (command->count(name) > 0)
+                    throw UsageError(fmt::format("--compare reads two finished folders: {} has nothing to shape", name));
+        return run_tune(*options);
+    };
+}
+
+}  // namespace numacoll::cli

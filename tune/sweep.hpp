@@ -1,0 +1,61 @@
+// tune::sweep: times every candidate algorithm (and its option variants) of
+// each collective at every communicator shape and message size, with
+// whatever engine the caller hands in: SimGrid, the closed-form models, or
+// a measurement. It knows no engine; `numacoll tune` supplies them.
+//
+// Candidates: every algorithm named (all of the collective's when none
+// are), times every segment size in `segments` for those that have a
+// `segment` option and every fan-out in `fanouts` for those that have a
+// `fanout` option (an empty list keeps the algorithm's default). A
+// candidate the engine cannot time at a point (a size it does not take, a
+// shape without a model) has no time there and never wins.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/layout.hpp"
+#include "tune/selection_table.hpp"
+
+namespace numacoll::tune {
+
+struct SweepRequest {
+    std::vector<sched::Collective> collectives;
+    std::vector<std::string> algorithms;  // empty: every algorithm of each collective
+    std::vector<int> nodes{1};
+    std::vector<int> ranks_per_node{0};   // 0: one rank per core
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint64_t> segments;  // empty: each algorithm's default
+    std::vector<int> fanouts;             // empty: each algorithm's default
+    int root = 0;
+};
+
+// The candidates of one collective (UsageError for an algorithm it does not
+// have; an algorithm named that belongs to another collective of the
+// request only is skipped for this one).
+std::vector<Candidate> candidates_for(sched::Collective collective, const SweepRequest& request);
+
+// How many timings the sweep makes, before making any.
+std::size_t planned_timings(const SweepRequest& request);
+
+// The time of one spec on one layout, in ns (a prediction, or a measurement's
+// median with its p10-p90 spread); none when the engine cannot time it.
+// Throwing aborts the sweep, except a UsageError: a size or shape this
+// algorithm does not take.
+struct Timing {
+    double time_ns = 0;
+    std::optional<double> p10_ns, p90_ns;
+};
+using Timer = std::function<std::optional<Timing>(const sched::CollectiveSpec& spec, const algo::Layout& layout)>;
+
+// Every point, in the order collective, shape (nodes, then ranks per node),
+// size. `layout_of(nodes, ranks_per_node)` makes each shape's layout once;
+// progress on stderr (common/progress.hpp).
+std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<algo::Layout(int, int)>& layout_of,
+                             const Timer& time);
+
+}  // namespace numacoll::tune
