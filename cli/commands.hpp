@@ -24,5 +24,6 @@ CommandRun add_demo_command(CLI::App& app);
 CommandRun add_reproduce_command(CLI::App& app);
 CommandRun add_calibrate_command(CLI::App& app);
 CommandRun add_tune_command(CLI::App& app);
+CommandRun add_whatif_command(CLI::App& app);
 
 }  // namespace numacoll::cli

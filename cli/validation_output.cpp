@@ -236,8 +236,9 @@ std::vector<std::string> plot_folder(const std::string& folder, const std::strin
     if (!std::filesystem::exists(std::filesystem::path(folder) / needed))
         throw UsageError(fmt::format("no {} in '{}': run numacoll {} -o {} first", needed, folder,
                                      needed == "validation.csv" ? "validate"
-                                     : needed == "figures.csv" ? "reproduce"
-                                                               : "tune",
+                                     : needed == "figures.csv"  ? "reproduce"
+                                     : needed == "selection.csv" ? "tune"
+                                                                 : "whatif",
                                      folder));
     // The scripts import their shared helpers (picture_set.py) from their own
     // folder: all of them go into one temporary folder.

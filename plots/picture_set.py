@@ -1,10 +1,19 @@
-"""PictureSet: the PNGs of one plotting run, put in place together.
+"""What the plotting scripts share: PictureSet (the PNGs of one plotting
+run, put in place together), run_script (their main: one line and status 1
+for a folder that cannot be drawn) and size_label.
 
-Shared by the plotting scripts (plot_validation.py, plot_reproduce.py);
-numacoll writes it beside them when it runs one.
+numacoll writes this file beside the script it runs.
 """
 import os
 import signal
+
+
+def size_label(value):
+    """Bytes as numacoll writes them: 64B, 4KiB, 16MiB."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= scale and value % scale == 0:
+            return f"{value // scale}{unit}"
+    return f"{value}B"
 
 
 class PictureSet:

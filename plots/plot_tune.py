@@ -20,14 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors  # noqa: E402
 
-from picture_set import run_script  # noqa: E402
-
-
-def size_label(value):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value >= scale and value % scale == 0:
-            return f"{value // scale}{unit}"
-    return f"{value}B"
+from picture_set import run_script, size_label  # noqa: E402
 
 
 def read_rows(folder):

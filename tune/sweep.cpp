@@ -73,9 +73,9 @@ std::size_t planned_timings(const SweepRequest& request) {
 }
 
 std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<algo::Layout(int, int)>& layout_of,
-                             const Timer& time) {
+                             const Timer& time, const std::string& what) {
     const std::size_t planned = planned_timings(request);
-    ProgressReport progress("tune: timing candidates", "timings", planned);
+    ProgressReport progress(what, "timings", planned);
     std::size_t done = 0;
     std::vector<TunePoint> points;
     for (sched::Collective collective : request.collectives) {

@@ -54,8 +54,8 @@ using Timer = std::function<std::optional<Timing>(const sched::CollectiveSpec& s
 
 // Every point, in the order collective, shape (nodes, then ranks per node),
 // size. `layout_of(nodes, ranks_per_node)` makes each shape's layout once;
-// progress on stderr (common/progress.hpp).
+// progress on stderr (common/progress.hpp), named `what`.
 std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<algo::Layout(int, int)>& layout_of,
-                             const Timer& time);
+                             const Timer& time, const std::string& what = "tune: timing candidates");
 
 }  // namespace numacoll::tune

@@ -118,7 +118,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce", "tune"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce", "tune", "whatif"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -487,6 +487,36 @@ TEST(Cli, TuneWritesTheTablesTheRulesAndThePictures) {
     EXPECT_NE(compared.out.find("points in both; the same algorithm at"), std::string::npos) << compared.out;
     EXPECT_NE(run("tune --compare " + sim.string() + " " + sim.string()).out.find("12 points in both; the same algorithm at 12 (100%)"),
               std::string::npos);
+}
+
+TEST(Cli, WhatifMapsAMachineThatDoesNotExist) {
+    const auto dir = scratch_dir() / "whatif";
+    const Result result = run("whatif -t \"synthetic:Package:2 NUMANode:1 L3Cache:1 Core:4\" --params generic "
+                              "--vary cores_per_llc=2,4 --vary levels.other_socket.bandwidth_bytes_per_ns=2,40 "
+                              "-c allreduce -a tree,dissemination --bytes 64,1MiB -q -o " + dir.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "whatif.png"));
+    const std::string map = slurp(dir / "whatif-map.csv");
+    // 2 x 2 machines, each named by the description `numacoll sim -t` takes.
+    EXPECT_EQ(std::count(map.begin(), map.end(), '\n'), 1 + 4) << map;
+    EXPECT_NE(map.find("4,40,\"synthetic:Package:2 NUMANode:1 L3Cache:1 Core:4\",1,8,"), std::string::npos) << map;
+    const std::string all = slurp(dir / "whatif.csv");
+    EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 1 + 4 * 2 * 2);
+    // A variant's time is what `numacoll sim` gives on the machine it names.
+    const auto one = scratch_dir() / "whatif-one";
+    ASSERT_EQ(run("whatif -t \"synthetic:Package:2 NUMANode:1 L3Cache:1 Core:4\" --params generic "
+                  "--vary cores_per_llc=2 -c allreduce -a dissemination --bytes 64 --no-plots -q -o " + one.string())
+                  .exit_code,
+              0);
+    const std::string line = slurp(one / "whatif.csv").substr(slurp(one / "whatif.csv").find('\n') + 1);
+    const std::string whatif_time = line.substr(line.rfind(',') + 1, line.find('\n') - line.rfind(',') - 1);
+    const Result simulated = run("sim -t \"synthetic:Package:2 NUMANode:1 L3Cache:1 Core:2\" --params generic "
+                                 "-a dissemination --bytes 64 -q");
+    std::vector<std::string> fields;
+    std::istringstream in(simulated.out.substr(simulated.out.find('\n') + 1));
+    for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+    ASSERT_GT(fields.size(), 6u);
+    EXPECT_NEAR(std::stod(whatif_time), std::stod(fields[6]), 1e-3) << line;
 }
 
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {

@@ -1,0 +1,223 @@
+// numacoll whatif: varies the machine itself (its shape, where its NIC sits,
+// how many nodes, any figure of its params) and maps where the best algorithm
+// and its crossover size move, simulating every algorithm on every variant.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "algorithms/registry.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/validation_output.hpp"
+#include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/progress.hpp"
+#include "sim/engine.hpp"
+#include "tune/selection_table.hpp"
+#include "tune/sweep.hpp"
+#include "tune/whatif.hpp"
+
+namespace numacoll::cli {
+
+namespace {
+
+struct WhatifOptions {
+    std::string topology = "westmere";
+    std::string params;
+    std::vector<std::string> vary;
+    std::string collective = "allreduce";
+    std::string algorithms;
+    std::string bytes = "8B:16MiB";
+    int nodes = 1;
+    int ranks = 0;
+    std::string folder = "numacoll-whatif";
+    bool no_plots = false;
+    bool quiet = false;  // read by main.cpp: it silences every progress report
+};
+
+// At a second per large simulation, about a day.
+constexpr std::size_t max_simulations = 100000;
+
+struct Variant {
+    std::vector<std::string> values;  // one per varied key
+    tune::NodeShape shape;
+    std::shared_ptr<const topo::Machine> machine;
+    costs::Params params;
+    std::string description;  // the machine as `numacoll sim -t` takes it
+};
+
+int run_whatif(const WhatifOptions& options) {
+    if (options.vary.empty() || options.vary.size() > 2)
+        throw UsageError("--vary: give one or two keys (a map has two axes)");
+    std::vector<tune::VaryKey> keys;
+    for (const std::string& text : options.vary) keys.push_back(tune::parse_vary(text));
+    if (keys.size() == 2 && keys[0].key == keys[1].key)
+        throw UsageError(fmt::format("--vary {} is given twice", keys[0].key));
+    const sched::Collective collective = sched::parse_collective(options.collective);
+    if (collective == sched::Collective::pingpong) throw UsageError("pingpong is a measurement, not a collective to compare");
+    tune::SweepRequest request;
+    request.collectives = {collective};
+    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithms");
+    request.ranks_per_node = {options.ranks};
+    request.bytes = parse_byte_sizes(options.bytes, "--bytes");
+    std::sort(request.bytes.begin(), request.bytes.end());
+    request.bytes.erase(std::unique(request.bytes.begin(), request.bytes.end()), request.bytes.end());
+    const std::size_t algorithms = tune::candidates_for(collective, request).size();
+
+    const auto base_machine = std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
+    const costs::Params base_params = costs::params_for(*base_machine, options.params);
+    const bool reshaped = std::any_of(keys.begin(), keys.end(),
+                                      [](const tune::VaryKey& k) { return k.machine_key() && k.key != "nodes"; });
+    tune::NodeShape base_shape = reshaped ? tune::shape_of(*base_machine) : tune::NodeShape{};
+    base_shape.nodes = options.nodes;
+
+    // Every combination of the values, the first key slowest.
+    std::vector<Variant> variants;
+    const std::size_t second_count = keys.size() == 2 ? keys[1].values.size() : 1;
+    const std::size_t planned = keys[0].values.size() * second_count * algorithms * request.bytes.size();
+    if (planned > max_simulations)
+        throw UsageError(fmt::format("that is {} simulations ({} machines x {} algorithms x {} sizes); at most {}",
+                                     planned, keys[0].values.size() * second_count, algorithms, request.bytes.size(),
+                                     max_simulations));
+    for (std::size_t a = 0; a < keys[0].values.size(); ++a)
+        for (std::size_t b = 0; b < second_count; ++b) {
+            Variant variant;
+            variant.shape = base_shape;
+            variant.params = base_params;
+            for (std::size_t k = 0; k < keys.size(); ++k) {
+                const std::string& value = keys[k].values[k == 0 ? a : b];
+                variant.values.push_back(value);
+                if (keys[k].machine_key())
+                    variant.shape = tune::with_key(variant.shape, keys[k].key, value);
+                else
+                    variant.params = tune::with_figure(variant.params, keys[k].key, value);
+            }
+            if (reshaped) {
+                variant.machine = std::make_shared<const topo::Machine>(tune::machine_of(variant.shape));
+                variant.description = "synthetic:" + tune::synthetic_description(variant.shape);
+            } else {
+                variant.machine = base_machine;
+                variant.description = base_machine->source.empty() ? base_machine->name : base_machine->source;
+            }
+            variants.push_back(std::move(variant));
+        }
+
+    ensure_folder(options.folder);
+    const std::vector<std::string> names = {"whatif.csv", "whatif-best.csv", "whatif-map.csv"};
+    std::vector<std::unique_ptr<OutputFile>> files;
+    for (const std::string& name : names)
+        files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
+    if (progress_reports())
+        std::cerr << fmt::format("whatif: {} machines x {} algorithms x {} sizes = {} simulations\n", variants.size(),
+                                 algorithms, request.bytes.size(), planned);
+
+    std::string header;
+    for (const tune::VaryKey& key : keys) header += key.key + ",";
+    std::string all = header + "machine,nodes,ranks,bytes,algorithm,time_ns\n";
+    std::string best = header + "machine,nodes,ranks,bytes,algorithm,time_ns,runner_up,margin\n";
+    std::string map = header + "machine,nodes,ranks,first_best,crossover_bytes,then_best,best_at_largest\n";
+    std::size_t index = 0;
+    for (const Variant& variant : variants) {
+        ++index;
+        std::string named;
+        for (std::size_t k = 0; k < keys.size(); ++k) named += fmt::format(" {}={}", keys[k].key, variant.values[k]);
+        request.nodes = {variant.shape.nodes};
+        const sim::PlatformModel platform(variant.machine, variant.params, variant.shape.nodes);
+        const auto layout_of = [&](int nodes, int per_node) {
+            algo::LayoutOptions layout_options;
+            layout_options.nodes = nodes;
+            layout_options.ranks_per_node = per_node;
+            return algo::make_layout(variant.machine, layout_options);
+        };
+        const auto points = tune::sweep(
+            request, layout_of,
+            [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) {
+                return std::optional<tune::Timing>(tune::Timing{
+                    sim::simulate(algo::generate_schedule(spec, layout), platform).timeline.makespan_ns, std::nullopt,
+                    std::nullopt});
+            },
+            fmt::format("whatif: machine {} of {} ({})", index, variants.size(), named.substr(1)));
+        if (progress_reports())
+            std::cerr << fmt::format("[{}/{}]{}: {}\n", index, variants.size(), named, variant.description);
+        const auto rows = tune::select_winners(points);
+        std::string values;
+        for (const std::string& value : variant.values) values += value + ",";
+        const std::string machine = "\"" + variant.description + "\"";
+        int ranks = 0;
+        for (const auto& point : points) {
+            ranks = point.ranks();
+            for (const auto& entry : point.times)
+                all += fmt::format("{}{},{},{},{},{},{}\n", values, machine, point.nodes, point.ranks(), point.bytes,
+                                   tune::describe(entry.candidate),
+                                   entry.time_ns ? fmt::format("{:.3f}", *entry.time_ns) : "");
+        }
+        std::vector<std::string> winners;
+        for (const auto& row : rows) {
+            winners.push_back(row.winner.algorithm);
+            best += fmt::format("{}{},{},{},{},{},{:.3f},{},{}\n", values, machine, row.nodes,
+                                row.nodes * row.ranks_per_node, row.bytes, row.winner.algorithm, row.time_ns,
+                                row.runner_up ? row.runner_up->algorithm : "",
+                                row.margin() ? fmt::format("{:.4f}", *row.margin()) : "");
+        }
+        const auto crossover = tune::first_crossover(winners);
+        map += fmt::format("{}{},{},{},{},{},{},{}\n", values, machine, variant.shape.nodes, ranks,
+                           winners.empty() ? "" : winners.front(),
+                           crossover ? std::to_string(rows[*crossover].bytes) : "",
+                           crossover ? winners[*crossover] : "", winners.empty() ? "" : winners.back());
+    }
+    for (const auto& [file, text] : {std::pair{files[0].get(), &all}, {files[1].get(), &best}, {files[2].get(), &map}})
+        file->write(*text);
+    for (auto& file : files) file->commit();
+    for (const std::string& name : names) std::cout << (std::filesystem::path(options.folder) / name).string() << "\n";
+    if (!options.no_plots)
+        for (const auto& picture : plot_folder(options.folder, "plot_whatif", "whatif-map.csv"))
+            std::cout << picture << "\n";
+    return 0;
+}
+
+}  // namespace
+
+CommandRun add_whatif_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "whatif", "vary the machine (shape, NIC, nodes, any params figure) and map where the best algorithm moves");
+    auto options = std::make_shared<WhatifOptions>();
+    command->add_option("--topology,-t", options->topology,
+                        "the machine to start from: a bundled name, an hwloc XML file or synthetic:... (regular, "
+                        "when its shape is varied)")
+        ->capture_default_str();
+    command->add_option("--params", options->params,
+                        "cost parameters to start from: a bundled name or a JSON file; default: the machine's own, "
+                        "else generic");
+    command->add_option("--vary", options->vary,
+                        "KEY=V1,V2,...: packages, numa_per_package, llc_per_package, cores_per_llc, nic_numa, nodes, "
+                        "or a params path such as levels.other_socket.bandwidth_bytes_per_ns (once or twice)")
+        ->required();
+    command->add_option("--collective,-c", options->collective, "the collective")->capture_default_str();
+    command->add_option("--algorithms,-a", options->algorithms,
+                        "algorithms to compare, a comma list (default: every algorithm of the collective)");
+    command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
+        ->capture_default_str();
+    command->add_option("--nodes", options->nodes, "nodes of each machine (unless varied)")
+        ->check(CLI::Range(1, max_nodes))
+        ->capture_default_str();
+    command->add_option("--ranks", options->ranks, "ranks per node (0: one per core)")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->folder, "folder for whatif.csv, whatif-best.csv, whatif-map.csv and the map")
+        ->capture_default_str();
+    command->add_flag("--no-plots", options->no_plots, "write the tables but draw no map");
+    command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    command->footer(
+        "Examples:\n"
+        "  numacoll whatif -t \"synthetic:Package:1 L3Cache:4 Core:16\" --params generic --vary cores_per_llc=4,8,16 \\\n"
+        "    --vary llc_per_package=1,2,4 -c allreduce -a tree,tiled,dissemination --bytes 64,4KiB,256KiB,4MiB -o w\n"
+        "  numacoll whatif -t westmere --vary levels.other_socket.bandwidth_bytes_per_ns=3,6,12 --vary nodes=1,2,4 "
+        "-c bcast -o w2");
+    return [options] { return run_whatif(*options); };
+}
+
+}  // namespace numacoll::cli
