@@ -21,6 +21,9 @@
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "common/text_file.hpp"
+#include "cli/mpi_failures.hpp"
+#include "exec/mpi_executor.hpp"
+#include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
 #include "results/provenance.hpp"
 #include "sim/engine.hpp"
@@ -121,9 +124,21 @@ const std::vector<std::string>& folder_files() {
     return names;
 }
 
-int run_tune(const TuneOptions& options) {
-    if (!options.compare.empty()) return run_compare(options);
+// What every engine needs before the first timing: the request, the machine,
+// its params and, on the process that writes them, the output files (opened
+// first, so that a folder that cannot take them fails at once; each is
+// written in full before any is put in place).
+struct TuneSetup {
     tune::SweepRequest request;
+    std::shared_ptr<const topo::Machine> machine;
+    costs::Params params;
+    std::size_t planned = 0;
+    std::vector<std::unique_ptr<OutputFile>> files;
+};
+
+TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
+    TuneSetup setup;
+    tune::SweepRequest& request = setup.request;
     for (const std::string& name : split_list(options.collectives, "--collective")) {
         const sched::Collective collective = sched::parse_collective(name);
         if (collective == sched::Collective::pingpong)
@@ -141,78 +156,48 @@ int run_tune(const TuneOptions& options) {
     request.root = options.root;
 
     // Measurements run on this machine: its own topology ("live", or a saved
-    // export of it), one node.
-    const bool measuring = options.engine == "threads";
-    if (measuring && (request.nodes.size() != 1 || request.nodes.front() != 1))
+    // export of it); threads on one node, MPI on one process per node.
+    const bool measuring = options.engine == "threads" || options.engine == "mpi";
+    if (options.engine == "threads" && (request.nodes.size() != 1 || request.nodes.front() != 1))
         throw UsageError("--engine threads measures on this one machine: --nodes must be 1");
-    const auto machine = measuring ? load_this_machine(options.topology_given ? options.topology : "live")
-                                   : std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
-    const costs::Params params = costs::params_for(*machine, options.params);
-    const bool quiet = !progress_reports();
-    if (!measuring) announce_generic_params(params, *machine, "tune", quiet);
-    const std::size_t planned = tune::planned_timings(request);
-    if (planned > max_timings)
+    if (options.engine == "mpi" && request.nodes.size() != 1)
+        throw UsageError("--engine mpi measures one node count, one MPI process per node: give --nodes once");
+    setup.machine = measuring ? load_this_machine(options.topology_given ? options.topology : "live")
+                              : std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
+    setup.params = costs::params_for(*setup.machine, options.params);
+    if (!measuring) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
+    setup.planned = tune::planned_timings(request);
+    if (setup.planned > max_timings)
         throw UsageError(fmt::format("that is {} timings ({} candidates x shapes x sizes); at most {}: name fewer "
                                      "algorithms, sizes, segments or shapes",
-                                     planned, planned / (request.nodes.size() * request.ranks_per_node.size() *
-                                                         request.bytes.size()),
+                                     setup.planned,
+                                     setup.planned / (request.nodes.size() * request.ranks_per_node.size() *
+                                                      request.bytes.size()),
                                      max_timings));
+    if (!writes_files) return setup;
     ensure_folder(options.folder);
-    // Opened before the sweep, so that a folder that cannot take them fails
-    // at once; each is written in full before any is put in place.
-    std::vector<std::unique_ptr<OutputFile>> files;
     for (const std::string& name : folder_files())
-        files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
-    if (!quiet)
-        std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", planned, options.engine,
-                                 machine->source.empty() ? machine->name : machine->source);
+        setup.files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
+    if (progress_reports())
+        std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", setup.planned, options.engine,
+                                 setup.machine->source.empty() ? setup.machine->name : setup.machine->source);
+    return setup;
+}
 
-    std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
-    const auto layout_of = [&](int nodes, int per_node) {
-        algo::LayoutOptions layout_options;
-        layout_options.nodes = nodes;
-        layout_options.ranks_per_node = per_node;
-        return algo::make_layout(machine, layout_options);
-    };
-    tune::Timer timer;
-    exec::ExecOptions exec_options;
-    exec_options.timed_iterations = options.iterations;
-    exec_options.warmup_iterations = options.warmup;
-    if (measuring) {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *machine);
-            // Every execution verifies its result; a wrong one throws and ends the sweep.
-            const auto stats =
-                exec::run_on_threads(algo::generate_schedule(spec, layout), *machine, exec_options).stats;
-            return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
-        };
-    } else if (options.engine == "sim") {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            auto& platform = platforms[layout.nodes];
-            if (!platform) platform = std::make_unique<sim::PlatformModel>(machine, params, layout.nodes);
-            return tune::Timing{sim::simulate(algo::generate_schedule(spec, layout), *platform).timeline.makespan_ns,
-                                std::nullopt, std::nullopt};
-        };
-    } else {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            const std::optional<double> ns = model_ns(spec_with_defaults(spec, layout), layout, params);
-            if (!ns) return std::nullopt;
-            return tune::Timing{*ns, std::nullopt, std::nullopt};
-        };
-    }
-    const std::vector<tune::TunePoint> points = tune::sweep(request, layout_of, timer);
+// Picks the winners and writes every file of the folder, then the pictures.
+void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::vector<tune::TunePoint>& points) {
     const std::vector<tune::SelectionRow> rows = tune::select_winners(points);
     if (rows.empty()) throw Error("no candidate could be timed at any point: nothing to choose from");
     const std::vector<tune::OmpiCommRule> rules = tune::ompi_rules(points);
-
+    const topo::Machine& machine = *setup.machine;
     const results::Provenance provenance = results::current_provenance();
     const std::map<std::string, std::string> about = {
-        {"engine", options.engine},          {"topology", machine->source.empty() ? machine->name : machine->source},
-        {"params", params.origin},           {"numacoll", provenance.numacoll},
+        {"engine", options.engine},          {"topology", machine.source.empty() ? machine.name : machine.source},
+        {"params", setup.params.origin},     {"numacoll", provenance.numacoll},
         {"date", provenance.date},           {"simgrid", sim::simgrid_description()}};
     const std::vector<std::string> comments = {
         fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}",
-                    options.engine, about.at("topology"), params.origin),
+                    options.engine, about.at("topology"), setup.params.origin),
         "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers)",
         fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
     const std::string absolute = std::filesystem::absolute(options.folder).lexically_normal().string();
@@ -233,17 +218,98 @@ int run_tune(const TuneOptions& options) {
                                             tune::ompi_classic_rules(rules, true, comments),
                                             tune::ompi_json_rules(rules, about),
                                             mca};
-    for (std::size_t i = 0; i < texts.size(); ++i) files[i]->write(texts[i]);
-    for (auto& file : files) file->commit();
+    for (std::size_t i = 0; i < texts.size(); ++i) setup.files[i]->write(texts[i]);
+    for (auto& file : setup.files) file->commit();
 
     int points_with_ompi = 0;
     for (const auto& rule : rules) points_with_ompi += static_cast<int>(rule.choices.size());
     std::cout << fmt::format("{} points chosen ({} candidates timed); {} Open MPI rules over {} communicator shapes\n",
-                             rows.size(), planned, points_with_ompi, rules.size());
+                             rows.size(), setup.planned, points_with_ompi, rules.size());
     for (const std::string& name : folder_files())
         std::cout << (std::filesystem::path(options.folder) / name).string() << "\n";
     if (!options.no_plots)
         for (const auto& picture : plot_folder(options.folder, "plot_tune", "selection.csv")) std::cout << picture << "\n";
+}
+
+std::function<algo::Layout(int, int)> layouts_on(const std::shared_ptr<const topo::Machine>& machine) {
+    return [machine](int nodes, int per_node) {
+        algo::LayoutOptions layout_options;
+        layout_options.nodes = nodes;
+        layout_options.ranks_per_node = per_node;
+        return algo::make_layout(machine, layout_options);
+    };
+}
+
+exec::ExecOptions exec_options_of(const TuneOptions& options) {
+    exec::ExecOptions exec_options;
+    exec_options.timed_iterations = options.iterations;
+    exec_options.warmup_iterations = options.warmup;
+    return exec_options;
+}
+
+// One process per node under mpirun, as numacoll run --engine mpi: every
+// process runs the same sweep, process 0 writes the folder; failures end
+// every process (cli/mpi_failures.hpp).
+int run_tune_on_mpi(const TuneOptions& options) {
+    const int nodes = whole_numbers(options.nodes, "--nodes", 1, max_nodes).front();
+    if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
+        throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
+                                     "{} numacoll tune --engine mpi --nodes {} ...",
+                                     nodes, nodes, nodes));
+    exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_MULTIPLE);
+    TuneSetup setup;
+    if (const int code = agree_on(world, [&] {
+            if (world.size() != nodes)
+                throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
+                                             nodes, nodes, world.size(), nodes));
+            setup = prepare_tune(options, world.rank() == 0);
+        }))
+        return code;
+    const exec::ExecOptions exec_options = exec_options_of(options);
+    return run_agreed(world, [&] {
+        const auto points = tune::sweep(
+            setup.request, layouts_on(setup.machine),
+            [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+                exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
+                // Every execution verifies its result on every process.
+                const auto stats =
+                    exec::run_on_mpi(algo::generate_schedule(spec, layout), *setup.machine, exec_options, world).stats;
+                return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
+            });
+        if (world.rank() == 0) write_tune_folder(options, setup, points);
+    });
+}
+
+int run_tune(const TuneOptions& options) {
+    if (!options.compare.empty()) return run_compare(options);
+    if (options.engine == "mpi") return run_tune_on_mpi(options);
+    TuneSetup setup = prepare_tune(options, true);
+    const exec::ExecOptions exec_options = exec_options_of(options);
+    std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
+    tune::Timer timer;
+    if (options.engine == "threads") {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
+            // Every execution verifies its result; a wrong one throws and ends the sweep.
+            const auto stats =
+                exec::run_on_threads(algo::generate_schedule(spec, layout), *setup.machine, exec_options).stats;
+            return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
+        };
+    } else if (options.engine == "sim") {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            auto& platform = platforms[layout.nodes];
+            if (!platform) platform = std::make_unique<sim::PlatformModel>(setup.machine, setup.params, layout.nodes);
+            return tune::Timing{sim::simulate(algo::generate_schedule(spec, layout), *platform).timeline.makespan_ns,
+                                std::nullopt, std::nullopt};
+        };
+    } else {
+        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+            const std::optional<double> ns = model_ns(spec_with_defaults(spec, layout), layout, setup.params);
+            if (!ns) return std::nullopt;
+            return tune::Timing{*ns, std::nullopt, std::nullopt};
+        };
+    }
+    write_tune_folder(options, setup, tune::sweep(setup.request, layouts_on(setup.machine), timer));
     return 0;
 }
 
@@ -273,9 +339,10 @@ CommandRun add_tune_command(CLI::App& app) {
                         "fan-outs to try for the algorithms that have one (default: each one's own)");
     command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
     command->add_option("--engine", options->engine,
-                        "sim (SimGrid), model (closed form) or threads (measured on this machine's cores, one node; "
-                        "the median of the timed iterations)")
-        ->check(CLI::IsMember({"sim", "model", "threads"}))
+                        "sim (SimGrid), model (closed form), threads (measured on this machine's cores, one node) or "
+                        "mpi (measured with one MPI process per node under mpirun, threads inside); measurements "
+                        "keep the median of the timed iterations")
+        ->check(CLI::IsMember({"sim", "model", "threads", "mpi"}))
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("-o,--output", options->folder,
@@ -292,7 +359,8 @@ CommandRun add_tune_command(CLI::App& app) {
         "  mpirun $(grep -v '^#' tune-westmere/ompi-mca.txt | head -1) -np 96 ./app\n"
         "  numacoll tune -t magnycours -c allreduce --engine model -o m && numacoll tune --compare tune-sim m\n"
         "  numacoll calibrate -o p.json && numacoll tune -t live --params p.json -c bcast -o s && \\\n"
-        "    numacoll tune --engine threads -c bcast -o t && numacoll tune --compare t s");
+        "    numacoll tune --engine threads -c bcast -o t && numacoll tune --compare t s\n"
+        "  mpirun -np 4 --map-by node numacoll tune --engine mpi --nodes 4 --ranks 8 -c allreduce -o m");
     return [options, command] {
         options->topology_given = command->count("--topology") > 0;
         if (!options->compare.empty())

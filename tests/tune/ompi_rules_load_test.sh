@@ -8,6 +8,8 @@
 #   - from rank 2 to rank 3 and never from 0 to 3 with the pipeline (one chain),
 #   - from rank 1 to rank 3 with Open MPI's default here (binomial), so the
 #     file, not the default, made the difference.
+# Then `numacoll tune --engine mpi` under mpirun: two processes for two
+# nodes write one table; a world of the wrong size ends them all.
 # Usage: ompi_rules_load_test.sh MPIEXEC NUMACOLL
 set -u
 mpiexec=$1 numacoll=$2
@@ -59,6 +61,22 @@ if broadcast "$scratch/mon-default"; then
 else
   fail "the broadcast without rules failed: $(cat "$scratch/err")"
 fi
+
+# The same tables from measurements: two MPI processes standing for two nodes.
+if timeout 120 "$mpiexec" -np 2 --oversubscribe "$numacoll" tune --engine mpi --nodes 2 --ranks 1 -c bcast \
+    -a binomial,linear --bytes 8,4KiB -n 5 --warmup 1 --no-plots -q -o "$scratch/tune-mpi" >/dev/null 2>"$scratch/err"; then
+  rows=$(awk -F, 'NR > 1 && $1 == "bcast" && $2 == 2 && $4 == 2' "$scratch/tune-mpi/selection.csv" | wc -l)
+  [[ $rows -eq 2 ]] || fail "tune --engine mpi: expected 2 rows for 2 nodes, got $rows"
+  grep -q '"engine": "mpi"' "$scratch/tune-mpi/selection.json" || fail "tune --engine mpi: the table does not say mpi"
+else
+  fail "tune --engine mpi failed: $(cat "$scratch/err")"
+fi
+# A world that does not match --nodes ends every process with one line and exit 2.
+timeout 120 "$mpiexec" -np 2 --oversubscribe "$numacoll" tune --engine mpi --nodes 3 -c bcast --bytes 8 -q \
+  -o "$scratch/tune-bad" >/dev/null 2>"$scratch/err"
+status=$?
+((status != 0 && status != 124)) || fail "a mismatched world: status $status"
+grep -q "needs 3 MPI processes" "$scratch/err" || fail "a mismatched world: $(cat "$scratch/err")"
 
 ((failures == 0)) && echo "ompi rules load test: passed"
 exit $((failures > 0))
