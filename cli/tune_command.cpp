@@ -251,7 +251,11 @@ exec::ExecOptions exec_options_of(const TuneOptions& options) {
 // process runs the same sweep, process 0 writes the folder; failures end
 // every process (cli/mpi_failures.hpp).
 int run_tune_on_mpi(const TuneOptions& options) {
-    const int nodes = whole_numbers(options.nodes, "--nodes", 1, max_nodes).front();
+    // Checked before MPI starts: a usage error then ends the process at once.
+    const std::vector<int> node_counts = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
+    if (node_counts.size() != 1)
+        throw UsageError("--engine mpi measures one node count, one MPI process per node: give --nodes once");
+    const int nodes = node_counts.front();
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll tune --engine mpi --nodes {} ...",
