@@ -58,7 +58,7 @@ CommandRun add_model_command(CLI::App& app) {
             output.row({sched::to_string(spec.collective), spec.algorithm, std::to_string(spec.bytes),
                         std::to_string(layout.size()), std::to_string(layout.nodes),
                         time ? fmt::format("{:.6f}", *time) : "", model ? model->source : "",
-                        results::options_text(spec), machine->source, params.origin});
+                        results::options_text(spec.options), machine->source, params.origin});
         }
         output.finish();
         return 0;

@@ -231,15 +231,6 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
         for (const auto& picture : plot_folder(options.folder, "plot_tune", "selection.csv")) std::cout << picture << "\n";
 }
 
-std::function<algo::Layout(int, int)> layouts_on(const std::shared_ptr<const topo::Machine>& machine) {
-    return [machine](int nodes, int per_node) {
-        algo::LayoutOptions layout_options;
-        layout_options.nodes = nodes;
-        layout_options.ranks_per_node = per_node;
-        return algo::make_layout(machine, layout_options);
-    };
-}
-
 exec::ExecOptions exec_options_of(const TuneOptions& options) {
     exec::ExecOptions exec_options;
     exec_options.timed_iterations = options.iterations;
@@ -272,7 +263,7 @@ int run_tune_on_mpi(const TuneOptions& options) {
     const exec::ExecOptions exec_options = exec_options_of(options);
     return run_agreed(world, [&] {
         const auto points = tune::sweep(
-            setup.request, layouts_on(setup.machine),
+            setup.request, setup.machine,
             [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
                 exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
                 // Every execution verifies its result on every process.
@@ -313,7 +304,7 @@ int run_tune(const TuneOptions& options) {
             return tune::Timing{*ns, std::nullopt, std::nullopt};
         };
     }
-    write_tune_folder(options, setup, tune::sweep(setup.request, layouts_on(setup.machine), timer));
+    write_tune_folder(options, setup, tune::sweep(setup.request, setup.machine, timer));
     return 0;
 }
 

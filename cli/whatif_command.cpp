@@ -127,14 +127,8 @@ int run_whatif(const WhatifOptions& options) {
         for (std::size_t k = 0; k < keys.size(); ++k) named += fmt::format(" {}={}", keys[k].key, variant.values[k]);
         request.nodes = {variant.shape.nodes};
         const sim::PlatformModel platform(variant.machine, variant.params, variant.shape.nodes);
-        const auto layout_of = [&](int nodes, int per_node) {
-            algo::LayoutOptions layout_options;
-            layout_options.nodes = nodes;
-            layout_options.ranks_per_node = per_node;
-            return algo::make_layout(variant.machine, layout_options);
-        };
         const auto points = tune::sweep(
-            request, layout_of,
+            request, variant.machine,
             [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) {
                 return std::optional<tune::Timing>(tune::Timing{
                     sim::simulate(algo::generate_schedule(spec, layout), platform).timeline.makespan_ns, std::nullopt,

@@ -4,9 +4,9 @@
 
 namespace numacoll::results {
 
-std::string options_text(const sched::CollectiveSpec& spec) {
+std::string options_text(const std::map<std::string, std::string>& options) {
     std::string out;
-    for (const auto& [key, value] : spec.options) out += (out.empty() ? "" : ";") + key + "=" + value;
+    for (const auto& [key, value] : options) out += (out.empty() ? "" : ";") + key + "=" + value;
     return out;
 }
 
@@ -21,7 +21,7 @@ ResultRow row_for(const sched::Schedule& schedule) {
     row.tasks = schedule.task_count();
     row.root = spec.root;
     row.op = sched::to_string(spec.op);
-    row.options = options_text(spec);
+    row.options = options_text(spec.options);
     return row;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,8 +52,9 @@ ResultRow simulated_row(const sched::Schedule& schedule, double time_ns);
 // A measured point: engine "threads", the median of the timed iterations and
 // their spread, to one decimal (a clock's resolution).
 ResultRow measured_row(const sched::Schedule& schedule, const TimeStats& times, bool pinned, bool numa_bound);
-// An algorithm's options as one field: "arity=2;bcast=1stage".
-std::string options_text(const sched::CollectiveSpec& spec);
+// An algorithm's options as one field: "arity=2;bcast=1stage" (result rows,
+// the tune tables).
+std::string options_text(const std::map<std::string, std::string>& options);
 
 std::vector<std::string> result_columns();
 std::vector<std::string> result_fields(const ResultRow& row);

@@ -11,16 +11,11 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "results/result_row.hpp"
 
 namespace numacoll::tune {
 
 namespace {
-
-std::string options_text(const std::map<std::string, std::string>& options) {
-    std::string out;
-    for (const auto& [key, value] : options) out += (out.empty() ? "" : ";") + key + "=" + value;
-    return out;
-}
 
 std::map<std::string, std::string> options_from(const std::string& text, int line) {
     std::map<std::string, std::string> options;
@@ -176,9 +171,9 @@ std::string selection_csv(const std::vector<SelectionRow>& rows) {
         const auto margin = row.margin();
         out += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{},{},{},{}\n", sched::to_string(row.collective), row.nodes,
                            row.ranks_per_node, row.nodes * row.ranks_per_node, row.bytes, to ? std::to_string(*to) : "",
-                           row.winner.algorithm, options_text(row.winner.options), row.time_ns,
+                           row.winner.algorithm, results::options_text(row.winner.options), row.time_ns,
                            row.runner_up ? row.runner_up->algorithm : "",
-                           row.runner_up ? options_text(row.runner_up->options) : "",
+                           row.runner_up ? results::options_text(row.runner_up->options) : "",
                            row.runner_up_ns ? fmt::format("{:.3f}", *row.runner_up_ns) : "",
                            margin ? fmt::format("{:.4f}", *margin) : "");
     }
@@ -253,7 +248,7 @@ std::string timings_csv(const std::vector<TunePoint>& points) {
         for (const CandidateTime& entry : point.times)
             out += fmt::format("{},{},{},{},{},{},{},{},{}\n", sched::to_string(point.collective), point.nodes,
                                point.ranks_per_node, point.bytes, entry.candidate.algorithm,
-                               options_text(entry.candidate.options), optional_time(entry.time_ns),
+                               results::options_text(entry.candidate.options), optional_time(entry.time_ns),
                                optional_time(entry.p10_ns), optional_time(entry.p90_ns));
     return out;
 }

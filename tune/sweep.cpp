@@ -72,7 +72,7 @@ std::size_t planned_timings(const SweepRequest& request) {
     return per_point * request.nodes.size() * request.ranks_per_node.size() * request.bytes.size();
 }
 
-std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<algo::Layout(int, int)>& layout_of,
+std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
                              const Timer& time, const std::string& what) {
     const std::size_t planned = planned_timings(request);
     ProgressReport progress(what, "timings", planned);
@@ -82,7 +82,10 @@ std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<al
         const std::vector<Candidate> candidates = candidates_for(collective, request);
         for (int nodes : request.nodes)
             for (int per_node : request.ranks_per_node) {
-                const algo::Layout layout = layout_of(nodes, per_node);
+                algo::LayoutOptions layout_options;
+                layout_options.nodes = nodes;
+                layout_options.ranks_per_node = per_node;
+                const algo::Layout layout = algo::make_layout(machine, layout_options);
                 for (std::uint64_t bytes : request.bytes) {
                     TunePoint point;
                     point.collective = collective;

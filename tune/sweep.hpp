@@ -53,9 +53,9 @@ struct Timing {
 using Timer = std::function<std::optional<Timing>(const sched::CollectiveSpec& spec, const algo::Layout& layout)>;
 
 // Every point, in the order collective, shape (nodes, then ranks per node),
-// size. `layout_of(nodes, ranks_per_node)` makes each shape's layout once;
-// progress on stderr (common/progress.hpp), named `what`.
-std::vector<TunePoint> sweep(const SweepRequest& request, const std::function<algo::Layout(int, int)>& layout_of,
+// size, each shape laid out once on `machine` (compact placement); progress
+// on stderr (common/progress.hpp), named `what`.
+std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
                              const Timer& time, const std::string& what = "tune: timing candidates");
 
 }  // namespace numacoll::tune

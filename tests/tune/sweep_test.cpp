@@ -46,13 +46,7 @@ TEST(Sweep, EveryCandidateIsTimedAtEveryPointAndRefusalsHaveNoTime) {
     EXPECT_EQ(tune::planned_timings(request), 2u * 2u * 2u);
     int timed = 0;
     const auto points = tune::sweep(
-        request,
-        [&](int nodes, int per_node) {
-            algo::LayoutOptions options;
-            options.nodes = nodes;
-            options.ranks_per_node = per_node;
-            return algo::make_layout(machine, options);
-        },
+        request, machine,
         [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
             const sched::Schedule schedule = algo::generate_schedule(spec, layout);  // throws for 4 bytes
             ++timed;
