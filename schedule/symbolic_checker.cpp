@@ -200,7 +200,9 @@ std::string explain_difference(const Terms& got_runs, const Terms& expected_runs
     const auto got = expand(got_runs);
     const auto expected = expand(expected_runs);
     for (const auto& [want, want_count] : expected) {
-        const auto [rank, shift] = want;
+        // Plain copies: clang 14 cannot capture structured bindings in a lambda.
+        const auto rank = want.first;
+        const auto shift = want.second;
         auto it = got.find(want);
         if (it == got.end()) {
             auto moved = std::find_if(got.begin(), got.end(), [&](const auto& have) { return have.first.first == rank; });
