@@ -35,14 +35,20 @@ results=$scratch/results
 measure() {
   local label=$1 who=$2 tasks_from_csv=$3
   shift 3
-  /usr/bin/time -f "%e %M" -o "$scratch/time" "$@" > "$scratch/out" 2> "$scratch/err" || {
+  # Wall time from bash's microsecond clock (time's %e counts in 10 ms, too
+  # coarse for the 8-byte rows); peak memory from time's %M.
+  local started=$EPOCHREALTIME
+  /usr/bin/time -f "%M" -o "$scratch/time" "$@" > "$scratch/out" 2> "$scratch/err" || {
     echo "failed: $*" >&2
     cat "$scratch/err" >&2
     exit 1
   }
+  local ended=$EPOCHREALTIME
+  local seconds
+  seconds=$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.4f", b - a }')
   local tasks=-
   [[ $tasks_from_csv == yes ]] && tasks=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; ++i) if ($i == "tasks") c = i} NR == 2 {print $c}' "$scratch/out")
-  echo "$label $who $(cat "$scratch/time") $tasks" >> "$results"
+  echo "$label $who $seconds $(tail -n 1 "$scratch/time") $tasks" >> "$results"
 }
 
 sim_row() {  # label with_baseline numacoll-arguments...
@@ -62,6 +68,8 @@ sim_row() {  # label with_baseline numacoll-arguments...
 if [[ $sections == *c* ]]; then
   command -v smpicc > /dev/null || { echo "bench/sim_scale.sh: section c needs smpicc (libsimgrid-dev)" >&2; exit 2; }
   smpicc -O2 -o "$scratch/smpi_allreduce" bench/smpi_allreduce.c 2> /dev/null
+  # The floor of both sides: a program that only loads SimGrid's library and returns.
+  echo 'int main(void) { return 0; }' | cc -x c - -o "$scratch/load_simgrid_only" -Wl,--no-as-needed -lsimgrid
   for ranks in 256 1024; do
     cat > "$scratch/cluster$ranks.xml" <<XML
 <?xml version='1.0'?>
@@ -105,6 +113,7 @@ for round in $(seq 1 "$rounds"); do
         if ((round % 2)); then run_numacoll; run_smpi; else run_smpi; run_numacoll; fi
       done
     done
+    measure "c:process-start-floor" floor no "$scratch/load_simgrid_only"
   fi
 done
 
@@ -119,17 +128,23 @@ awk '
     low[key, who] = v[1]; high[key, who] = v[n]
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
   END {
-    printf "%-26s %9s %8s %13s %10s %8s %11s %13s %8s %7s %7s\n", "row", "tasks", "s (med)", "spread", "tasks/s", "peak MB",
+    printf "%-26s %9s %8s %15s %10s %8s %11s %15s %8s %7s %7s\n", "row", "tasks", "s (med)", "spread", "tasks/s", "peak MB",
       "base s", "base spread", "base MB", "time x", "mem x"
     for (r = 1; r <= rows; ++r) {
-      key = order[r]; m = median(key, "numacoll")
-      line = sprintf("%-26s %9s %8.2f %6.2f-%-6.2f %10.0f %8.0f", key, tasks[key], m, low[key, "numacoll"], high[key, "numacoll"],
+      key = order[r]
+      if (count[key, "floor"] > 0) {
+        printf "%-26s %9s %8.3f %7.3f-%-7.3f  (a program that only loads libsimgrid and returns)\n", key, "-",
+          median(key, "floor"), low[key, "floor"], high[key, "floor"]
+        continue
+      }
+      m = median(key, "numacoll")
+      line = sprintf("%-26s %9s %8.3f %7.3f-%-7.3f %10.0f %8.0f", key, tasks[key], m, low[key, "numacoll"], high[key, "numacoll"],
                      tasks[key] / m, kib[key, "numacoll"] / 1024)
       if (count[key, "baseline"] > 0) {
         b = median(key, "baseline")
-        line = line sprintf(" %11.2f %6.2f-%-6.2f %8.0f %7.2f %7.2f", b, low[key, "baseline"], high[key, "baseline"],
+        line = line sprintf(" %11.3f %7.3f-%-7.3f %8.0f %7.2f %7.2f", b, low[key, "baseline"], high[key, "baseline"],
                             kib[key, "baseline"] / 1024, b / m, kib[key, "baseline"] / kib[key, "numacoll"])
-      } else line = line sprintf(" %11s %13s %8s %7s %7s", "-", "-", "-", "-", "-")
+      } else line = line sprintf(" %11s %15s %8s %7s %7s", "-", "-", "-", "-", "-")
       print line
     }
   }' "$results"
