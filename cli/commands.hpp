@@ -25,5 +25,6 @@ CommandRun add_reproduce_command(CLI::App& app);
 CommandRun add_calibrate_command(CLI::App& app);
 CommandRun add_tune_command(CLI::App& app);
 CommandRun add_whatif_command(CLI::App& app);
+CommandRun add_overlap_command(CLI::App& app);
 
 }  // namespace numacoll::cli

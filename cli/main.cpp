@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     remember(numacoll::cli::add_reproduce_command(app));
     remember(numacoll::cli::add_tune_command(app));
     remember(numacoll::cli::add_whatif_command(app));
+    remember(numacoll::cli::add_overlap_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
     // Under mpirun every process checks the same arguments before MPI starts,

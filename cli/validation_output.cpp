@@ -238,6 +238,7 @@ std::vector<std::string> plot_folder(const std::string& folder, const std::strin
                                      needed == "validation.csv" ? "validate"
                                      : needed == "figures.csv"  ? "reproduce"
                                      : needed == "selection.csv" ? "tune"
+                                     : needed == "overlap.csv"   ? "overlap"
                                                                  : "whatif",
                                      folder));
     // The scripts import their shared helpers (picture_set.py) from their own

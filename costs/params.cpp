@@ -144,6 +144,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         params.messages = MessageParams{overhead("network_send_overhead_ns"), overhead("network_receive_overhead_ns"),
                                         overhead("network_gap_ns"), overhead("process_send_overhead_ns"),
                                         overhead("process_receive_overhead_ns")};
+        if (node.contains("network_eager_limit_bytes"))
+            params.messages->network_eager_limit_bytes = reader.figure(node, "network_eager_limit_bytes", "messages.");
     }
     if (root.contains("nic_dma")) {
         const json& node = root.at("nic_dma");
@@ -191,6 +193,8 @@ std::string params_to_json(const Params& params) {
                             {"network_gap_ns", figure_json(m.network_gap_ns)},
                             {"process_send_overhead_ns", figure_json(m.process_send_overhead_ns)},
                             {"process_receive_overhead_ns", figure_json(m.process_receive_overhead_ns)}};
+        if (m.network_eager_limit_bytes)
+            root["messages"]["network_eager_limit_bytes"] = figure_json(*m.network_eager_limit_bytes);
     }
     if (params.nic_dma)
         root["nic_dma"] = {{"read_window_bytes", figure_json(params.nic_dma->read_window_bytes)},

@@ -48,6 +48,13 @@ struct MessageParams {
     Figure network_gap_ns;
     Figure process_send_overhead_ns;
     Figure process_receive_overhead_ns;
+    // The largest network message sent eagerly: it moves as soon as it is
+    // sent. A larger one goes by rendezvous: its data moves only once the
+    // receiver's progress engine has answered the sender's request
+    // (Cardellini, Fanfarillo, Filippone, section 5.1). Absent: every
+    // message is eager. Only simulations with computation around the
+    // collective tell the two apart (sim/progress.hpp).
+    std::optional<Figure> network_eager_limit_bytes;
 };
 
 // How much a NIC's DMA keeps in flight towards host memory: its bandwidth

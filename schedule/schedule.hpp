@@ -22,6 +22,15 @@
 //   that data is ready, and what the engines charge for synchronisation.
 // - Each thread runs its tasks in the order of their ids among those of its
 //   own thread (ids are a topological order; validate() checks it).
+// - Application tasks (Task::application; overlap/compose.hpp makes them)
+//   are not the collective's: they are the computation a rank does while a
+//   nonblocking collective is in flight (compute) and its calls into the
+//   MPI library's progress engine (wait: MPI_Test when its dependencies are
+//   its own program order only, MPI_Wait when it also waits for the
+//   collective's tasks). They move no data. What a rank can do while it
+//   computes is needs_own_processor(): the tasks it runs itself wait for it
+//   to enter the progress engine (or for a progress thread); the NIC's
+//   transfers do not.
 #pragma once
 
 #include <boost/container/small_vector.hpp>
@@ -61,6 +70,12 @@ TaskKind parse_task_kind(const std::string& text);
 BufferRole parse_buffer_role(const std::string& text);
 RankKind parse_rank_kind(const std::string& text);
 bool is_reduction(Collective collective);
+
+// Whether a task of the collective occupies its own rank's processor: copies
+// and reductions it performs, its waits (it polls), its flags (a store), its
+// compute. A net task's transfer is the NICs' (only its send and receive
+// overheads take the two ranks' processors: sim/task_plan.hpp).
+inline bool needs_own_processor(TaskKind kind) { return kind != TaskKind::net; }
 
 // Reductions work on 8-byte elements (doubles).
 inline constexpr std::uint64_t element_bytes = 8;
@@ -109,6 +124,7 @@ struct Task {
     Reads reads;              // copy/net: one; reduce: one or more, all of write's length
     Range write;              // buffer -1 for flag, compute and wait
     double flops = 0;         // compute only: the work, > 0
+    bool application = false;  // the application's computation or progress call, not the collective's
     Label label;              // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };

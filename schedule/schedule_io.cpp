@@ -242,6 +242,7 @@ std::string to_text(const Schedule& schedule) {
         if (task.write.buffer >= 0) out += " write=" + range_text(task.write);
         if (!task.reads.empty()) out += " read=" + join(task.reads, range_text);
         if (task.flops != 0) out += fmt::format(" flops={}", task.flops);
+        if (task.application) out += " application=1";
         out += " deps=" + join(schedule.predecessors(id), [](int dep) { return std::to_string(dep); });
         if (!task.label.empty()) out += " label=" + escape(task.label);
         out += "\n";
@@ -332,6 +333,11 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
                     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), task.flops);
                     if (error != std::errc{} || end != text.data() + text.size()) line.fail("flops '" + text + "' is not a number");
                 }
+                if (line.fields.count("application")) {
+                    const std::string& flag = line.field("application");
+                    if (flag != "0" && flag != "1") line.fail("application '" + flag + "' must be 0 or 1");
+                    task.application = flag == "1";
+                }
                 if (line.fields.count("label")) task.label = line.field("label");
                 upgrade_task(task, version);
                 std::vector<int> deps;
@@ -392,6 +398,7 @@ std::string to_json(const Schedule& schedule) {
             for (const Range& range : task.reads) item["reads"].push_back(range_json(range));
         }
         if (task.flops != 0) item["flops"] = task.flops;
+        if (task.application) item["application"] = true;
         if (!task.label.empty()) item["label"] = task.label;
         tasks.push_back(item);
     }
@@ -480,6 +487,10 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
             if (item.contains("reads"))
                 for (const json& range : item.at("reads")) task.reads.push_back(range_of(range));
             task.flops = item.contains("flops") ? json_flops(item.at("flops")) : 0.0;
+            if (item.contains("application")) {
+                if (!item.at("application").is_boolean()) throw InputError("'application' must be true or false");
+                task.application = item.at("application").get<bool>();
+            }
             task.label = item.value("label", "");
             upgrade_task(task, version);
             add_task_from(schedule, std::move(task), json_ints(item.at("deps"), "deps"), json_int(item.at("id"), "id"),

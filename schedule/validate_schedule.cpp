@@ -52,6 +52,8 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
     const bool writes = task.write.buffer >= 0;
     if (writes && !range_ok(schedule, task.write)) problems.add("{} writes outside its buffer", name);
     if (problems.full()) return;
+    if (task.application && task.kind != TaskKind::compute && task.kind != TaskKind::wait)
+        problems.add("{} is the application's, which only computes and waits (not {})", name, to_string(task.kind));
 
     switch (task.kind) {
         case TaskKind::copy:

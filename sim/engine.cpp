@@ -46,12 +46,14 @@ void start_activity(const ActivityPointer& activity) {
 // Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
 class JustInTimeRun {
 public:
-    JustInTimeRun(const TaskPlans& plans, const Successors& successors,
-                  const SimgridPlatform& platform, double core_bytes_per_ns)
+    JustInTimeRun(const TaskPlans& plans, const Successors& successors, const SimgridPlatform& platform,
+                  double core_bytes_per_ns, const ApplicationRoles& application)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
-          next_step_(plans.size(), 0), current_(plans.size()), progress_("simulating", "tasks", plans.size()) {
+          next_step_(plans.size(), 0), current_(plans.size()), progress_("simulating", "tasks", plans.size()),
+          application_(application), around_(!application.empty()) {
         timeline_.tasks.resize(plans.size());
         for (int id : successors.ids) ++waiting_on_[id];
+        if (around_) prepare_application();
     }
 
     sched::Timeline run(SimulationStats& stats) {
@@ -61,9 +63,20 @@ public:
 #else
         sg::Activity::on_completion_cb([this](const sg::Activity& activity) { on_completion(activity); });
 #endif
+        if (around_ && application_.strategy == ProgressStrategy::shared_thread) start_pollers();
+        // The tasks ready at the start, listed before any runs: a progress call
+        // can return at once and make later ones ready.
+        std::vector<int> ready;
         for (std::size_t id = 0; id < plans_.size(); ++id)
-            if (waiting_on_[id] == 0) begin(static_cast<int>(id));
+            if (waiting_on_[id] == 0) ready.push_back(static_cast<int>(id));
+        for (int id : ready) {
+            if (is_call(id))
+                enter_call(id);
+            else
+                begin(id);
+        }
         sg::Engine::get_instance()->run();
+        for (const auto& poller : retired_pollers_) poller->cancel();
         for (std::size_t id = 0; id < plans_.size(); ++id)
             if (!finished(static_cast<int>(id)))
                 throw Error(fmt::format("simulation stopped before task {} ran (does the DAG have a cycle?)", id));
@@ -79,24 +92,161 @@ private:
 
     void begin(int id) {
         timeline_.tasks[id].start_ns = sg::Engine::get_clock();
-        advance(id);
+        advance(id, false);
     }
 
-    // Starts the task's next step, or ends the task and releases its successors.
-    void advance(int id) {
+    // After the task's current step (when `step_ended`), starts its next
+    // step, or ends the task and releases its successors.
+    void advance(int id, bool step_ended = true) {
         const std::size_t step = next_step_[id]++;
+        int progressing_rank = -1;
+        if (around_ && step_ended) progressing_rank = step_ended_in_application(id, plans_[id].steps[step - 1]);
         if (step < plans_[id].steps.size()) {
             start(id, plans_[id].steps[step]);
-            return;
+        } else {
+            timeline_.tasks[id].end_ns = sg::Engine::get_clock();
+            progress_.advance(++tasks_done_);
+            if (current_[id]) retired_.push_back(std::move(current_[id]));
+            if (around_ && application_.roles[id] == ApplicationRoles::Role::collective) collective_task_ended(id);
+            release_successors(id);
         }
-        timeline_.tasks[id].end_ns = sg::Engine::get_clock();
+        if (progressing_rank >= 0) try_return(progressing_rank);
+    }
+
+    void release_successors(int id) {
+        for (std::size_t at = successors_.first[id]; at < successors_.first[id + 1]; ++at) {
+            const int next = successors_.ids[at];
+            if (around_ && is_call(next)) {
+                // A progress call is entered when the rank's own program reaches it,
+                // and returns once the rest of its dependencies are done too.
+                --waiting_on_[next];
+                if (application_.roles[id] != ApplicationRoles::Role::collective && --calls_waiting_on_[next] == 0)
+                    enter_call(next);
+                else if (waiting_on_[next] == 0)
+                    try_return(application_.ranks[next]);
+                continue;
+            }
+            if (--waiting_on_[next] == 0) begin(next);
+        }
+    }
+
+    bool is_call(int id) const { return around_ && application_.roles[id] == ApplicationRoles::Role::progress_call; }
+
+    void prepare_application() {
+        const std::size_t ranks = application_.rank_cores.size();
+        open_call_.assign(ranks, -1);
+        parked_.assign(ranks, {});
+        busy_.assign(ranks, 0);
+        collective_left_.assign(ranks, 0);
+        pollers_.assign(ranks, nullptr);
+        polling_paused_.assign(ranks, 0);
+        calls_waiting_on_.assign(plans_.size(), 0);
+        for (std::size_t id = 0; id < plans_.size(); ++id) {
+            if (application_.roles[id] == ApplicationRoles::Role::collective) ++collective_left_[application_.ranks[id]];
+            if (application_.roles[id] == ApplicationRoles::Role::collective) continue;
+            for (std::size_t at = successors_.first[id]; at < successors_.first[id + 1]; ++at)
+                if (is_call(successors_.ids[at])) ++calls_waiting_on_[successors_.ids[at]];
+        }
+    }
+
+    // The rank enters the progress engine: what waited for it starts.
+    void enter_call(int call) {
+        const int rank = application_.ranks[call];
+        timeline_.tasks[call].start_ns = sg::Engine::get_clock();
+        open_call_[rank] = call;
+        std::vector<int> waiting;
+        waiting.swap(parked_[rank]);
+        for (int id : waiting) {
+            ++busy_[rank];
+            launch(id, plans_[id].steps[next_step_[id] - 1]);
+        }
+        try_return(rank);
+    }
+
+    // Ends the rank's progress call once its dependencies are done and
+    // nothing of the collective runs or waits on the rank's processor.
+    void try_return(int rank) {
+        const int call = open_call_[rank];
+        if (call < 0 || waiting_on_[call] > 0 || busy_[rank] > 0 || !parked_[rank].empty()) return;
+        open_call_[rank] = -1;
+        timeline_.tasks[call].end_ns = sg::Engine::get_clock();
+        next_step_[call] = static_cast<std::uint32_t>(plans_[call].steps.size() + 1);
         progress_.advance(++tasks_done_);
-        if (current_[id]) retired_.push_back(std::move(current_[id]));
-        for (std::size_t at = successors_.first[id]; at < successors_.first[id + 1]; ++at)
-            if (const int next = successors_.ids[at]; --waiting_on_[next] == 0) begin(next);
+        release_successors(call);
+    }
+
+    // Bookkeeping for a step that has just ended: the rank whose progress it
+    // needed (-1: none), and the shared progress thread's polling.
+    int step_ended_in_application(int id, const Step& step) {
+        if (step.kind == Step::Kind::shared_work && application_.roles[id] == ApplicationRoles::Role::collective)
+            resume_polling(application_.ranks[id]);
+        if (step.progress_of < 0) return -1;
+        --busy_[step.progress_of];
+        return step.progress_of;
+    }
+
+    // A polling progress thread on each rank's core (shared-thread), from the
+    // start until the rank's share of the collective ends; it does the
+    // collective's work itself, so it stops polling while that work runs.
+    // Polling is an Exec that is suspended for good when it stops, and a new
+    // one when it starts again: SimGrid 3.32 keeps a cancelled Exec's share of
+    // the core until the CPU model's next event (measured: the computation
+    // beside it kept half the core), and a resumed Exec cannot be suspended
+    // again (its suspended flag stays set).
+    void start_pollers() {
+        for (std::size_t rank = 0; rank < pollers_.size(); ++rank)
+            if (collective_left_[rank] > 0) start_polling(static_cast<int>(rank));
+    }
+
+    void start_polling(int rank) {
+        auto exec = sg::Exec::init();
+        exec->set_flops_amount(1e18);
+        exec->set_host(platform_.host(application_.rank_cores[rank]));
+        exec->set_data(reinterpret_cast<void*>(poller_tag));
+        start_activity(exec);
+        pollers_[rank] = exec;
+        ++activities_;
+    }
+
+    void stop_polling(int rank) {
+        if (!pollers_[rank]) return;
+        pollers_[rank]->suspend();
+        retired_pollers_.push_back(std::move(pollers_[rank]));
+        pollers_[rank] = nullptr;
+    }
+
+    void pause_polling(int rank) {
+        if (application_.strategy == ProgressStrategy::shared_thread && polling_paused_[rank]++ == 0) stop_polling(rank);
+    }
+
+    void resume_polling(int rank) {
+        if (application_.strategy == ProgressStrategy::shared_thread && --polling_paused_[rank] == 0 &&
+            collective_left_[rank] > 0)
+            start_polling(rank);
+    }
+
+    // The rank's share is over: its progress thread stops polling.
+    void collective_task_ended(int id) {
+        const int rank = application_.ranks[id];
+        if (--collective_left_[rank] == 0) stop_polling(rank);
     }
 
     void start(int id, const Step& step) {
+        if (around_ && step.progress_of >= 0) {
+            // Manual progress: this step waits for its rank to call into the library.
+            if (open_call_[step.progress_of] < 0) {
+                parked_[step.progress_of].push_back(id);
+                return;
+            }
+            ++busy_[step.progress_of];
+        }
+        launch(id, step);
+    }
+
+    void launch(int id, const Step& step) {
+        if (around_ && step.kind == Step::Kind::shared_work &&
+            application_.roles[id] == ApplicationRoles::Role::collective)
+            pause_polling(application_.ranks[id]);
         if (step.kind == Step::Kind::serial) {
             // One at a time on its core or NIC, in the order they start.
             double& busy_until = busy_until_ns_[step.from];
@@ -142,8 +292,12 @@ private:
     void on_completion(const sg::Activity& activity) {
         // Activities retired before this callback have finished theirs: release them.
         retired_.clear();
-        advance(static_cast<int>(reinterpret_cast<std::intptr_t>(activity.get_data<void>())));
+        const auto id = reinterpret_cast<std::intptr_t>(activity.get_data<void>());
+        if (id == poller_tag) return;  // a progress thread stopped polling
+        advance(static_cast<int>(id));
     }
+
+    static constexpr std::intptr_t poller_tag = -1;  // the data of a polling Exec
 
     const TaskPlans& plans_;
     const Successors& successors_;
@@ -159,6 +313,17 @@ private:
     std::size_t tasks_done_ = 0;
     std::size_t activities_ = 0;
     std::size_t timers_ = 0;
+    // The application around the collective (empty when none).
+    const ApplicationRoles& application_;
+    const bool around_;
+    std::vector<int> open_call_;               // per rank: the progress call it is in, -1: computing
+    std::vector<std::vector<int>> parked_;     // per rank: tasks whose next step waits for its progress
+    std::vector<int> busy_;                    // per rank: steps running that needed its progress
+    std::vector<int> calls_waiting_on_;        // per progress call: application tasks before it not done
+    std::vector<int> collective_left_;         // per rank: its collective tasks not ended
+    std::vector<sg::ExecPtr> pollers_;         // per rank: its polling progress thread (shared-thread)
+    std::vector<int> polling_paused_;          // per rank: collective work running on its progress thread
+    std::vector<sg::ExecPtr> retired_pollers_;
 };
 
 std::set<SimgridPlatform::Pair> routes_used(const TaskPlans& plans) {
@@ -207,7 +372,7 @@ std::vector<std::string>& simgrid_arguments() {
 // result goes straight from the timeline to the pipe: a copy of a
 // million-task timeline would add to the simulation's peak memory.
 [[noreturn]] void simulate_in_child(const PlatformModel& model, const TaskPlans& plans,
-                                    const Successors& successors, int fd) {
+                                    const Successors& successors, const ApplicationRoles& application, int fd) {
     sched::Timeline timeline;
     SimulationStats stats;
     try {
@@ -221,8 +386,11 @@ std::vector<std::string>& simgrid_arguments() {
         int argc = static_cast<int>(arguments.size());
         sg::Engine engine(&argc, argv.data());
         SimgridPlatform::configure_engine();
-        const SimgridPlatform platform(model, routes_used(plans), exec_hosts(plans));
-        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value).run(stats);
+        std::set<Endpoint> hosts = exec_hosts(plans);
+        if (application.strategy == ProgressStrategy::shared_thread)
+            hosts.insert(application.rank_cores.begin(), application.rank_cores.end());
+        const SimgridPlatform platform(model, routes_used(plans), hosts);
+        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value, application).run(stats);
         stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);
@@ -297,10 +465,31 @@ ChildAnswer read_answer(int fd) {
 
 }  // namespace
 
-Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform) {
+Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
     if (schedule.nodes != platform.nodes())
         throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
-    return simulate_plans(platform, plan_tasks(schedule, platform), Successors::of(schedule));
+    return simulate_plans(platform, plan_tasks(schedule, platform, progress), Successors::of(schedule),
+                          ApplicationRoles::of(schedule, progress));
+}
+
+ApplicationRoles ApplicationRoles::of(const sched::Schedule& schedule, ProgressStrategy strategy) {
+    ApplicationRoles result;
+    bool around = false;
+    for (int id = 0; id < schedule.task_count() && !around; ++id) around = schedule.task(id).application;
+    if (!around) return result;
+    result.strategy = strategy;
+    result.roles.reserve(static_cast<std::size_t>(schedule.task_count()));
+    result.ranks.reserve(static_cast<std::size_t>(schedule.task_count()));
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& task = schedule.task(id);
+        result.roles.push_back(!task.application                     ? Role::collective
+                               : task.kind == sched::TaskKind::wait ? Role::progress_call
+                                                                    : Role::compute);
+        result.ranks.push_back(task.thread);
+    }
+    for (const sched::RankInfo& rank : schedule.ranks)
+        result.rank_cores.push_back({EndpointKind::core, rank.node, rank.core});
+    return result;
 }
 
 Successors Successors::of(const sched::Schedule& schedule) {
@@ -326,8 +515,17 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
     return simulate_plans(platform, TaskPlans(plans), Successors::from_lists(successors));
 }
 
-Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors) {
+Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors,
+                          const ApplicationRoles& application) {
     if (successors.task_count() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
+    if (!application.empty() && (application.roles.size() != plans.size() || application.ranks.size() != plans.size()))
+        throw Error("simulate_plans: one application role per task plan, please");
+    for (int rank : application.ranks)
+        if (rank < 0 || static_cast<std::size_t>(rank) >= application.rank_cores.size())
+            throw Error(fmt::format("simulate_plans: rank {} has no core", rank));
+    for (const auto& step : plans.all_steps())
+        if (step.progress_of >= 0 && static_cast<std::size_t>(step.progress_of) >= application.rank_cores.size())
+            throw Error(fmt::format("simulate_plans: a step needs the progress of rank {}, which has no core", step.progress_of));
     for (int id : successors.ids)
         if (id < 0 || static_cast<std::size_t>(id) >= plans.size())
             throw Error(fmt::format("simulate_plans: successor {} is not a task", id));
@@ -353,7 +551,7 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(4);
         ::close(pipe_fds[0]);
-        simulate_in_child(platform, plans, successors, pipe_fds[1]);
+        simulate_in_child(platform, plans, successors, application, pipe_fds[1]);
     }
     ::close(pipe_fds[1]);
     ChildAnswer answer = read_answer(pipe_fds[0]);

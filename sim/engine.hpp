@@ -18,14 +18,24 @@
 // (sim/comm_attachment.hpp): the engine keeps a handle on each until its
 // completion callback has run, which is what makes that safe.
 //
+// With computation around the collective (ApplicationRoles), a step that
+// needs a rank's progress engine waits until the rank is inside a progress
+// call (or starts at once, under a progress thread), and a progress call
+// lasts until the rank's share has nothing ready or running on its
+// processor and its own dependencies are done (sim/progress.hpp).
+//
 // SimGrid allows one engine per process, so every simulation runs in a
 // forked child that sends its timeline back through a pipe; the caller can
 // simulate as often as it likes.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "schedule/schedule.hpp"
 #include "schedule/timeline.hpp"
 #include "sim/platform_model.hpp"
+#include "sim/progress.hpp"
 #include "sim/task_plan.hpp"
 
 namespace numacoll::sim {
@@ -54,8 +64,24 @@ struct Successors {
     std::size_t task_count() const { return first.empty() ? 0 : first.size() - 1; }
 };
 
-// Throws Error when the simulation fails (the message says why).
-Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform);
+// The application around a nonblocking collective, as the engine needs it
+// (sim/progress.hpp): per task its rank and role. Empty for a collective alone.
+struct ApplicationRoles {
+    enum class Role : std::uint8_t { collective, compute, progress_call };
+    ProgressStrategy strategy = ProgressStrategy::manual;
+    std::vector<Role> roles;           // per task
+    std::vector<int> ranks;            // per task: its rank
+    std::vector<Endpoint> rank_cores;  // per rank: its core (where a shared progress thread polls)
+
+    bool empty() const { return roles.empty(); }
+    // Empty when the schedule has no application task.
+    static ApplicationRoles of(const sched::Schedule& schedule, ProgressStrategy strategy);
+};
+
+// Throws Error when the simulation fails (the message says why). `progress`
+// matters only for a schedule with computation around its collective.
+Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform,
+                    ProgressStrategy progress = ProgressStrategy::manual);
 
 // SimGrid's own command-line conventions, for every later simulation of
 // this process: `configs` as --cfg=KEY:VALUE, `logs` as --log=SPEC (e.g.
@@ -71,7 +97,8 @@ const std::vector<std::string>& relied_on_simgrid_keys();
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to
 // time exact transfers without the data-location model in between.
-Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors);
+Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors,
+                          const ApplicationRoles& application = {});
 // The same with plans and successor lists built by hand (tests, benchmarks).
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors);

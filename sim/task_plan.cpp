@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -245,7 +246,7 @@ void TaskPlans::add(std::span<const Step> steps) {
     first_.push_back(steps_.size());
 }
 
-TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform) {
+TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
     Placement placement(schedule, platform);
     TaskPlans plans;
     std::vector<Step> steps;  // one task's, reused
@@ -257,9 +258,21 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
     const double work_per_flop = compute_work_per_flop(schedule, platform.params());
     const std::optional<costs::MessageParams>& messages = platform.params().messages;
     const bool processes = schedule.rank_kind == sched::RankKind::process && messages.has_value();
-    auto serial = [&](const Endpoint& resource, const costs::Figure& figure) {
-        if (figure.value > 0) steps.push_back({Step::Kind::serial, resource, resource, figure.value});
+    // A serial step of `figure` ns on `resource`, if it takes any time, waiting
+    // for the progress of rank `progress_of` (-1: none).
+    auto serial = [&](const Endpoint& resource, const costs::Figure& figure, int progress_of = -1) {
+        if (figure.value <= 0) return;
+        steps.push_back({Step::Kind::serial, resource, resource, figure.value});
+        steps.back().progress_of = progress_of;
     };
+    // Protocols and progress only where the application computes around the collective.
+    bool around = false;
+    for (int id = 0; id < schedule.task_count() && !around; ++id) around = schedule.task(id).application;
+    const bool gated = around && (progress == ProgressStrategy::manual || progress == ProgressStrategy::offload);
+    const bool network_gated = gated && progress == ProgressStrategy::manual;
+    const double eager_limit_bytes = messages && messages->network_eager_limit_bytes
+                                         ? messages->network_eager_limit_bytes->value
+                                         : std::numeric_limits<double>::infinity();
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);
         const sched::RankInfo& rank = schedule.ranks[task.thread];
@@ -323,13 +336,24 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 const int receiver_nic = platform.nearest_nic(numa_of(receiver));
                 const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
                 if (messages) {
-                    serial(core, messages->network_send_overhead_ns);
+                    serial(core, messages->network_send_overhead_ns, gated ? task.thread : -1);
                     serial({EndpointKind::nic, rank.node, sender_nic}, messages->network_gap_ns);
                 }
-                steps.push_back({Step::Kind::transfer, platform.dma(source.node, source.index, sender_nic),
-                                 platform.dma(target.node, target.index, receiver_nic),
-                                 data ? static_cast<double>(task.write.bytes) : 0.0});
-                if (messages) serial(receiver_core, messages->network_receive_overhead_ns);
+                const double payload_bytes = data ? static_cast<double>(task.write.bytes) : 0.0;
+                const Endpoint from_dma = platform.dma(source.node, source.index, sender_nic);
+                const Endpoint to_dma = platform.dma(target.node, target.index, receiver_nic);
+                const bool rendezvous = around && payload_bytes > eager_limit_bytes;
+                // The rendezvous request: no payload, on the message's route;
+                // then the receiver's answer, which takes its progress engine
+                // (no time of its own: its costs are the overheads), and the
+                // data, read by the receiver's NIC.
+                if (rendezvous) steps.push_back({Step::Kind::transfer, from_dma, to_dma, 0.0});
+                if (rendezvous && network_gated) {
+                    steps.push_back({Step::Kind::work, receiver_core, receiver_core, 0.0});
+                    steps.back().progress_of = task.peer;
+                }
+                steps.push_back({Step::Kind::transfer, from_dma, to_dma, payload_bytes});
+                if (messages) serial(receiver_core, messages->network_receive_overhead_ns, network_gated ? task.peer : -1);
                 if (data) placement.record(task.write, target);
                 break;
             }
@@ -341,6 +365,20 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 break;
         }
         if (shares_core[task.thread] && task.kind != sched::TaskKind::flag)  // a flag's work is its waiter's
+            for (Step& step : steps)
+                if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
+        if (gated && !task.application) {
+            if (task.kind == sched::TaskKind::flag) {
+                // The setter's send overhead is its own; the spin loop that notices the flag is the waiter's.
+                for (Step& step : steps)
+                    if (step.kind == Step::Kind::serial) step.progress_of = task.thread;
+                    else if (step.kind != Step::Kind::transfer) step.progress_of = task.peer;
+            } else if (task.kind != sched::TaskKind::net) {
+                for (Step& step : steps) step.progress_of = task.thread;
+            }
+        }
+        // A polling progress thread shares the rank's core with the computation.
+        if (around && progress == ProgressStrategy::shared_thread)
             for (Step& step : steps)
                 if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
         plans.add(steps);

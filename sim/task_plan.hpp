@@ -61,13 +61,23 @@
 //   work step: work is measured in bytes folded at reduce_bytes_per_ns, so
 //   flops count for reduce_bytes_per_ns / compute_flops_per_ns bytes each);
 // - wait:    a thread waiting for its dependencies: free (a work step of 0).
+//
+// With computation around the collective (application tasks), each step
+// that needs a rank's progress engine names that rank (Step::progress_of:
+// sim/progress.hpp says which), a rendezvous message first sends its request
+// (a transfer of no payload on the message's route), and under the
+// shared-thread strategy every work step on a rank's core is shared work.
+// The application's compute is work on the rank's core; its progress calls
+// are work steps of 0 that the engine opens and closes itself.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
 #include "schedule/schedule.hpp"
 #include "sim/platform_model.hpp"
+#include "sim/progress.hpp"
 
 namespace numacoll::sim {
 
@@ -76,7 +86,7 @@ struct Step {
     // shared_work: on a core that runs several ranks, which share its speed;
     // serial: `amount` ns of a core or NIC (`from`) that runs such steps one
     // at a time, in the order they start (message overheads and gaps).
-    enum class Kind { transfer, work, shared_work, serial } kind = Kind::transfer;
+    enum class Kind : std::uint8_t { transfer, work, shared_work, serial } kind = Kind::transfer;
     Endpoint from;   // transfer source, or the core that works
     Endpoint to;     // transfer destination
     double amount = 0;  // bytes moved, bytes folded (work), or ns (serial)
@@ -84,6 +94,9 @@ struct Step {
     // task `source_ready_after` has finished, `fallback_from` before that.
     int source_ready_after = -1;
     Endpoint fallback_from{};
+    // With computation around the collective, the rank whose progress engine
+    // must be running for this step to start (sim/progress.hpp); -1: none.
+    int progress_of = -1;
 };
 
 // One task's steps, built by hand (tests, benchmarks).
@@ -116,6 +129,9 @@ private:
     std::vector<std::size_t> first_{0};  // task t's steps: [first_[t], first_[t+1])
 };
 
-TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform);
+// `progress`: how a schedule with computation around its collective
+// (application tasks) advances (sim/progress.hpp); ignored without them.
+TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform,
+                     ProgressStrategy progress = ProgressStrategy::manual);
 
 }  // namespace numacoll::sim
