@@ -18,6 +18,9 @@
 #include "common/duration.hpp"
 #include "common/error.hpp"
 #include "common/progress.hpp"
+#include "common/statistics.hpp"
+#include "exec/kernels.hpp"
+#include "exec/threads_executor.hpp"
 #include "overlap/compose.hpp"
 #include "overlap/osu_overlap.hpp"
 #include "results/csv_writer.hpp"
@@ -40,6 +43,8 @@ struct OverlapOptions {
     std::string folder = "numacoll-overlap";
     bool no_plots = false;
     bool quiet = false;  // read by main.cpp: it silences every progress report
+    int iterations = exec::iterations_by_size;
+    int warmup = exec::iterations_by_size_warmup;
 };
 
 // When the progress calls come: never, every DURATION, or K calls' worth of
@@ -92,65 +97,175 @@ std::vector<std::string> overlap_columns() {
 // At a second per large simulation, about a day.
 constexpr std::size_t max_points = 100000;
 
-int run_overlap(const OverlapOptions& options) {
-    if (options.engine != "sim")
-        throw UsageError(fmt::format("--engine '{}': overlap runs on sim", options.engine));
-    const auto strategies = parse_strategies(options.progress);
-    const auto intervals = parse_test_intervals(options.test_every);
-    const std::optional<double> fixed_compute_ns =
-        options.compute == "auto" ? std::nullopt : std::optional<double>(parse_duration_ns(options.compute, "--compute"));
-    const auto specs = sweep_specs(options.algorithm, options.bytes);
-    const std::size_t points = specs.size() * strategies.size() * intervals.size();
-    if (points > max_points)
-        throw UsageError(fmt::format("that is {} points ({} schedules x {} strategies x {} test intervals); at most {}",
-                                     points, specs.size(), strategies.size(), intervals.size(), max_points));
-    const auto machine = options.machine.load();
-    const algo::Layout layout = options.machine.layout(machine);
-    const costs::Params params = costs::params_for(*machine, options.params);
-    announce_generic_params(params, *machine, "overlap", options.quiet);
-    if (!params.compute_flops_per_ns)
-        throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation into "
-                                     "flops (docs/params.md)",
-                                     params.origin));
-    const double flops_per_ns = params.compute_flops_per_ns->value;
-    const sim::PlatformModel platform(machine, params, layout.nodes);
+// One engine's answer for one schedule: its time, and for a measurement the
+// spread and whether threads were pinned and memory bound.
+struct Timed {
+    double time_ns = 0;
+    std::optional<TimeStats> stats;
+    bool pinned = false, bound = false;
+};
 
-    ensure_folder(options.folder);
-    const std::string csv_path = (std::filesystem::path(options.folder) / "overlap.csv").string();
-    results::CsvWriter output(csv_path, overlap_columns());
+// The logical PUs of the progress threads under `strategy` on the threads
+// engine: the ranks' own (shared-thread), or PUs no rank uses (thread).
+std::vector<int> progress_thread_pus(sim::ProgressStrategy strategy, const sched::Schedule& schedule,
+                                     const topo::Machine& machine) {
+    std::vector<int> pus;
+    if (strategy == sim::ProgressStrategy::manual) return pus;
+    if (strategy == sim::ProgressStrategy::offload)
+        throw UsageError("--progress offload: the threads of one node have no NIC to offload to (simulate it with --engine sim)");
+    if (strategy == sim::ProgressStrategy::shared_thread) {
+        for (const sched::RankInfo& rank : schedule.ranks) pus.push_back(rank.pu);
+        return pus;
+    }
+    std::vector<bool> used(static_cast<std::size_t>(machine.pu_count()), false);
+    for (const sched::RankInfo& rank : schedule.ranks)
+        if (rank.pu >= 0 && rank.pu < machine.pu_count()) used[static_cast<std::size_t>(rank.pu)] = true;
+    for (int pu = 0; pu < machine.pu_count() && pus.size() < schedule.ranks.size(); ++pu)
+        if (!used[static_cast<std::size_t>(pu)]) pus.push_back(pu);
+    if (pus.size() < schedule.ranks.size())
+        throw UsageError(fmt::format("--progress thread needs a spare PU per rank: {} ranks leave {} of this machine's {} "
+                                     "PUs (use fewer ranks, or shared-thread)",
+                                     schedule.ranks.size(), pus.size(), machine.pu_count()));
+    return pus;
+}
+
+// What every engine of one run shares.
+struct Sweep {
+    std::vector<sim::ProgressStrategy> strategies;
+    std::vector<TestInterval> intervals;
+    std::optional<double> fixed_compute_ns;
+    std::vector<sched::CollectiveSpec> specs;
+    std::size_t points = 0;  // per engine
+};
+
+// One engine's rows: every schedule, strategy and test interval.
+void sweep_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
+                  results::CsvWriter& output, ProgressReport& progress, std::size_t& done) {
+    const bool simulated = engine == "sim";
+    const auto& strategies = sweep.strategies;
+    const auto& intervals = sweep.intervals;
+    const auto& fixed_compute_ns = sweep.fixed_compute_ns;
+    const auto& specs = sweep.specs;
+    std::shared_ptr<const topo::Machine> machine;
+    std::optional<algo::Layout> layout;
+    std::optional<costs::Params> params;
+    std::optional<sim::PlatformModel> platform;
+    double flops_per_ns = 0;
+    if (simulated) {
+        machine = options.machine.load();
+        layout.emplace(options.machine.layout(machine));
+        params.emplace(costs::params_for(*machine, options.params));
+        announce_generic_params(*params, *machine, "overlap", options.quiet);
+        if (!params->compute_flops_per_ns)
+            throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation "
+                                         "into flops (docs/params.md)",
+                                         params->origin));
+        flops_per_ns = params->compute_flops_per_ns->value;
+        platform.emplace(machine, *params, layout->nodes);
+    } else {
+        if (options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");
+        const std::string topology = options.machine.topology;
+        machine = load_this_machine(topology);
+        layout.emplace(live_layout(options.machine.ranks_per_node, false, options.machine.placement_name(),
+                                   options.machine.pus, 1, topology));
+        // The computation's flops at the rate this machine's cores run them.
+        flops_per_ns = exec::measure_compute_flops_per_ns();
+    }
+    auto time_of = [&](const sched::Schedule& schedule, sim::ProgressStrategy strategy) {
+        Timed timed;
+        if (simulated) {
+            timed.time_ns = sim::simulate(schedule, *platform, strategy).timeline.makespan_ns;
+            return timed;
+        }
+        exec::ExecOptions run_options;
+        run_options.timed_iterations = options.iterations;
+        run_options.warmup_iterations = options.warmup;
+        exec::resolve_iterations(run_options, schedule.spec.bytes);
+        run_options.progress_thread_pus = progress_thread_pus(strategy, schedule, *machine);
+        const exec::ExecResult result = exec::run_on_threads(schedule, *machine, run_options);
+        timed.time_ns = result.stats.median_ns;
+        timed.stats = result.stats;
+        timed.pinned = result.threads_pinned;
+        timed.bound = result.memory_bound;
+        return timed;
+    };
+    // The computation alone, as OSU times it: on the threads engine a real
+    // run of the kernel (the median of nine), in a simulation its length.
+    auto compute_alone_ns = [&](double compute_ns) {
+        if (simulated || compute_ns <= 0) return compute_ns;
+        std::vector<double> runs;
+        for (int run = 0; run < 9; ++run) {
+            const auto start = exec::Clock::now();
+            exec::compute_flops(compute_ns * flops_per_ns);
+            runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
+        }
+        return summarize_times(runs).median_ns;
+    };
+
     const results::Provenance provenance = results::current_provenance();
-    ProgressReport progress("overlap", "points", points);
-    std::size_t done = 0;
     for (const auto& spec : specs) {
-        const sched::Schedule collective = algo::generate_schedule(spec, layout);
+        const sched::Schedule collective = algo::generate_schedule(spec, *layout);
         for (const sim::ProgressStrategy strategy : strategies) {
             // The collective alone, issued and waited for, as OSU times it first.
-            const double pure_ns = sim::simulate(overlap::compose(collective, {}, flops_per_ns), platform, strategy)
-                                       .timeline.makespan_ns;
+            const double pure_ns = time_of(overlap::compose(collective, {}, flops_per_ns), strategy).time_ns;
             const double compute_ns = fixed_compute_ns.value_or(pure_ns);
+            const double compute_alone = compute_alone_ns(compute_ns);
             for (const TestInterval& interval : intervals) {
                 overlap::ComputeSpec compute;
                 compute.compute_ns = compute_ns;
                 compute.test_every_ns = interval.for_compute(compute_ns);
                 const sched::Schedule composed = overlap::compose(collective, compute, flops_per_ns);
-                const double overall_ns = sim::simulate(composed, platform, strategy).timeline.makespan_ns;
-                results::ResultRow row = results::simulated_row(composed, overall_ns);
+                const Timed overall = time_of(composed, strategy);
+                results::ResultRow row = overall.stats
+                                             ? results::measured_row(composed, *overall.stats, overall.pinned, overall.bound)
+                                             : results::simulated_row(composed, overall.time_ns);
                 row.placement = options.machine.placement_name();
                 row.topology = machine->source;
-                row.params = params.origin;
+                row.params = params ? params->origin : "";
                 row.provenance = provenance;
                 std::vector<std::string> fields = results::result_fields(row);
                 fields.push_back(sim::to_string(strategy));
                 fields.push_back(interval.text);
-                fields.push_back(fmt::format("{:.3f}", compute_ns));
+                fields.push_back(fmt::format("{:.3f}", compute_alone));
                 fields.push_back(fmt::format("{:.3f}", pure_ns));
-                fields.push_back(fmt::format("{:.3f}", overall_ns));
-                fields.push_back(fmt::format("{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_ns, overall_ns)));
+                fields.push_back(fmt::format("{:.3f}", overall.time_ns));
+                fields.push_back(
+                    fmt::format("{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_alone, overall.time_ns)));
                 output.row(fields);
                 progress.advance(++done);
             }
         }
     }
+}
+
+int run_overlap(const OverlapOptions& options) {
+    const std::vector<std::string> engines = split_list(options.engine, "--engine");
+    for (const std::string& engine : engines)
+        if (engine != "sim" && engine != "threads")
+            throw UsageError(fmt::format("--engine '{}': sim or threads", engine));
+    const bool measured = std::find(engines.begin(), engines.end(), "threads") != engines.end();
+    if (measured && options.machine.topology != "live" && options.machine.topology.find(".xml") == std::string::npos)
+        throw UsageError(fmt::format("--engine threads runs on this machine: --topology live (or a saved export of it), "
+                                     "not '{}'",
+                                     options.machine.topology));
+    Sweep sweep;
+    sweep.strategies = parse_strategies(options.progress);
+    sweep.intervals = parse_test_intervals(options.test_every);
+    sweep.fixed_compute_ns =
+        options.compute == "auto" ? std::nullopt : std::optional<double>(parse_duration_ns(options.compute, "--compute"));
+    sweep.specs = sweep_specs(options.algorithm, options.bytes);
+    sweep.points = sweep.specs.size() * sweep.strategies.size() * sweep.intervals.size();
+    if (sweep.points * engines.size() > max_points)
+        throw UsageError(fmt::format("that is {} points ({} schedules x {} strategies x {} test intervals x {} engines); "
+                                     "at most {}",
+                                     sweep.points * engines.size(), sweep.specs.size(), sweep.strategies.size(),
+                                     sweep.intervals.size(), engines.size(), max_points));
+    ensure_folder(options.folder);
+    const std::string csv_path = (std::filesystem::path(options.folder) / "overlap.csv").string();
+    results::CsvWriter output(csv_path, overlap_columns());
+    ProgressReport progress("overlap", "points", sweep.points * engines.size());
+    std::size_t done = 0;
+    for (const std::string& engine : engines) sweep_engine(options, engine, sweep, output, progress, done);
     output.finish();
     std::cout << csv_path << "\n";
     if (!options.no_plots)
@@ -183,13 +298,18 @@ CommandRun add_overlap_command(CLI::App& app) {
                         "calls), thread (a progress thread on a spare core), shared-thread (on the rank's core), "
                         "offload (the NIC runs the network protocol)")
         ->capture_default_str();
-    command->add_option("--engine", options->engine, "sim: simulate on SimGrid")->capture_default_str();
+    command->add_option("--engine", options->engine,
+                        "sim (simulate on SimGrid), threads (run on this machine's cores: one node, --topology live "
+                        "or a saved export of it), or both: sim,threads (side by side, in one table)")
+        ->capture_default_str();
+    add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("-o,--output", options->folder, "folder for overlap.csv and overlap.png")->capture_default_str();
     command->add_flag("--no-plots", options->no_plots, "write the table but draw nothing");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
     command->footer(
         "Examples:\n"
         "  numacoll overlap -t westmere --nodes 2 --ranks 1 -a tree,tiled --bytes 8:4MiB -o o\n"
+        "  numacoll overlap --engine threads --ranks 2 -a tree,tiled --bytes 8:1MiB --progress manual,shared-thread -o m\n"
         "  numacoll overlap -t westmere --nodes 8 -a tree --compute 50us --test-every never,5us "
         "--progress manual,offload -o o2");
     return [options] { return run_overlap(*options); };

@@ -21,6 +21,7 @@ struct alignas(64) Flag {
     // waiter went to sleep) comes after, so that timestamps can sit between.
     void publish(std::uint32_t value) { generation.store(value, std::memory_order_release); }
     void wake() { generation.notify_all(); }
+    bool reached(std::uint32_t value) const { return generation.load(std::memory_order_acquire) >= value; }
 
     // `spins`: how long to spin before sleeping (a waiter whose core the
     // setter may need spins less).

@@ -1,7 +1,9 @@
 #include "exec/kernels.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace numacoll::exec {
 
@@ -82,6 +84,25 @@ void reduce_into(double* destination, std::span<const double* const> sources, st
         case sched::ReduceOp::min: return fold_all(destination, sources, count, [](double a, double b) { return b < a ? b : a; });
         case sched::ReduceOp::max: return fold_all(destination, sources, count, [](double a, double b) { return b > a ? b : a; });
     }
+}
+
+double measure_compute_flops_per_ns() {
+    // The amount goes through a volatile so that the compiler can neither
+    // fold the kernel at compile time nor hoist the call out of the timing
+    // (it is a pure function of a constant otherwise).
+    volatile double amount = 2e6;
+    volatile double sink = compute_flops(amount);  // the first run warms the core's clock up
+    std::vector<double> rates;
+    for (int run = 0; run < 7; ++run) {
+        const double flops = amount;
+        const auto start = std::chrono::steady_clock::now();
+        sink = compute_flops(flops);
+        const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+        rates.push_back(flops / std::max(ns, 1.0));
+    }
+    (void)sink;
+    std::sort(rates.begin(), rates.end());
+    return rates[rates.size() / 2];
 }
 
 }  // namespace numacoll::exec

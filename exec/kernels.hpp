@@ -21,4 +21,9 @@ void reduce_into(double* destination, std::span<const double* const> sources, st
 // the work cannot be optimised away.
 double compute_flops(double flops);
 
+// The rate at which compute_flops runs on the calling thread's core, in
+// flops per ns: the median of seven timed runs of two million flops. What
+// turns a duration of computation into flops for a run on this machine.
+double measure_compute_flops_per_ns();
+
 }  // namespace numacoll::exec

@@ -57,6 +57,9 @@ public:
     void signal(int task, std::uint32_t iteration) override { flags_[slot_[task]].publish(iteration); }
     void wake(int task) override { flags_[slot_[task]].wake(); }
     void wait(int task, std::uint32_t iteration) override;
+    // What has been raised already: a message counts once a thread (or the
+    // communication thread) has completed its receive; ready() calls no MPI.
+    bool ready(int task, std::uint32_t iteration) override { return flags_[slot_[task]].reached(iteration); }
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
     void finish(int rank, std::uint32_t iteration) override;
 

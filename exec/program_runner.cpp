@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "common/error.hpp"
 #include "exec/input_pattern.hpp"
 #include "exec/kernels.hpp"
 
@@ -35,6 +38,14 @@ ScheduleWork::ScheduleWork(const sched::Schedule& schedule, const std::vector<Th
             announces.push_back(kind == sched::TaskKind::flag || kind == sched::TaskKind::net);
         }
         announces_.push_back(std::move(announces));
+        std::size_t end = 0;
+        while (end < program.tasks.size() && !schedule.task(program.tasks[end]).application) ++end;
+        for (std::size_t k = end; k < program.tasks.size(); ++k)
+            if (!schedule.task(program.tasks[k]).application)
+                throw UsageError(fmt::format("rank {} runs task {} of the collective after the computation around it "
+                                             "began (task {}): a rank issues the collective before it computes",
+                                             program.rank, program.tasks[k], program.tasks[end]));
+        collective_end_.push_back(end);
     }
 }
 

@@ -20,6 +20,7 @@ public:
     void signal(int task, std::uint32_t iteration) override { flags_[slot_[task]].publish(iteration); }
     void wake(int task) override { flags_[slot_[task]].wake(); }
     void wait(int task, std::uint32_t iteration) override { flags_[slot_[task]].wait_for(iteration); }
+    bool ready(int task, std::uint32_t iteration) override { return flags_[slot_[task]].reached(iteration); }
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
     void finish(int, std::uint32_t) override {}
 

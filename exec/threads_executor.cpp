@@ -73,6 +73,13 @@ ExecResult run_on_threads(const sched::Schedule& schedule, const topo::Machine& 
         ranks.push_back(program.rank);
     }
     ProgramRunner<ThreadTransport> runner(schedule, programs, buffers, transport);
+    if (!options.progress_thread_pus.empty()) {
+        if (options.progress_thread_pus.size() != programs.size())
+            throw UsageError(fmt::format("{} progress threads for {} ranks: one per rank, please",
+                                         options.progress_thread_pus.size(), programs.size()));
+        check_thread_count(schedule.rank_count() * 2, machine);
+        runner.start_progress_threads(options.progress_thread_pus, binding, options.pin_threads);
+    }
     const HarnessResult harness = run_iterations(pus, binding, options, runner);
 
     ExecResult result;

@@ -29,6 +29,11 @@ struct ExecOptions : HarnessOptions {
     // Called for each rank's output after the last iteration, before the
     // check (tests corrupt a buffer here to prove that the check notices).
     BeforeVerify before_verify;
+    // With computation around the collective: a progress thread per rank,
+    // on these logical PUs (one per rank, in rank order), runs the
+    // collective while the rank computes; empty: the ranks advance it in
+    // their own progress calls (manual progress).
+    std::vector<int> progress_thread_pus;
 };
 
 struct ExecResult {

@@ -26,6 +26,9 @@ public:
     virtual void wake(int task) = 0;
     // Blocks until `task`, another thread's, has been signalled for `iteration`.
     virtual void wait(int task, std::uint32_t iteration) = 0;
+    // Whether wait(task, iteration) would return at once: what a progress
+    // call (MPI_Test) asks before it runs a task, never blocking.
+    virtual bool ready(int task, std::uint32_t iteration) = 0;
     // Net task `task`, run by its sender: moves its range to the receiver's
     // node and tells the receiver when it has landed.
     virtual void transfer(int task, std::uint32_t iteration, const Buffers& buffers) = 0;
