@@ -118,7 +118,7 @@ const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchClean
 }  // namespace
 
 TEST(Cli, HelpWorksOnEverySubcommand) {
-    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce", "tune", "whatif"}) {
+    for (const char* command : {"", "topo", "dag", "sim", "model", "run", "validate", "plot", "demo", "reproduce", "tune", "whatif", "overlap"}) {
         const Result result = run(std::string(command) + " --help");
         EXPECT_EQ(result.exit_code, 0) << command;
         EXPECT_NE(result.out.find("--help"), std::string::npos) << command;
@@ -517,6 +517,44 @@ TEST(Cli, WhatifMapsAMachineThatDoesNotExist) {
     for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
     ASSERT_GT(fields.size(), 6u);
     EXPECT_NEAR(std::stod(whatif_time), std::stod(fields[6]), 1e-3) << line;
+}
+
+TEST(Cli, OverlapReportsOsuFiguresSimulatedAndMeasured) {
+    const auto dir = scratch_dir() / "overlap";
+    const Result result = run("overlap --engine sim,threads -t live --params generic --ranks 2 -a tree --bytes 64,64KiB "
+                              "--progress manual,shared-thread --test-every never,1/4 -n 5 --warmup 1 -q -o " +
+                              dir.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "overlap.png"));
+    std::istringstream table(slurp(dir / "overlap.csv"));
+    std::string header;
+    std::getline(table, header);
+    std::vector<std::string> columns;
+    {
+        std::istringstream in(header);
+        for (std::string column; std::getline(in, column, ',');) columns.push_back(column);
+    }
+    auto at = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+    };
+    ASSERT_LT(at("overlap_percent"), columns.size()) << header;
+    int rows = 0, measured = 0;
+    for (std::string line; std::getline(table, line);) {
+        std::vector<std::string> fields;
+        std::istringstream in(line);
+        for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+        ASSERT_EQ(fields.size(), columns.size()) << line;
+        ++rows;
+        measured += fields[at("engine")] == "threads";
+        // OSU's figure from the row's own times.
+        const double pure = std::stod(fields[at("pure_ns")]), compute = std::stod(fields[at("compute_ns")]),
+                     overall = std::stod(fields[at("overall_ns")]);
+        EXPECT_NEAR(std::stod(fields[at("overlap_percent")]), std::max(0.0, 100 - 100 * (overall - compute) / pure), 0.01)
+            << line;
+        if (fields[at("engine")] == "sim") EXPECT_EQ(fields[at("pure_ns")], fields[at("compute_ns")]) << "compute auto";
+    }
+    EXPECT_EQ(rows, 2 * 2 * 2 * 2);  // engines x sizes x strategies x test intervals
+    EXPECT_EQ(measured, 8);
 }
 
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {

@@ -77,6 +77,8 @@ def make_fixtures(binary, source_dir, scratch):
     params_variant("params-no-source.json", lambda d: d["levels"]["dram"]["latency_ns"].pop("source"))
     params_variant("params-line-zero.json", lambda d: d.update(cache_line_bytes=0))
     params_variant("params-reduce-zero.json", lambda d: d["core"]["reduce_bytes_per_ns"].update(value=0))
+    params_variant("no-compute-params.json", lambda d: d["core"].pop("compute_flops_per_ns"))
+    params_variant("params-eager-zero.json", lambda d: d["messages"]["network_eager_limit_bytes"].update(value=0))
 
     # Schedules made by this binary, then broken one way each.
     def dag(name, arguments):
@@ -108,6 +110,13 @@ def make_fixtures(binary, source_dir, scratch):
     data = json.loads(schedule_json)
     data["tasks"][3]["thread"] = 999
     write("schedule-thread-out-of-range.json", json.dumps(data))
+    data = json.loads(schedule_json)
+    data["tasks"][3]["application"] = "yes"
+    write("schedule-application-text.json", json.dumps(data))
+    data = json.loads(schedule_json)
+    data["tasks"][0]["application"] = True
+    write("schedule-application-copy.json", json.dumps(data))
+    write("schedule-application-2.txt", re.sub(r"(task 3 [^\n]*?) deps=", r"\g<1> application=2 deps=", text, count=1))
     magnycours = open(fixtures["tree-magnycours.txt"]).read()
     write("sequence-two-machines.txt", text + magnycours)
     write("sequence-second-no-spec.txt", text + "numacoll-schedule 3\n")
