@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "common/byte_size.hpp"
@@ -25,6 +26,29 @@ const char* to_string(NetworkPlacement placement) {
 }
 
 namespace {
+
+// Open MPI's eager limit for one BTL, from `ompi_info --parsable`: the line
+// "mca:btl:BTL:param:btl_BTL_eager_limit:value:N". Absent without ompi_info.
+std::optional<double> ompi_eager_limit(const std::string& btl) {
+    const std::string command = "ompi_info --parsable --param btl " + btl + " --level 9 2>/dev/null";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) return std::nullopt;
+    const std::string wanted = fmt::format("mca:btl:{}:param:btl_{}_eager_limit:value:", btl, btl);
+    std::optional<double> limit;
+    char line[512];
+    while (std::fgets(line, sizeof line, pipe) != nullptr) {
+        const std::string text(line);
+        if (!text.starts_with(wanted)) continue;
+        try {
+            const double value = std::stod(text.substr(wanted.size()));
+            if (value >= 1) limit = value;
+        } catch (const std::exception&) {
+        }
+    }
+    ::pclose(pipe);
+    return limit;
+}
+
 
 using Clock = std::chrono::steady_clock;
 
@@ -192,6 +216,12 @@ NetworkMeasurement measure_network(const topo::Machine& machine, const exec::Mpi
         mine.resize(mine.find('\0')), theirs.resize(theirs.find('\0'));
         result.same_host = mine == theirs;
         result.host_pair = pair.rank == 0 ? fmt::format("{} and {}", mine, theirs) : fmt::format("{} and {}", theirs, mine);
+        const std::string btl = result.same_host ? "vader" : "tcp";
+        result.eager_limit_bytes = ompi_eager_limit(btl);
+        result.eager_limit_source = fmt::format(
+            "the eager limit of Open MPI's {} transport, btl_{}_eager_limit as `ompi_info --param btl {} --level 9` "
+            "prints it here; a larger message goes by rendezvous",
+            btl, btl, btl);
 
         // The NIC's NUMA node (node 0 without one, where the simulator puts its virtual NIC), and the farthest from it.
         int near = 0;
@@ -300,6 +330,9 @@ void apply_network(costs::Params& params, const NetworkMeasurement& measured, co
         o_r, fmt::format("{}: o_r, the median time an 8-byte MPI_Recv takes when the message is already there", how)};
     messages.network_gap_ns = {measured.gap_ns,
                                fmt::format("{}: g, the median interval of 8-byte messages sent back to back", how)};
+    if (measured.eager_limit_bytes)
+        messages.network_eager_limit_bytes = costs::Figure{*measured.eager_limit_bytes,
+                                                           fmt::format("{}: {}", how, measured.eager_limit_source)};
     if (measured.same_host) {
         messages.process_send_overhead_ns = {o_s, fmt::format("{}: o_s, as for the network", how)};
         messages.process_receive_overhead_ns = {o_r, fmt::format("{}: o_r, as for the network", how)};

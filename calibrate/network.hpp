@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ struct NetworkMeasurement {
     bool same_host = false;          // processes 0 and 1 share one host's memory
     int hops_far = 0;                // inter-socket hops between the NIC's NUMA node and the far one (0: none measured)
     std::string host_pair;           // "vm and vm"
+    // The MPI library's eager limit for the transport between the two
+    // processes, as its own ompi_info prints it (Open MPI: the vader BTL's
+    // within a host, the TCP BTL's between hosts); absent when not found.
+    std::optional<double> eager_limit_bytes;
+    std::string eager_limit_source;
 };
 
 // Collective over `world` (every process calls it; size >= 2).

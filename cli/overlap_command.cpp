@@ -13,6 +13,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_failures.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/duration.hpp"
@@ -20,6 +21,8 @@
 #include "common/progress.hpp"
 #include "common/statistics.hpp"
 #include "exec/kernels.hpp"
+#include "exec/mpi_executor.hpp"
+#include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
 #include "overlap/compose.hpp"
 #include "overlap/osu_overlap.hpp"
@@ -139,9 +142,13 @@ struct Sweep {
 };
 
 // One engine's rows: every schedule, strategy and test interval.
+// `world`: the MPI job (engine mpi); `output`: null on the processes that
+// do not write (all but process 0 of an MPI job).
 void sweep_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
-                  results::CsvWriter& output, ProgressReport& progress, std::size_t& done) {
+                  results::CsvWriter* output, ProgressReport& progress, std::size_t& done,
+                  const exec::MpiWorld* world = nullptr) {
     const bool simulated = engine == "sim";
+    const bool over_mpi = engine == "mpi";
     const auto& strategies = sweep.strategies;
     const auto& intervals = sweep.intervals;
     const auto& fixed_compute_ns = sweep.fixed_compute_ns;
@@ -163,13 +170,15 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         flops_per_ns = params->compute_flops_per_ns->value;
         platform.emplace(machine, *params, layout->nodes);
     } else {
-        if (options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");
+        if (!over_mpi && options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");
         const std::string topology = options.machine.topology;
         machine = load_this_machine(topology);
         layout.emplace(live_layout(options.machine.ranks_per_node, false, options.machine.placement_name(),
-                                   options.machine.pus, 1, topology));
-        // The computation's flops at the rate this machine's cores run them.
+                                   options.machine.pus, over_mpi ? world->size() : 1, topology));
+        // The computation's flops at the rate this machine's cores run them
+        // (process 0's, so that every process makes the same schedules).
         flops_per_ns = exec::measure_compute_flops_per_ns();
+        if (over_mpi) flops_per_ns = world->sum_over_processes({world->rank() == 0 ? flops_per_ns : 0.0})[0];
     }
     auto time_of = [&](const sched::Schedule& schedule, sim::ProgressStrategy strategy) {
         Timed timed;
@@ -182,7 +191,8 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         run_options.warmup_iterations = options.warmup;
         exec::resolve_iterations(run_options, schedule.spec.bytes);
         run_options.progress_thread_pus = progress_thread_pus(strategy, schedule, *machine);
-        const exec::ExecResult result = exec::run_on_threads(schedule, *machine, run_options);
+        const exec::ExecResult result = over_mpi ? exec::run_on_mpi(schedule, *machine, run_options, *world)
+                                                 : exec::run_on_threads(schedule, *machine, run_options);
         timed.time_ns = result.stats.median_ns;
         timed.stats = result.stats;
         timed.pinned = result.threads_pinned;
@@ -202,7 +212,8 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         return summarize_times(runs).median_ns;
     };
 
-    const results::Provenance provenance = results::current_provenance();
+    results::Provenance provenance = results::current_provenance();
+    if (over_mpi) provenance.mpi = world->describe();
     for (const auto& spec : specs) {
         const sched::Schedule collective = algo::generate_schedule(spec, *layout);
         for (const sim::ProgressStrategy strategy : strategies) {
@@ -219,6 +230,7 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
                 results::ResultRow row = overall.stats
                                              ? results::measured_row(composed, *overall.stats, overall.pinned, overall.bound)
                                              : results::simulated_row(composed, overall.time_ns);
+                row.engine = engine;
                 row.placement = options.machine.placement_name();
                 row.topology = machine->source;
                 row.params = params ? params->origin : "";
@@ -231,23 +243,14 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
                 fields.push_back(fmt::format("{:.3f}", overall.time_ns));
                 fields.push_back(
                     fmt::format("{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_alone, overall.time_ns)));
-                output.row(fields);
+                if (output) output->row(fields);
                 progress.advance(++done);
             }
         }
     }
 }
 
-int run_overlap(const OverlapOptions& options) {
-    const std::vector<std::string> engines = split_list(options.engine, "--engine");
-    for (const std::string& engine : engines)
-        if (engine != "sim" && engine != "threads")
-            throw UsageError(fmt::format("--engine '{}': sim or threads", engine));
-    const bool measured = std::find(engines.begin(), engines.end(), "threads") != engines.end();
-    if (measured && options.machine.topology != "live" && options.machine.topology.find(".xml") == std::string::npos)
-        throw UsageError(fmt::format("--engine threads runs on this machine: --topology live (or a saved export of it), "
-                                     "not '{}'",
-                                     options.machine.topology));
+Sweep parse_sweep(const OverlapOptions& options, std::size_t engines) {
     Sweep sweep;
     sweep.strategies = parse_strategies(options.progress);
     sweep.intervals = parse_test_intervals(options.test_every);
@@ -255,21 +258,73 @@ int run_overlap(const OverlapOptions& options) {
         options.compute == "auto" ? std::nullopt : std::optional<double>(parse_duration_ns(options.compute, "--compute"));
     sweep.specs = sweep_specs(options.algorithm, options.bytes);
     sweep.points = sweep.specs.size() * sweep.strategies.size() * sweep.intervals.size();
-    if (sweep.points * engines.size() > max_points)
+    if (sweep.points * engines > max_points)
         throw UsageError(fmt::format("that is {} points ({} schedules x {} strategies x {} test intervals x {} engines); "
                                      "at most {}",
-                                     sweep.points * engines.size(), sweep.specs.size(), sweep.strategies.size(),
-                                     sweep.intervals.size(), engines.size(), max_points));
-    ensure_folder(options.folder);
-    const std::string csv_path = (std::filesystem::path(options.folder) / "overlap.csv").string();
-    results::CsvWriter output(csv_path, overlap_columns());
-    ProgressReport progress("overlap", "points", sweep.points * engines.size());
-    std::size_t done = 0;
-    for (const std::string& engine : engines) sweep_engine(options, engine, sweep, output, progress, done);
+                                     sweep.points * engines, sweep.specs.size(), sweep.strategies.size(),
+                                     sweep.intervals.size(), engines, max_points));
+    return sweep;
+}
+
+void finish_folder(const OverlapOptions& options, results::CsvWriter& output) {
     output.finish();
-    std::cout << csv_path << "\n";
+    std::cout << (std::filesystem::path(options.folder) / "overlap.csv").string() << "\n";
     if (!options.no_plots)
         for (const auto& picture : plot_folder(options.folder, "plot_overlap", "overlap.csv")) std::cout << picture << "\n";
+}
+
+// One process per node under mpirun: every process measures, process 0
+// writes the folder (and the simulated rows); failures end every process
+// (cli/mpi_failures.hpp).
+int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::string>& engines) {
+    const Sweep sweep = parse_sweep(options, engines.size());
+    const int nodes = options.machine.nodes;
+    if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
+        throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
+                                     "{} numacoll overlap --engine mpi --nodes {} ...",
+                                     nodes, nodes, nodes));
+    exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_MULTIPLE);
+    std::optional<results::CsvWriter> output;
+    if (const int code = agree_on(world, [&] {
+            if (world.size() != nodes)
+                throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
+                                             nodes, nodes, world.size(), nodes));
+            if (world.rank() != 0) return;
+            ensure_folder(options.folder);
+            output.emplace((std::filesystem::path(options.folder) / "overlap.csv").string(), overlap_columns());
+        }))
+        return code;
+    return run_agreed(world, [&] {
+        ProgressReport progress("overlap", "points", sweep.points * engines.size());
+        std::size_t done = 0;
+        for (const std::string& engine : engines)
+            if (engine == "mpi" || world.rank() == 0)
+                sweep_engine(options, engine, sweep, output ? &*output : nullptr, progress, done, &world);
+        if (output) finish_folder(options, *output);
+    });
+}
+
+int run_overlap(const OverlapOptions& options) {
+    const std::vector<std::string> engines = split_list(options.engine, "--engine");
+    for (const std::string& engine : engines)
+        if (engine != "sim" && engine != "threads" && engine != "mpi")
+            throw UsageError(fmt::format("--engine '{}': sim, threads or mpi", engine));
+    const auto uses = [&](const char* engine) { return std::find(engines.begin(), engines.end(), engine) != engines.end(); };
+    if (uses("threads") && uses("mpi"))
+        throw UsageError("--engine threads,mpi: both measure this machine's cores; run one at a time");
+    if ((uses("threads") || uses("mpi")) && options.machine.topology != "live" &&
+        options.machine.topology.find(".xml") == std::string::npos)
+        throw UsageError(fmt::format("--engine {} runs on this machine: --topology live (or a saved export of it), "
+                                     "not '{}'",
+                                     uses("mpi") ? "mpi" : "threads", options.machine.topology));
+    if (uses("mpi")) return run_overlap_on_mpi(options, engines);
+    const Sweep sweep = parse_sweep(options, engines.size());
+    ensure_folder(options.folder);
+    results::CsvWriter output((std::filesystem::path(options.folder) / "overlap.csv").string(), overlap_columns());
+    ProgressReport progress("overlap", "points", sweep.points * engines.size());
+    std::size_t done = 0;
+    for (const std::string& engine : engines) sweep_engine(options, engine, sweep, &output, progress, done);
+    finish_folder(options, output);
     return 0;
 }
 
@@ -300,7 +355,8 @@ CommandRun add_overlap_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--engine", options->engine,
                         "sim (simulate on SimGrid), threads (run on this machine's cores: one node, --topology live "
-                        "or a saved export of it), or both: sim,threads (side by side, in one table)")
+                        "or a saved export of it), mpi (one MPI process per node, under mpirun), or a simulation "
+                        "and a measurement side by side in one table: sim,threads or sim,mpi")
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("-o,--output", options->folder, "folder for overlap.csv and overlap.png")->capture_default_str();
@@ -310,6 +366,7 @@ CommandRun add_overlap_command(CLI::App& app) {
         "Examples:\n"
         "  numacoll overlap -t westmere --nodes 2 --ranks 1 -a tree,tiled --bytes 8:4MiB -o o\n"
         "  numacoll overlap --engine threads --ranks 2 -a tree,tiled --bytes 8:1MiB --progress manual,shared-thread -o m\n"
+        "  mpirun -np 2 numacoll overlap --engine sim,mpi -t live --nodes 2 --ranks 1 -a tree,tiled -o p\n"
         "  numacoll overlap -t westmere --nodes 8 -a tree --compute 50us --test-every never,5us "
         "--progress manual,offload -o o2");
     return [options] { return run_overlap(*options); };

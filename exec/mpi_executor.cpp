@@ -165,6 +165,17 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
     pus = pus_on_shared_host(pus, machine, world, harness_options.pin_threads);
     harness_options.at_meeting = [&](std::uint32_t iteration) { transport->meet(iteration); };
     ProgramRunner<MpiTransport> runner(schedule, programs, *buffers, *transport);
+    if (!options.progress_thread_pus.empty()) {
+        // Progress threads on the PUs asked for, in rank order; a helper
+        // asked on its rank's own PU stays beside the rank where its PU moved.
+        std::vector<int> helper_pus;
+        for (std::size_t k = 0; k < programs.size(); ++k) {
+            const int rank = programs[k].rank;
+            const int asked = options.progress_thread_pus.at(static_cast<std::size_t>(rank));
+            helper_pus.push_back(asked == schedule.ranks[rank].pu ? pus[k] : asked);
+        }
+        runner.start_progress_threads(helper_pus, binding, harness_options.pin_threads);
+    }
     HarnessResult harness;
     if (transport->communication_thread()) {
         // The ranks' threads run from another thread; this one, MPI's main

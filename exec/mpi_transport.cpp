@@ -74,6 +74,52 @@ MpiTransport::MpiTransport(const sched::Schedule& schedule, int node, const MpiW
         }
     }
     flags_ = std::make_unique<Flag[]>(static_cast<std::size_t>(std::max(flags, 1)));
+    for (int id = 0; id < schedule.task_count() && !deferred_sends_; ++id) deferred_sends_ = schedule.task(id).application;
+    if (deferred_sends_) {
+        if (funnel_)
+            throw UsageError(fmt::format("computation around the collective needs MPI_THREAD_MULTIPLE (each rank makes "
+                                         "its own MPI calls), and this MPI library gives {}",
+                                         world.thread_level_name()));
+        send_requests_.assign(static_cast<std::size_t>(schedule.task_count()), MPI_REQUEST_NULL);
+    }
+}
+
+bool MpiTransport::ready(int task, std::uint32_t iteration) {
+    Flag& flag = flags_[slot_[task]];
+    if (flag.reached(iteration)) return true;
+    if (funnel_) return false;
+    if (const int k = incoming_of_[task]; k >= 0) {
+        Incoming& message = incoming_[k];
+        std::uint32_t claimed = message.claimed.load(std::memory_order_acquire);
+        if (claimed >= iteration || !message.claimed.compare_exchange_strong(claimed, iteration, std::memory_order_acq_rel))
+            return flag.reached(iteration);  // another thread is completing it
+        int done = 0;
+        if (const int status = MPI_Test(&message.request, &done, MPI_STATUS_IGNORE); status != MPI_SUCCESS)
+            throw Error(fmt::format("the receive of net task {} failed (MPI error {})", task, status));
+        if (done) {
+            raise(task, iteration);
+            return true;
+        }
+        message.claimed.store(claimed, std::memory_order_release);  // give it back: arrive() may take it
+        return false;
+    }
+    if (deferred_sends_ && tag_of_[task] >= 0) return test_send(task, iteration);
+    return false;
+}
+
+void MpiTransport::complete_send(int task, std::uint32_t iteration) {
+    if (flags_[slot_[task]].reached(iteration)) return;
+    complete(send_requests_[task], "the send", task);
+    raise(task, iteration);
+}
+
+bool MpiTransport::test_send(int task, std::uint32_t iteration) {
+    if (flags_[slot_[task]].reached(iteration)) return true;
+    int done = 0;
+    if (const int status = MPI_Test(&send_requests_[task], &done, MPI_STATUS_IGNORE); status != MPI_SUCCESS)
+        throw Error(fmt::format("the send of net task {} failed (MPI error {})", task, status));
+    if (done) raise(task, iteration);
+    return done != 0;
 }
 
 void MpiTransport::post_receives() {
@@ -127,20 +173,37 @@ void MpiTransport::arrive(Incoming& message, std::uint32_t iteration) {
         flags_[slot_[message.task]].wait_for(iteration, funnel_spins);
         return;
     }
-    std::uint32_t claimed = message.claimed.load(std::memory_order_acquire);
-    while (claimed < iteration) {
-        if (message.claimed.compare_exchange_weak(claimed, iteration, std::memory_order_acq_rel)) {
+    Flag& flag = flags_[slot_[message.task]];
+    if (!deferred_sends_) {
+        std::uint32_t claimed = message.claimed.load(std::memory_order_acquire);
+        while (claimed < iteration) {
+            if (message.claimed.compare_exchange_weak(claimed, iteration, std::memory_order_acq_rel)) {
+                complete(message.request, "the receive", message.task);
+                raise(message.task, iteration);
+                return;
+            }
+        }
+        flag.wait_for(iteration);  // another thread of this node completes it
+        return;
+    }
+    // With computation around the collective, ready() may take the receive
+    // for one test and give it back: take it whenever it is free.
+    for (long polls = 0; !flag.reached(iteration); ++polls) {
+        std::uint32_t claimed = message.claimed.load(std::memory_order_acquire);
+        if (claimed < iteration && message.claimed.compare_exchange_strong(claimed, iteration, std::memory_order_acq_rel)) {
             complete(message.request, "the receive", message.task);
             raise(message.task, iteration);
             return;
         }
+        if (polls >= Flag::spin_limit) std::this_thread::yield();
     }
-    flags_[slot_[message.task]].wait_for(iteration);  // another thread of this node completes it
 }
 
 void MpiTransport::wait(int task, std::uint32_t iteration) {
     if (const int k = incoming_of_[task]; k >= 0)
         arrive(incoming_[k], iteration);
+    else if (deferred_sends_ && tag_of_[task] >= 0)
+        complete_send(task, iteration);
     else
         flags_[slot_[task]].wait_for(iteration);
 }
@@ -149,6 +212,10 @@ void MpiTransport::transfer(int task, std::uint32_t iteration, const Buffers&) {
     if (funnel_) {
         hand_over({Order::Kind::send, task, iteration});
         flags_[slot_[task]].wait_for(iteration, funnel_spins);  // raised once the send completed
+        return;
+    }
+    if (deferred_sends_) {
+        isend(task, send_requests_[task]);  // completed later: in a progress call, a dependent task, or finish()
         return;
     }
     MPI_Request request = MPI_REQUEST_NULL;
@@ -160,6 +227,9 @@ void MpiTransport::transfer(int task, std::uint32_t iteration, const Buffers&) {
 void MpiTransport::finish(int rank, std::uint32_t iteration) {
     for (std::size_t k = 0; k < incoming_count_; ++k)
         if (incoming_[k].receiver == rank) arrive(incoming_[k], iteration);
+    if (deferred_sends_)
+        for (int id = 0; id < schedule_.task_count(); ++id)
+            if (tag_of_[id] >= 0 && schedule_.task(id).thread == rank) complete_send(id, iteration);
 }
 
 void MpiTransport::hand_over(Order order) {

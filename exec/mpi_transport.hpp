@@ -17,6 +17,11 @@
 // before its next task (the source range may be reused) and raises the
 // task's flag for the threads of its own node that wait for it.
 //
+// With computation around the collective (application tasks) every thread
+// calls MPI (MPI_THREAD_MULTIPLE is required): a send returns once posted
+// and completes later, in a progress call that tests it, when a task of the
+// sender depends on it, or at the end of the rank's iteration.
+//
 // Who calls MPI:
 // - with MPI_THREAD_MULTIPLE, every thread: the first thread of the node
 //   that needs a message completes its receive (MPI progresses all of a
@@ -57,9 +62,11 @@ public:
     void signal(int task, std::uint32_t iteration) override { flags_[slot_[task]].publish(iteration); }
     void wake(int task) override { flags_[slot_[task]].wake(); }
     void wait(int task, std::uint32_t iteration) override;
-    // What has been raised already: a message counts once a thread (or the
-    // communication thread) has completed its receive; ready() calls no MPI.
-    bool ready(int task, std::uint32_t iteration) override { return flags_[slot_[task]].reached(iteration); }
+    // Never blocks: a message to this node counts once its receive completed
+    // (tested once here when no other thread is completing it), a send of
+    // this node once it completed (tested once, with computation around the
+    // collective), anything else once raised.
+    bool ready(int task, std::uint32_t iteration) override;
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
     void finish(int rank, std::uint32_t iteration) override;
 
@@ -95,6 +102,10 @@ private:
         std::uint32_t iteration = 0;
     };
 
+    // A send of this node's, deferred (computation around the collective):
+    // completed here, or tested once.
+    void complete_send(int task, std::uint32_t iteration);
+    bool test_send(int task, std::uint32_t iteration);
     void post_receives();
     void isend(int task, MPI_Request& request);
     // Until `request` completes, polling (and yielding when it takes long).
@@ -115,6 +126,12 @@ private:
     std::size_t incoming_count_ = 0;
     int outgoing_count_ = 0;
     std::unique_ptr<Flag[]> flags_;
+    // With computation around the collective a send returns once posted, as
+    // MPI_Isend does, and completes in a later progress call or in wait():
+    // a rank whose MPI calls all sit in its progress calls gets the progress
+    // the library gives such a program (Cardellini et al., section 4).
+    bool deferred_sends_ = false;
+    std::vector<MPI_Request> send_requests_;  // per task sent from this node (deferred sends)
     // The communication thread's orders, and the meetings it has held.
     std::mutex orders_lock_;
     std::vector<Order> orders_;

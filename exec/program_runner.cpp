@@ -47,6 +47,20 @@ ScheduleWork::ScheduleWork(const sched::Schedule& schedule, const std::vector<Th
                                              program.rank, program.tasks[k], program.tasks[end]));
         collective_end_.push_back(end);
     }
+    bool around = false;
+    for (std::size_t t = 0; t < programs.size() && !around; ++t) around = collective_end_[t] < programs[t].tasks.size();
+    if (around)
+        for (const ThreadProgram& program : programs) {
+            std::vector<std::vector<int>> sends;
+            for (int id : program.tasks) {
+                std::vector<int> own;
+                for (int dep : schedule.predecessors(id))
+                    if (schedule.task(dep).kind == sched::TaskKind::net && schedule.task(dep).thread == program.rank)
+                        own.push_back(dep);
+                sends.push_back(std::move(own));
+            }
+            own_sends_.push_back(std::move(sends));
+        }
 }
 
 void ScheduleWork::prepare(int thread, std::uint32_t iteration) {

@@ -63,6 +63,10 @@ protected:
     // Per program: the entry of its first application task (computation and
     // progress calls around the collective), or its size when it has none.
     std::vector<std::size_t> collective_end_;
+    // Per program and entry, with computation around the collective: the
+    // rank's own net tasks it depends on. Their sends complete later then
+    // (exec/mpi_transport.hpp), and the task must wait for them.
+    std::vector<std::vector<std::vector<int>>> own_sends_;
     std::vector<std::pair<Clock::time_point, Clock::time_point>> task_times_;
 };
 
@@ -119,6 +123,8 @@ private:
     void run_task(int thread, std::size_t k, std::uint32_t iteration, bool record) {
         const ThreadProgram& program = programs_[thread];
         for (int dep : program.waits[k]) transport_.wait(dep, iteration);
+        if (!own_sends_.empty())
+            for (int dep : own_sends_[thread][k]) transport_.wait(dep, iteration);
         const int id = program.tasks[k];
         const Clock::time_point begin = record ? Clock::now() : Clock::time_point{};
         const sched::Task& task = schedule_.task(id);
@@ -135,6 +141,9 @@ private:
     bool ready(int thread, std::size_t k, std::uint32_t iteration) {
         for (int dep : programs_[thread].waits[k])
             if (!transport_.ready(dep, iteration)) return false;
+        if (!own_sends_.empty())
+            for (int dep : own_sends_[thread][k])
+                if (!transport_.ready(dep, iteration)) return false;
         return true;
     }
 

@@ -70,6 +70,22 @@ else
   fail "validate --engine mpi failed: $(cat "$scratch/err")"
 fi
 
+# Overlap over MPI: the application's loop around tree allreduce on 2
+# processes, manual progress with and without tests, beside its simulation;
+# every measured row verified and written by node 0.
+if run_mpi 2 "$numacoll" overlap --engine sim,mpi -t live --params generic --nodes 2 --ranks 1 -a tree \
+    --bytes 64,64KiB --progress manual --test-every never,1/4 -n 5 --warmup 1 -q -o "$scratch/overlap" \
+    >/dev/null 2>"$scratch/err"; then
+  rows=$(tail -n +2 "$scratch/overlap/overlap.csv" | wc -l)
+  [[ $rows -eq 8 ]] || fail "overlap --engine sim,mpi: expected 8 rows, got $rows"
+  mpi_rows=$(awk -F, 'NR > 1 && $6 == "mpi" && $5 == 2' "$scratch/overlap/overlap.csv" | wc -l)
+  [[ $mpi_rows -eq 4 ]] || fail "overlap --engine sim,mpi: expected 4 rows of engine mpi on 2 nodes, got $mpi_rows"
+  grep -q "MPI_THREAD_MULTIPLE; 2 processes" "$scratch/overlap/overlap.csv" || fail "overlap: the provenance does not name the MPI library"
+  [[ -f "$scratch/overlap/overlap.png" ]] || fail "overlap: no picture"
+else
+  fail "overlap --engine sim,mpi failed: $(cat "$scratch/err")"
+fi
+
 # Each bad start: exit 2, and exactly one line of numacoll's own.
 expect_usage_error() {
   local what=$1; shift
@@ -89,6 +105,10 @@ expect_usage_error "an unwritable output" run_mpi 2 "$numacoll" run --engine mpi
 expect_usage_error "an unknown Open MPI algorithm" run_mpi 2 "$numacoll" baseline -c bcast --ompi-algorithm tiled \
   -b 8 -o "$scratch/x.csv"
 expect_usage_error "the network without mpirun" "$numacoll" calibrate --network-only -o "$scratch/x.csv"
+expect_usage_error "overlap over MPI without mpirun" "$numacoll" overlap --engine mpi -t live --nodes 2 -o "$scratch/o"
+expect_usage_error "overlap over a world of 2 for 3 nodes" run_mpi 2 "$numacoll" overlap --engine mpi -t live --nodes 3 \
+  --bytes 8 -o "$scratch/o"
+[[ ! -e "$scratch/o/overlap.csv" ]] || fail "a refused overlap left a table behind"
 [[ ! -e "$scratch/x.csv" ]] || fail "a refused run left an output behind"
 
 [[ $failures -eq 0 ]] && echo "ok: mpi run and its refusals"

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "algorithms/registry.hpp"
+#include "overlap/compose.hpp"
 #include "topologies/machine.hpp"
 
 using namespace numacoll;
@@ -86,6 +87,29 @@ TEST(MpiExecutor, EveryProcessTimesTheSameIterations) {
     const exec::MpiExecResult result = exec::run_on_mpi(schedule, *live(), quick(), *world);
     // The maximum over processes: every process holds the same figures.
     EXPECT_TRUE(world->same_everywhere(static_cast<unsigned long long>(result.stats.median_ns * 1000)));
+}
+
+TEST(MpiExecutor, ComputationAroundTheCollectiveRunsAndVerifies) {
+    // Sends complete in later progress calls, receives are tested without
+    // blocking, and several threads of a node share the receives.
+    if (!world->thread_multiple()) GTEST_SKIP() << "needs MPI_THREAD_MULTIPLE";
+    for (const std::string algorithm : {"tree", "tiled", "dissemination"})
+        for (int threads : {1, 2})
+            for (std::uint64_t bytes : {std::uint64_t{64}, std::uint64_t{96} << 10}) {
+                SCOPED_TRACE(algorithm + " " + std::to_string(threads) + " threads " + std::to_string(bytes) + " B");
+                overlap::ComputeSpec compute;
+                compute.compute_ns = 20000;
+                compute.test_every_ns = 2000;
+                const auto schedule =
+                    overlap::compose(generate(sched::Collective::allreduce, algorithm, world->size(), threads, bytes),
+                                     compute, 1);
+                EXPECT_NO_THROW(exec::run_on_mpi(schedule, *live(), quick(), *world));  // verifies every node
+                compute.test_every_ns.reset();
+                EXPECT_NO_THROW(exec::run_on_mpi(overlap::compose(generate(sched::Collective::allreduce, algorithm,
+                                                                           world->size(), threads, bytes),
+                                                                  compute, 1),
+                                                 *live(), quick(), *world));
+            }
 }
 
 TEST(MpiExecutor, RunsOnTheThreadLevelAskedFor) {
