@@ -121,10 +121,12 @@ struct Task {
     TaskKind kind = TaskKind::copy;
     int thread = 0;           // the rank that executes it
     int peer = -1;            // flag: the waiting rank; net: the receiving rank
+    // The application's computation or progress call, not the collective's
+    // (here, in what would be padding: a million tasks take no more memory).
+    bool application = false;
     Reads reads;              // copy/net: one; reduce: one or more, all of write's length
     Range write;              // buffer -1 for flag, compute and wait
     double flops = 0;         // compute only: the work, > 0
-    bool application = false;  // the application's computation or progress call, not the collective's
     Label label;              // for people: phase and step, no spaces
     bool operator==(const Task&) const = default;
 };

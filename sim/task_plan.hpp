@@ -86,7 +86,17 @@ struct Step {
     // shared_work: on a core that runs several ranks, which share its speed;
     // serial: `amount` ns of a core or NIC (`from`) that runs such steps one
     // at a time, in the order they start (message overheads and gaps).
-    enum class Kind : std::uint8_t { transfer, work, shared_work, serial } kind = Kind::transfer;
+    enum class Kind : std::uint8_t { transfer, work, shared_work, serial };
+
+    Step() = default;
+    Step(Kind kind_of, Endpoint from_endpoint, Endpoint to_endpoint, double amount_of)
+        : kind(kind_of), from(from_endpoint), to(to_endpoint), amount(amount_of) {}
+
+    Kind kind = Kind::transfer;
+    // With computation around the collective, the rank whose progress engine
+    // must be running for this step to start (sim/progress.hpp); -1: none.
+    // (Beside `kind`, in what would be padding: a million steps stay 56 bytes each.)
+    int progress_of = -1;
     Endpoint from;   // transfer source, or the core that works
     Endpoint to;     // transfer destination
     double amount = 0;  // bytes moved, bytes folded (work), or ns (serial)
@@ -94,10 +104,9 @@ struct Step {
     // task `source_ready_after` has finished, `fallback_from` before that.
     int source_ready_after = -1;
     Endpoint fallback_from{};
-    // With computation around the collective, the rank whose progress engine
-    // must be running for this step to start (sim/progress.hpp); -1: none.
-    int progress_of = -1;
 };
+
+static_assert(sizeof(Step) == 56, "a step is 56 bytes: a million-task plan is about 60 MB of them");
 
 // One task's steps, built by hand (tests, benchmarks).
 struct TaskPlan {
