@@ -22,6 +22,7 @@
 #include "common/statistics.hpp"
 #include "exec/kernels.hpp"
 #include "exec/mpi_executor.hpp"
+#include "exec/mpi_native.hpp"
 #include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
 #include "overlap/compose.hpp"
@@ -250,6 +251,78 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
     }
 }
 
+// The MPI library's own nonblocking collectives (engine mpi-native), one
+// rank per process, as osu_iallreduce runs them: the library's progress
+// only, inside MPI_Test and MPI_Wait (rows for the manual strategy alone).
+void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::CsvWriter* output,
+                  ProgressReport& progress, std::size_t& done, const exec::MpiWorld& world) {
+    const auto machine = load_this_machine(options.machine.topology);
+    double flops_per_ns = exec::measure_compute_flops_per_ns();
+    flops_per_ns = world.sum_over_processes({world.rank() == 0 ? flops_per_ns : 0.0})[0];
+    results::Provenance provenance = results::current_provenance();
+    provenance.mpi = world.describe();
+    std::vector<std::pair<sched::Collective, std::uint64_t>> seen;
+    for (const auto& listed : sweep.specs) {
+        const auto key = std::pair{listed.collective, listed.bytes};
+        const bool first = std::find(seen.begin(), seen.end(), key) == seen.end();
+        if (first) seen.push_back(key);
+        for (const sim::ProgressStrategy strategy : sweep.strategies) {
+            // One library call stands for every algorithm of the list, under its own progress.
+            if (!first || strategy != sim::ProgressStrategy::manual) {
+                progress.advance(done += sweep.intervals.size());
+                continue;
+            }
+            sched::CollectiveSpec spec = listed;
+            spec.algorithm = "default";
+            spec.options.clear();
+            exec::ExecOptions run_options;
+            run_options.timed_iterations = options.iterations;
+            run_options.warmup_iterations = options.warmup;
+            auto time_of = [&](const overlap::ComputeSpec& compute) {
+                exec::NativeComputation computation;
+                for (double grain_ns : overlap::grains_of(compute)) computation.grain_flops.push_back(grain_ns * flops_per_ns);
+                computation.test_between = compute.test_every_ns.has_value();
+                return exec::run_native_nonblocking(spec, *machine, run_options, world, computation);
+            };
+            const double pure_ns = time_of({}).stats.median_ns;
+            const double compute_ns = sweep.fixed_compute_ns.value_or(pure_ns);
+            std::vector<double> runs;
+            for (int run = 0; run < 9 && compute_ns > 0; ++run) {
+                const auto start = exec::Clock::now();
+                exec::compute_flops(compute_ns * flops_per_ns);
+                runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
+            }
+            const double compute_alone = runs.empty() ? 0 : summarize_times(runs).median_ns;
+            for (const TestInterval& interval : sweep.intervals) {
+                overlap::ComputeSpec compute;
+                compute.compute_ns = compute_ns;
+                compute.test_every_ns = interval.for_compute(compute_ns);
+                const exec::MpiExecResult overall = time_of(compute);
+                sched::CollectiveSpec described = spec;
+                described.options["compute_ns"] = fmt::format("{:.0f}", compute_ns);
+                described.options["test_every_ns"] =
+                    compute.test_every_ns ? fmt::format("{:.0f}", *compute.test_every_ns) : "never";
+                results::ResultRow row = results::measured_row(exec::native_schedule(described, world.size()),
+                                                               overall.stats, overall.threads_pinned, overall.memory_bound);
+                row.engine = "mpi-native";
+                row.placement = options.machine.placement_name();
+                row.topology = machine->source;
+                row.provenance = provenance;
+                std::vector<std::string> fields = results::result_fields(row);
+                fields.push_back(sim::to_string(strategy));
+                fields.push_back(interval.text);
+                fields.push_back(fmt::format("{:.3f}", compute_alone));
+                fields.push_back(fmt::format("{:.3f}", pure_ns));
+                fields.push_back(fmt::format("{:.3f}", overall.stats.median_ns));
+                fields.push_back(fmt::format(
+                    "{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_alone, overall.stats.median_ns)));
+                if (output) output->row(fields);
+                progress.advance(++done);
+            }
+        }
+    }
+}
+
 Sweep parse_sweep(const OverlapOptions& options, std::size_t engines) {
     Sweep sweep;
     sweep.strategies = parse_strategies(options.progress);
@@ -297,9 +370,12 @@ int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::str
     return run_agreed(world, [&] {
         ProgressReport progress("overlap", "points", sweep.points * engines.size());
         std::size_t done = 0;
-        for (const std::string& engine : engines)
-            if (engine == "mpi" || world.rank() == 0)
+        for (const std::string& engine : engines) {
+            if (engine == "mpi-native")
+                sweep_native(options, sweep, output ? &*output : nullptr, progress, done, world);
+            else if (engine == "mpi" || world.rank() == 0)
                 sweep_engine(options, engine, sweep, output ? &*output : nullptr, progress, done, &world);
+        }
         if (output) finish_folder(options, *output);
     });
 }
@@ -307,17 +383,18 @@ int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::str
 int run_overlap(const OverlapOptions& options) {
     const std::vector<std::string> engines = split_list(options.engine, "--engine");
     for (const std::string& engine : engines)
-        if (engine != "sim" && engine != "threads" && engine != "mpi")
-            throw UsageError(fmt::format("--engine '{}': sim, threads or mpi", engine));
+        if (engine != "sim" && engine != "threads" && engine != "mpi" && engine != "mpi-native")
+            throw UsageError(fmt::format("--engine '{}': sim, threads, mpi or mpi-native", engine));
     const auto uses = [&](const char* engine) { return std::find(engines.begin(), engines.end(), engine) != engines.end(); };
-    if (uses("threads") && uses("mpi"))
-        throw UsageError("--engine threads,mpi: both measure this machine's cores; run one at a time");
-    if ((uses("threads") || uses("mpi")) && options.machine.topology != "live" &&
+    const bool over_mpi = uses("mpi") || uses("mpi-native");
+    if (uses("threads") && over_mpi)
+        throw UsageError("--engine threads with mpi: both measure this machine's cores; run one at a time");
+    if ((uses("threads") || over_mpi) && options.machine.topology != "live" &&
         options.machine.topology.find(".xml") == std::string::npos)
         throw UsageError(fmt::format("--engine {} runs on this machine: --topology live (or a saved export of it), "
                                      "not '{}'",
-                                     uses("mpi") ? "mpi" : "threads", options.machine.topology));
-    if (uses("mpi")) return run_overlap_on_mpi(options, engines);
+                                     over_mpi ? "mpi" : "threads", options.machine.topology));
+    if (over_mpi) return run_overlap_on_mpi(options, engines);
     const Sweep sweep = parse_sweep(options, engines.size());
     ensure_folder(options.folder);
     results::CsvWriter output((std::filesystem::path(options.folder) / "overlap.csv").string(), overlap_columns());
@@ -355,8 +432,9 @@ CommandRun add_overlap_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--engine", options->engine,
                         "sim (simulate on SimGrid), threads (run on this machine's cores: one node, --topology live "
-                        "or a saved export of it), mpi (one MPI process per node, under mpirun), or a simulation "
-                        "and a measurement side by side in one table: sim,threads or sim,mpi")
+                        "or a saved export of it), mpi (one MPI process per node, under mpirun), mpi-native (the MPI "
+                        "library's own MPI_Iallreduce, MPI_Ibcast..., one rank per process, under mpirun; manual "
+                        "progress only), or several side by side in one table: sim,threads or sim,mpi,mpi-native")
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("-o,--output", options->folder, "folder for overlap.csv and overlap.png")->capture_default_str();
@@ -366,7 +444,7 @@ CommandRun add_overlap_command(CLI::App& app) {
         "Examples:\n"
         "  numacoll overlap -t westmere --nodes 2 --ranks 1 -a tree,tiled --bytes 8:4MiB -o o\n"
         "  numacoll overlap --engine threads --ranks 2 -a tree,tiled --bytes 8:1MiB --progress manual,shared-thread -o m\n"
-        "  mpirun -np 2 numacoll overlap --engine sim,mpi -t live --nodes 2 --ranks 1 -a tree,tiled -o p\n"
+        "  mpirun -np 2 numacoll overlap --engine sim,mpi,mpi-native -t live --nodes 2 --ranks 1 -a tree,tiled -o p\n"
         "  numacoll overlap -t westmere --nodes 8 -a tree --compute 50us --test-every never,5us "
         "--progress manual,offload -o o2");
     return [options] { return run_overlap(*options); };

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <climits>
+#include <memory>
 
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
+#include "exec/kernels.hpp"
 #include "exec/program_runner.hpp"
 #include "schedule/collective_contract.hpp"
 
@@ -67,12 +69,71 @@ public:
             throw Error(fmt::format("the MPI library's {} failed (MPI error {})", sched::to_string(spec.collective), status));
     }
 
-private:
+protected:
     void* at(int buffer) const { return buffer >= 0 ? static_cast<void*>(buffers_.bytes(buffer)) : nullptr; }
     int rank_;
     MPI_Comm comm_;
     void* input_ = nullptr;
     void* output_ = nullptr;
+};
+
+// The nonblocking call with computation behind it, per iteration.
+class NativeNonblocking : public NativeCollective {
+public:
+    NativeNonblocking(const sched::Schedule& schedule, const std::vector<ThreadProgram>& programs, const Buffers& buffers,
+                      int rank, MPI_Comm comm, const NativeComputation& computation)
+        : NativeCollective(schedule, programs, buffers, rank, comm), computation_(computation) {}
+
+    void run(int, std::uint32_t, bool) override {
+        const sched::CollectiveSpec& spec = schedule_.spec;
+        const int bytes = static_cast<int>(spec.bytes);
+        const int doubles = static_cast<int>(spec.bytes / sched::element_bytes);
+        MPI_Request request = MPI_REQUEST_NULL;
+        int status = MPI_SUCCESS;
+        switch (spec.collective) {
+            case sched::Collective::allreduce:
+                status = MPI_Iallreduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), comm_, &request);
+                break;
+            case sched::Collective::reduce:
+                status = MPI_Ireduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), spec.root, comm_, &request);
+                break;
+            case sched::Collective::bcast:
+                status = MPI_Ibcast(rank_ == spec.root ? input_ : output_, bytes, MPI_BYTE, spec.root, comm_, &request);
+                break;
+            case sched::Collective::barrier:
+                status = MPI_Ibarrier(comm_, &request);
+                break;
+            case sched::Collective::scatter:
+                status = MPI_Iscatter(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, spec.root, comm_, &request);
+                break;
+            case sched::Collective::gather:
+                status = MPI_Igather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, spec.root, comm_, &request);
+                break;
+            case sched::Collective::allgather:
+                status = MPI_Iallgather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_, &request);
+                break;
+            case sched::Collective::pingpong:
+                break;  // refused before
+        }
+        if (status != MPI_SUCCESS)
+            throw Error(fmt::format("the MPI library's nonblocking {} failed (MPI error {})",
+                                    sched::to_string(spec.collective), status));
+        const std::vector<double>& grains = computation_.grain_flops;
+        for (std::size_t g = 0; g < grains.size(); ++g) {
+            if (g > 0 && computation_.test_between) {
+                int done = 0;
+                if (MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                    throw Error("MPI_Test of the nonblocking collective failed");
+            }
+            sink_ = compute_flops(grains[g]);
+        }
+        if (MPI_Wait(&request, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            throw Error("MPI_Wait of the nonblocking collective failed");
+    }
+
+private:
+    const NativeComputation& computation_;
+    volatile double sink_ = 0;  // the computation cannot be left out
 };
 
 }  // namespace
@@ -106,8 +167,10 @@ sched::Schedule native_schedule(const sched::CollectiveSpec& spec, int processes
     return schedule;
 }
 
-MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
-                                    const ExecOptions& requested, const MpiWorld& world) {
+namespace {
+
+MpiExecResult run_native(const sched::CollectiveSpec& spec, const topo::Machine& machine, const ExecOptions& requested,
+                         const MpiWorld& world, const NativeComputation* computation) {
     ExecOptions options = requested;
     resolve_iterations(options, spec.bytes);
     check_native_spec(spec, world.size());
@@ -116,7 +179,9 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
     MemoryBinding binding(machine);
     const Buffers buffers(schedule, binding, rank);
     const std::vector<ThreadProgram> programs = {{rank, {}, {}}};
-    NativeCollective work(schedule, programs, buffers, rank, world.comm());
+    std::unique_ptr<NativeCollective> work =
+        computation ? std::make_unique<NativeNonblocking>(schedule, programs, buffers, rank, world.comm(), *computation)
+                    : std::make_unique<NativeCollective>(schedule, programs, buffers, rank, world.comm());
     ExecOptions harness_options = options;
     // One process per PU of its host, side by side, when they fit.
     const bool fits = world.processes_on_this_host() <= machine.pu_count();
@@ -124,7 +189,7 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
     harness_options.at_meeting = [&](std::uint32_t) { world.barrier(); };
     harness_options.first_thread_is_caller = true;  // one thread in the process: MPI_THREAD_SINGLE holds
     const HarnessResult harness =
-        run_iterations({fits ? world.index_on_this_host() : 0}, binding, harness_options, work);
+        run_iterations({fits ? world.index_on_this_host() : 0}, binding, harness_options, *work);
 
     MpiExecResult result;
     result.iteration_ns = world.max_over_processes(harness.iteration_ns);
@@ -140,6 +205,19 @@ MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const top
     result.threads_pinned = harness.threads_pinned;
     result.memory_bound = binding.memory_bound();
     return result;
+}
+
+}  // namespace
+
+MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
+                                    const ExecOptions& options, const MpiWorld& world) {
+    return run_native(spec, machine, options, world, nullptr);
+}
+
+MpiExecResult run_native_nonblocking(const sched::CollectiveSpec& spec, const topo::Machine& machine,
+                                     const ExecOptions& options, const MpiWorld& world,
+                                     const NativeComputation& computation) {
+    return run_native(spec, machine, options, world, &computation);
 }
 
 }  // namespace numacoll::exec

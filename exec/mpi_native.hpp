@@ -13,6 +13,8 @@
 // share a host are pinned one per PU when the PUs suffice.
 #pragma once
 
+#include <vector>
+
 #include "exec/mpi_executor.hpp"
 
 namespace numacoll::exec {
@@ -25,6 +27,19 @@ namespace numacoll::exec {
 // count beyond an int.
 MpiExecResult run_native_collective(const sched::CollectiveSpec& spec, const topo::Machine& machine,
                                     const ExecOptions& options, const MpiWorld& world);
+
+// The library's nonblocking collective (MPI_Iallreduce, MPI_Ibcast, ...)
+// with computation behind it, as osu_iallreduce runs it: issue, compute the
+// grains of `grain_flops` (exec/kernels.hpp), calling MPI_Test between two
+// grains when `test_between`, then MPI_Wait. Without grains: issue and wait
+// (OSU's "pure communication"). Timed and verified as run_native_collective.
+struct NativeComputation {
+    std::vector<double> grain_flops;
+    bool test_between = false;
+};
+MpiExecResult run_native_nonblocking(const sched::CollectiveSpec& spec, const topo::Machine& machine,
+                                     const ExecOptions& options, const MpiWorld& world,
+                                     const NativeComputation& computation);
 
 // UsageError for what run_native_collective refuses, before any MPI call:
 // every process can check every point first. `processes` 0: the world's

@@ -71,15 +71,18 @@ else
 fi
 
 # Overlap over MPI: the application's loop around tree allreduce on 2
-# processes, manual progress with and without tests, beside its simulation;
-# every measured row verified and written by node 0.
-if run_mpi 2 "$numacoll" overlap --engine sim,mpi -t live --params generic --nodes 2 --ranks 1 -a tree \
+# processes, manual progress with and without tests, beside its simulation
+# and the library's own MPI_Iallreduce; every measured row verified and
+# written by node 0.
+if run_mpi 2 "$numacoll" overlap --engine sim,mpi,mpi-native -t live --params generic --nodes 2 --ranks 1 -a tree \
     --bytes 64,64KiB --progress manual --test-every never,1/4 -n 5 --warmup 1 -q -o "$scratch/overlap" \
     >/dev/null 2>"$scratch/err"; then
   rows=$(tail -n +2 "$scratch/overlap/overlap.csv" | wc -l)
-  [[ $rows -eq 8 ]] || fail "overlap --engine sim,mpi: expected 8 rows, got $rows"
+  [[ $rows -eq 12 ]] || fail "overlap --engine sim,mpi,mpi-native: expected 12 rows, got $rows"
   mpi_rows=$(awk -F, 'NR > 1 && $6 == "mpi" && $5 == 2' "$scratch/overlap/overlap.csv" | wc -l)
-  [[ $mpi_rows -eq 4 ]] || fail "overlap --engine sim,mpi: expected 4 rows of engine mpi on 2 nodes, got $mpi_rows"
+  [[ $mpi_rows -eq 4 ]] || fail "overlap: expected 4 rows of engine mpi on 2 nodes, got $mpi_rows"
+  native_rows=$(awk -F, 'NR > 1 && $6 == "mpi-native" && $2 == "default"' "$scratch/overlap/overlap.csv" | wc -l)
+  [[ $native_rows -eq 4 ]] || fail "overlap: expected 4 rows of MPI_Iallreduce (engine mpi-native), got $native_rows"
   grep -q "MPI_THREAD_MULTIPLE; 2 processes" "$scratch/overlap/overlap.csv" || fail "overlap: the provenance does not name the MPI library"
   [[ -f "$scratch/overlap/overlap.png" ]] || fail "overlap: no picture"
 else
