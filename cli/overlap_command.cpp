@@ -138,6 +138,14 @@ struct Sweep {
     std::vector<sim::ProgressStrategy> strategies;
     std::vector<TestInterval> intervals;
     std::optional<double> fixed_compute_ns;
+    std::optional<double> fixed_compute_flops;  // --compute NflopS: the duration follows each engine's rate
+
+    // The computation per rank on an engine whose cores run `flops_per_ns`,
+    // when the collective alone takes `pure_ns`.
+    double compute_ns(double pure_ns, double flops_per_ns) const {
+        if (fixed_compute_flops) return *fixed_compute_flops / flops_per_ns;
+        return fixed_compute_ns.value_or(pure_ns);
+    }
     std::vector<sched::CollectiveSpec> specs;
     std::size_t points = 0;  // per engine
 };
@@ -152,7 +160,6 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
     const bool over_mpi = engine == "mpi";
     const auto& strategies = sweep.strategies;
     const auto& intervals = sweep.intervals;
-    const auto& fixed_compute_ns = sweep.fixed_compute_ns;
     const auto& specs = sweep.specs;
     std::shared_ptr<const topo::Machine> machine;
     std::optional<algo::Layout> layout;
@@ -220,7 +227,7 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         for (const sim::ProgressStrategy strategy : strategies) {
             // The collective alone, issued and waited for, as OSU times it first.
             const double pure_ns = time_of(overlap::compose(collective, {}, flops_per_ns), strategy).time_ns;
-            const double compute_ns = fixed_compute_ns.value_or(pure_ns);
+            const double compute_ns = sweep.compute_ns(pure_ns, flops_per_ns);
             const double compute_alone = compute_alone_ns(compute_ns);
             for (const TestInterval& interval : intervals) {
                 overlap::ComputeSpec compute;
@@ -285,7 +292,7 @@ void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::Cs
                 return exec::run_native_nonblocking(spec, *machine, run_options, world, computation);
             };
             const double pure_ns = time_of({}).stats.median_ns;
-            const double compute_ns = sweep.fixed_compute_ns.value_or(pure_ns);
+            const double compute_ns = sweep.compute_ns(pure_ns, flops_per_ns);
             std::vector<double> runs;
             for (int run = 0; run < 9 && compute_ns > 0; ++run) {
                 const auto start = exec::Clock::now();
@@ -327,8 +334,21 @@ Sweep parse_sweep(const OverlapOptions& options, std::size_t engines) {
     Sweep sweep;
     sweep.strategies = parse_strategies(options.progress);
     sweep.intervals = parse_test_intervals(options.test_every);
-    sweep.fixed_compute_ns =
-        options.compute == "auto" ? std::nullopt : std::optional<double>(parse_duration_ns(options.compute, "--compute"));
+    if (options.compute.ends_with("flops")) {
+        const std::string amount = options.compute.substr(0, options.compute.size() - 5);
+        double flops = -1;
+        try {
+            std::size_t used = 0;
+            flops = std::stod(amount, &used);
+            if (used != amount.size()) flops = -1;
+        } catch (const std::exception&) {
+        }
+        if (!(flops >= 0 && flops <= 1e15))
+            throw UsageError(fmt::format("--compute '{}': an amount of flops from 0 to 1e15, e.g. 2e6flops", options.compute));
+        sweep.fixed_compute_flops = flops;
+    } else if (options.compute != "auto") {
+        sweep.fixed_compute_ns = parse_duration_ns(options.compute, "--compute");
+    }
     sweep.specs = sweep_specs(options.algorithm, options.bytes);
     sweep.points = sweep.specs.size() * sweep.strategies.size() * sweep.intervals.size();
     if (sweep.points * engines > max_points)
@@ -418,8 +438,9 @@ CommandRun add_overlap_command(CLI::App& app) {
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:4MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--compute", options->compute,
-                        "computation per rank: auto (as long as the collective alone, as OSU does) or a duration "
-                        "(2500, 2.5us, 3ms)")
+                        "computation per rank: auto (as long as the collective alone, as OSU does), a duration "
+                        "(2500, 2.5us, 3ms), or an amount of work (2e6flops: its duration follows the params' "
+                        "compute rate in a simulation, the cores' measured rate in a run)")
         ->capture_default_str();
     command->add_option("--test-every", options->test_every,
                         "when the computation calls the progress engine (MPI_Test), a comma list: never, a duration, "
