@@ -151,6 +151,33 @@ struct Sweep {
 };
 
 // One engine's rows: every schedule, strategy and test interval.
+// The computation alone, as OSU times it: the median of nine runs of the
+// kernel on this core.
+double measured_compute_ns(double compute_ns, double flops_per_ns) {
+    if (compute_ns <= 0) return 0;
+    std::vector<double> runs;
+    for (int run = 0; run < 9; ++run) {
+        const auto start = exec::Clock::now();
+        exec::compute_flops(compute_ns * flops_per_ns);
+        runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
+    }
+    return summarize_times(runs).median_ns;
+}
+
+// A row of overlap.csv: the result row, then what this command adds to it.
+std::vector<std::string> overlap_fields(const results::ResultRow& row, sim::ProgressStrategy strategy,
+                                        const TestInterval& interval, double compute_ns, double pure_ns,
+                                        double overall_ns) {
+    std::vector<std::string> fields = results::result_fields(row);
+    fields.push_back(sim::to_string(strategy));
+    fields.push_back(interval.text);
+    fields.push_back(fmt::format("{:.3f}", compute_ns));
+    fields.push_back(fmt::format("{:.3f}", pure_ns));
+    fields.push_back(fmt::format("{:.3f}", overall_ns));
+    fields.push_back(fmt::format("{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_ns, overall_ns)));
+    return fields;
+}
+
 // `world`: the MPI job (engine mpi); `output`: null on the processes that
 // do not write (all but process 0 of an MPI job).
 void sweep_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
@@ -207,17 +234,9 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         timed.bound = result.memory_bound;
         return timed;
     };
-    // The computation alone, as OSU times it: on the threads engine a real
-    // run of the kernel (the median of nine), in a simulation its length.
+    // The computation alone: measured on a real engine, its length in a simulation.
     auto compute_alone_ns = [&](double compute_ns) {
-        if (simulated || compute_ns <= 0) return compute_ns;
-        std::vector<double> runs;
-        for (int run = 0; run < 9; ++run) {
-            const auto start = exec::Clock::now();
-            exec::compute_flops(compute_ns * flops_per_ns);
-            runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
-        }
-        return summarize_times(runs).median_ns;
+        return simulated ? compute_ns : measured_compute_ns(compute_ns, flops_per_ns);
     };
 
     results::Provenance provenance = results::current_provenance();
@@ -243,15 +262,8 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
                 row.topology = machine->source;
                 row.params = params ? params->origin : "";
                 row.provenance = provenance;
-                std::vector<std::string> fields = results::result_fields(row);
-                fields.push_back(sim::to_string(strategy));
-                fields.push_back(interval.text);
-                fields.push_back(fmt::format("{:.3f}", compute_alone));
-                fields.push_back(fmt::format("{:.3f}", pure_ns));
-                fields.push_back(fmt::format("{:.3f}", overall.time_ns));
-                fields.push_back(
-                    fmt::format("{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_alone, overall.time_ns)));
-                if (output) output->row(fields);
+                if (output)
+                    output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.time_ns));
                 progress.advance(++done);
             }
         }
@@ -293,13 +305,7 @@ void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::Cs
             };
             const double pure_ns = time_of({}).stats.median_ns;
             const double compute_ns = sweep.compute_ns(pure_ns, flops_per_ns);
-            std::vector<double> runs;
-            for (int run = 0; run < 9 && compute_ns > 0; ++run) {
-                const auto start = exec::Clock::now();
-                exec::compute_flops(compute_ns * flops_per_ns);
-                runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
-            }
-            const double compute_alone = runs.empty() ? 0 : summarize_times(runs).median_ns;
+            const double compute_alone = measured_compute_ns(compute_ns, flops_per_ns);
             for (const TestInterval& interval : sweep.intervals) {
                 overlap::ComputeSpec compute;
                 compute.compute_ns = compute_ns;
@@ -315,15 +321,8 @@ void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::Cs
                 row.placement = options.machine.placement_name();
                 row.topology = machine->source;
                 row.provenance = provenance;
-                std::vector<std::string> fields = results::result_fields(row);
-                fields.push_back(sim::to_string(strategy));
-                fields.push_back(interval.text);
-                fields.push_back(fmt::format("{:.3f}", compute_alone));
-                fields.push_back(fmt::format("{:.3f}", pure_ns));
-                fields.push_back(fmt::format("{:.3f}", overall.stats.median_ns));
-                fields.push_back(fmt::format(
-                    "{:.2f}", overlap::osu_overlap_percent(pure_ns, compute_alone, overall.stats.median_ns)));
-                if (output) output->row(fields);
+                if (output)
+                    output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.stats.median_ns));
                 progress.advance(++done);
             }
         }
