@@ -150,7 +150,6 @@ struct Sweep {
     std::size_t points = 0;  // per engine
 };
 
-// One engine's rows: every schedule, strategy and test interval.
 // The computation alone, as OSU times it: the median of nine runs of the
 // kernel on this core.
 double measured_compute_ns(double compute_ns, double flops_per_ns) {
@@ -162,6 +161,13 @@ double measured_compute_ns(double compute_ns, double flops_per_ns) {
         runs.push_back(exec::nanoseconds(start, exec::Clock::now()));
     }
     return summarize_times(runs).median_ns;
+}
+
+// The rate at which this machine's cores run the kernel, in flops per ns;
+// in an MPI job, process 0's, so that every process makes the same schedules.
+double measured_flops_per_ns(const exec::MpiWorld* world) {
+    const double rate = exec::measure_compute_flops_per_ns();
+    return world ? world->sum_over_processes({world->rank() == 0 ? rate : 0.0})[0] : rate;
 }
 
 // A row of overlap.csv: the result row, then what this command adds to it.
@@ -178,6 +184,7 @@ std::vector<std::string> overlap_fields(const results::ResultRow& row, sim::Prog
     return fields;
 }
 
+// One engine's rows: every schedule, strategy and test interval.
 // `world`: the MPI job (engine mpi); `output`: null on the processes that
 // do not write (all but process 0 of an MPI job).
 void sweep_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
@@ -210,10 +217,7 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         machine = load_this_machine(topology);
         layout.emplace(live_layout(options.machine.ranks_per_node, false, options.machine.placement_name(),
                                    options.machine.pus, over_mpi ? world->size() : 1, topology));
-        // The computation's flops at the rate this machine's cores run them
-        // (process 0's, so that every process makes the same schedules).
-        flops_per_ns = exec::measure_compute_flops_per_ns();
-        if (over_mpi) flops_per_ns = world->sum_over_processes({world->rank() == 0 ? flops_per_ns : 0.0})[0];
+        flops_per_ns = measured_flops_per_ns(over_mpi ? world : nullptr);
     }
     auto time_of = [&](const sched::Schedule& schedule, sim::ProgressStrategy strategy) {
         Timed timed;
@@ -276,8 +280,7 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
 void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::CsvWriter* output,
                   ProgressReport& progress, std::size_t& done, const exec::MpiWorld& world) {
     const auto machine = load_this_machine(options.machine.topology);
-    double flops_per_ns = exec::measure_compute_flops_per_ns();
-    flops_per_ns = world.sum_over_processes({world.rank() == 0 ? flops_per_ns : 0.0})[0];
+    const double flops_per_ns = measured_flops_per_ns(&world);
     results::Provenance provenance = results::current_provenance();
     provenance.mpi = world.describe();
     std::vector<std::pair<sched::Collective, std::uint64_t>> seen;

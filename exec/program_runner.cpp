@@ -1,11 +1,10 @@
 #include "exec/program_runner.hpp"
 
 #include <boost/container/small_vector.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "exec/input_pattern.hpp"
