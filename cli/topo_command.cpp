@@ -33,8 +33,8 @@ std::string describe_route(const sim::PlatformModel& platform, const sim::Endpoi
         out += fmt::format("  {} ({} hop(s)), latency {:.3f} ns, alone {:.3f} ns per 64 B line\n", costs::to_string(part.level),
                            part.hops, part.latency_ns, platform.uncontended_ns(part, 64));
         for (const auto& use : part.links) {
-            const auto& link = platform.link(use.link);
-            out += fmt::format("    {:<24} {:>9.3f} B/ns {:>8.3f} ns  {}{}\n", use.link, link.bandwidth_bytes_per_ns,
+            const auto& link = platform.link(use);
+            out += fmt::format("    {:<24} {:>9.3f} B/ns {:>8.3f} ns  {}{}\n", platform.link_name(use), link.bandwidth_bytes_per_ns,
                                link.latency_ns, link.what, link.split_duplex ? (use.up ? " (up)" : " (down)") : "");
         }
     }
@@ -78,7 +78,7 @@ std::string describe_platform(const sim::PlatformModel& platform, const std::vec
     out += fmt::format("LLC domains: {}, NUMA nodes: {}, NICs: {}; nearest NIC per NUMA node: {}\n",
                        platform.domain_count(), platform.numa_count(),
                        platform.virtual_nic() ? "one virtual NIC (hwloc reports none)" : nics, nearest);
-    out += fmt::format("{} links\n\n", platform.links().size());
+    out += fmt::format("{} links\n\n", platform.link_count());
     std::vector<std::pair<sim::Endpoint, sim::Endpoint>> routes;
     for (const auto& text : requested) {
         const auto comma = text.find(',');

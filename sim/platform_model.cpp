@@ -56,12 +56,19 @@ double PlatformModel::dma_round_trip_ns(int numa, int nic, bool read) const {
     return pcie_ns + 2 * hops * params_.at(Level::other_socket).latency_ns.value + params_.at(Level::dram).latency_ns.value;
 }
 
-std::string PlatformModel::node_link(int node, const std::string& name) const { return fmt::format("n{}.{}", node, name); }
+LinkUse PlatformModel::node_link(int node, const std::string& name, bool up) const {
+    const auto found = link_index_.find(name);
+    if (found == link_index_.end()) throw Error(fmt::format("platform has no link '{}'", name));
+    return {node, found->second, up};
+}
 
-std::string PlatformModel::add_link(LinkSpec spec) {
-    std::string name = spec.name;
-    links_.emplace(name, std::move(spec));
-    return name;
+std::string PlatformModel::link_name(const LinkUse& use) const {
+    return fmt::format("n{}.{}", use.node, node_links_[static_cast<std::size_t>(use.link)].name);
+}
+
+void PlatformModel::add_link(LinkSpec spec) {
+    link_index_.emplace(spec.name, static_cast<int>(node_links_.size()));
+    node_links_.push_back(std::move(spec));
 }
 
 void PlatformModel::build_links() {
@@ -70,71 +77,76 @@ void PlatformModel::build_links() {
     auto aggregate = [&](Level level) { return params_.at(level).aggregate_bandwidth_bytes_per_ns.value; };
     auto latency = [&](Level level) { return params_.at(level).latency_ns.value; };
 
-    // The caches some cores share below the last level: the same on every node.
+    // One node's links, named without the node: every node has the same.
+    // The caches some cores share below the last level.
     std::set<int> shared_caches;
     for (int core = 0; core < machine.core_count(); ++core) shared_caches.insert(levels_.shared_cache_of_core(core));
-    for (int node = 0; node < nodes_; ++node) {
-        for (int core = 0; core < machine.core_count(); ++core)
-            for (Level level : {Level::local_cache, Level::same_cache, Level::same_socket, Level::other_socket, Level::dram})
-                add_link({node_link(node, fmt::format("c{}.{}", core, to_string(level))), bandwidth(level),
-                          level == Level::other_socket ? 0 : latency(level), false,
-                          fmt::format("core {} stream ({})", core, to_string(level)), 1.0});
-        for (int object : shared_caches)
-            if (object >= 0)
-                add_link({node_link(node, fmt::format("L{}#{}", machine.objects[object].cache_level,
-                                                      machine.objects[object].logical_index)),
-                          aggregate(Level::same_cache), 0, false, "shared cache"});
-        for (int domain = 0; domain < domain_count(); ++domain)
-            add_link({node_link(node, fmt::format("llc{}", domain)), aggregate(Level::same_socket), 0, false,
-                      fmt::format("last-level cache of LLC domain {}", domain)});
-        for (int a = 0; a < domain_count(); ++a)
-            for (int b = a + 1; b < domain_count(); ++b)
-                if (levels_.hops(a, b) == 1 || levels_.next_hop(a, b) == b)
-                    add_link({node_link(node, fmt::format("link{}-{}", a, b)), aggregate(Level::other_socket),
-                              latency(Level::other_socket), true,
-                              fmt::format("link between LLC domains {} and {} (QPI, HyperTransport)", a, b)});
+    for (int core = 0; core < machine.core_count(); ++core)
+        for (Level level : {Level::local_cache, Level::same_cache, Level::same_socket, Level::other_socket, Level::dram})
+            add_link({fmt::format("c{}.{}", core, to_string(level)), bandwidth(level),
+                      level == Level::other_socket ? 0 : latency(level), false,
+                      fmt::format("core {} stream ({})", core, to_string(level)), 1.0});
+    for (int object : shared_caches)
+        if (object >= 0)
+            add_link({fmt::format("L{}#{}", machine.objects[object].cache_level,
+                                                  machine.objects[object].logical_index),
+                      aggregate(Level::same_cache), 0, false, "shared cache"});
+    for (int domain = 0; domain < domain_count(); ++domain)
+        add_link({fmt::format("llc{}", domain), aggregate(Level::same_socket), 0, false,
+                  fmt::format("last-level cache of LLC domain {}", domain)});
+    for (int a = 0; a < domain_count(); ++a)
+        for (int b = a + 1; b < domain_count(); ++b)
+            if (levels_.hops(a, b) == 1 || levels_.next_hop(a, b) == b)
+                add_link({fmt::format("link{}-{}", a, b), aggregate(Level::other_socket),
+                          latency(Level::other_socket), true,
+                          fmt::format("link between LLC domains {} and {} (QPI, HyperTransport)", a, b)});
+    for (int numa = 0; numa < numa_count(); ++numa)
+        add_link({fmt::format("mc{}", numa), aggregate(Level::dram), 0, false,
+                  fmt::format("memory controller of NUMA node {}", numa)});
+    for (int nic = 0; nic < nic_count(); ++nic)
+        add_link({fmt::format("pcie{}", nic),
+                  std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), true,
+                  virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : fmt::format("PCIe of NIC {}", nic),
+                  0.5});
+    if (params_.nic_dma)
         for (int numa = 0; numa < numa_count(); ++numa)
-            add_link({node_link(node, fmt::format("mc{}", numa)), aggregate(Level::dram), 0, false,
-                      fmt::format("memory controller of NUMA node {}", numa)});
-        for (int nic = 0; nic < nic_count(); ++nic)
-            add_link({node_link(node, fmt::format("pcie{}", nic)),
-                      std::min(bandwidth(Level::nic), aggregate(Level::nic)), latency(Level::nic), true,
-                      virtual_nic_ ? "PCIe of a virtual NIC (hwloc reports none)" : fmt::format("PCIe of NIC {}", nic),
-                      0.5});
-        if (params_.nic_dma)
-            for (int numa = 0; numa < numa_count(); ++numa)
-                for (int nic = 0; nic < nic_count(); ++nic) {
-                    const double read_trip_ns = dma_round_trip_ns(numa, nic, true);
-                    const double write_trip_ns = dma_round_trip_ns(numa, nic, false);
-                    add_link({node_link(node, fmt::format("dmaread{}-{}", numa, nic)),
-                              params_.nic_dma->read_window_bytes.value / read_trip_ns, 0, false,
-                              fmt::format("DMA reads of NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
-                                          nic, read_trip_ns)});
-                    add_link({node_link(node, fmt::format("dmawrite{}-{}", numa, nic)),
-                              params_.nic_dma->write_window_bytes.value / write_trip_ns, 0, false,
-                              fmt::format("DMA writes into NUMA node {} by NIC {}: window / {:.1f} ns round trip",
-                                          numa, nic, write_trip_ns)});
-                }
-        // A route crosses two wires (up from one node, down into the other): half the latency each.
-        add_link({node_link(node, "wire"), std::min(bandwidth(Level::network), aggregate(Level::network)),
-                  latency(Level::network) / 2, true,
-                  "the node's port into the network (shared by its NICs), to the switch"});
-    }
+            for (int nic = 0; nic < nic_count(); ++nic) {
+                const double read_trip_ns = dma_round_trip_ns(numa, nic, true);
+                const double write_trip_ns = dma_round_trip_ns(numa, nic, false);
+                add_link({fmt::format("dmaread{}-{}", numa, nic),
+                          params_.nic_dma->read_window_bytes.value / read_trip_ns, 0, false,
+                          fmt::format("DMA reads of NUMA node {} by NIC {}: window / {:.1f} ns round trip", numa,
+                                      nic, read_trip_ns)});
+                add_link({fmt::format("dmawrite{}-{}", numa, nic),
+                          params_.nic_dma->write_window_bytes.value / write_trip_ns, 0, false,
+                          fmt::format("DMA writes into NUMA node {} by NIC {}: window / {:.1f} ns round trip",
+                                      numa, nic, write_trip_ns)});
+            }
+    // A route crosses two wires (up from one node, down into the other): half the latency each.
+    add_link({"wire", std::min(bandwidth(Level::network), aggregate(Level::network)),
+              latency(Level::network) / 2, true,
+              "the node's port into the network (shared by its NICs), to the switch"});
 }
 
 double PlatformModel::uncontended_ns(const RouteSpec& route, double bytes) const {
     double slowest = 0;
     for (const auto& use : route.links) {
-        const double bandwidth = link(use.link).bandwidth_bytes_per_ns;
+        const double bandwidth = link(use).bandwidth_bytes_per_ns;
         if (slowest == 0 || bandwidth < slowest) slowest = bandwidth;
     }
     return route.latency_ns + (slowest > 0 ? bytes / slowest : 0);
 }
 
 const LinkSpec& PlatformModel::link(const std::string& name) const {
-    auto it = links_.find(name);
-    if (it == links_.end()) throw Error(fmt::format("platform has no link '{}'", name));
-    return it->second;
+    const auto dot = name.find('.');
+    int node = -1;
+    if (name.size() > 1 && name[0] == 'n' && dot != std::string::npos) {
+        const auto [end, error] = std::from_chars(name.data() + 1, name.data() + dot, node);
+        if (error != std::errc{} || end != name.data() + dot) node = -1;
+    }
+    const auto found = node >= 0 && node < nodes_ ? link_index_.find(name.substr(dot + 1)) : link_index_.end();
+    if (found == link_index_.end()) throw Error(fmt::format("platform has no link '{}'", name));
+    return node_links_[static_cast<std::size_t>(found->second)];
 }
 
 std::vector<LinkUse> PlatformModel::domain_path(int node, int from_domain, int to_domain) const {
@@ -143,7 +155,7 @@ std::vector<LinkUse> PlatformModel::domain_path(int node, int from_domain, int t
     for (int guard = 0; at != to_domain && guard <= domain_count(); ++guard) {
         const int next = levels_.next_hop(at, to_domain);
         const int low = std::min(at, next), high = std::max(at, next);
-        path.push_back({node_link(node, fmt::format("link{}-{}", low, high)), at < next});
+        path.push_back(node_link(node, fmt::format("link{}-{}", low, high), at < next));
         at = next;
     }
     return path;
@@ -204,12 +216,12 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
     if (from.node != to.node) throw Error("PlatformModel::route joins endpoints of one node; use describe_route");
     const int node = from.node;
     RouteSpec route;
-    auto stream = [&](int core, Level level) { return LinkUse{node_link(node, fmt::format("c{}.{}", core, to_string(level))), true}; };
+    auto stream = [&](int core, Level level) { return node_link(node, fmt::format("c{}.{}", core, to_string(level))); };
     auto finish = [&](Level level, int hops, std::vector<LinkUse> links) {
         route.level = level;
         route.hops = hops;
         route.links = std::move(links);
-        for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
+        for (const auto& use : route.links) route.latency_ns += link(use).latency_ns;
         return route;
     };
     auto memory_domain = [&](int numa) { return levels_.domain_of_numa(numa); };
@@ -225,12 +237,12 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
                 const auto& cache = machine_->objects[levels_.shared_cache_of_core(reader)];
                 return finish(Level::same_cache, 0,
                               {stream(reader, Level::same_cache),
-                               {node_link(node, fmt::format("L{}#{}", cache.cache_level, cache.logical_index)), true}});
+                               node_link(node, fmt::format("L{}#{}", cache.cache_level, cache.logical_index))});
             }
             case Level::same_socket:
                 return finish(Level::same_socket, 0,
                               {stream(reader, Level::same_socket),
-                               {node_link(node, fmt::format("llc{}", levels_.domain_of_core(reader))), true}});
+                               node_link(node, fmt::format("llc{}", levels_.domain_of_core(reader)))});
             default: {
                 std::vector<LinkUse> links{stream(reader, Level::other_socket)};
                 for (const auto& use : domain_path(node, levels_.domain_of_core(owner), levels_.domain_of_core(reader)))
@@ -245,12 +257,12 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         from.index == to.index)
         return finish(Level::same_socket, 0,
                       {stream(from.index, Level::same_socket),
-                       {node_link(node, fmt::format("llc{}", levels_.domain_of_core(from.index))), true}});
+                       node_link(node, fmt::format("llc{}", levels_.domain_of_core(from.index)))});
     if ((from.kind == K::memory && to.kind == K::core) || (from.kind == K::core && to.kind == K::memory)) {
         const int numa = from.kind == K::memory ? from.index : to.index;
         const int core = from.kind == K::core ? from.index : to.index;
         const int md = memory_domain(numa), cd = levels_.domain_of_core(core);
-        std::vector<LinkUse> links{stream(core, Level::dram), {node_link(node, fmt::format("mc{}", numa)), true}};
+        std::vector<LinkUse> links{stream(core, Level::dram), node_link(node, fmt::format("mc{}", numa))};
         for (const auto& use : from.kind == K::memory ? domain_path(node, md, cd) : domain_path(node, cd, md)) links.push_back(use);
         return finish(Level::dram, md == cd ? 0 : levels_.hops(md, cd), links);
     }
@@ -258,8 +270,8 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         const int numa = from.kind == K::memory ? from.index : to.index;
         const int nic = from.kind == K::nic ? from.index : to.index;
         const int md = memory_domain(numa), nd = nic_domain(nic);
-        const LinkUse controller{node_link(node, fmt::format("mc{}", numa)), true};
-        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), from.kind == K::memory};  // up: towards the NIC
+        const LinkUse controller = node_link(node, fmt::format("mc{}", numa));
+        const LinkUse pcie = node_link(node, fmt::format("pcie{}", nic), from.kind == K::memory);  // up: towards the NIC
         std::vector<LinkUse> links;
         if (from.kind == K::memory) {
             links.push_back(controller);
@@ -277,7 +289,7 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
         const int core = from.kind == K::core ? from.index : to.index;
         const int nic = from.kind == K::nic ? from.index : to.index;
         const int cd = levels_.domain_of_core(core), nd = nic_domain(nic);
-        const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), from.kind == K::core};  // up: towards the NIC
+        const LinkUse pcie = node_link(node, fmt::format("pcie{}", nic), from.kind == K::core);  // up: towards the NIC
         std::vector<LinkUse> links;
         if (from.kind == K::core) {
             links = domain_path(node, cd, nd);
@@ -296,21 +308,21 @@ RouteSpec PlatformModel::route(const Endpoint& from, const Endpoint& to) const {
 RouteSpec PlatformModel::dma_route(const Endpoint& dma, bool outgoing) const {
     const int node = dma.node, numa = numa_of_dma(dma), nic = nic_of_dma(dma);
     const int md = levels_.domain_of_numa(numa), nd = levels_.domain_of_numa(nic_numa_[nic]);
-    const LinkUse controller{node_link(node, fmt::format("mc{}", numa)), true};
+    const LinkUse controller = node_link(node, fmt::format("mc{}", numa));
     // PCIe is full duplex: a NIC reads memory (up) while it writes (down).
-    const LinkUse pcie{node_link(node, fmt::format("pcie{}", nic)), outgoing};
+    const LinkUse pcie = node_link(node, fmt::format("pcie{}", nic), outgoing);
     std::vector<LinkUse> links;
     // In the order the data flows: memory first going out, PCIe first coming in.
     links.push_back(outgoing ? controller : pcie);
-    if (!outgoing && params_.nic_dma) links.push_back({node_link(node, fmt::format("dmawrite{}-{}", numa, nic)), true});
+    if (!outgoing && params_.nic_dma) links.push_back(node_link(node, fmt::format("dmawrite{}-{}", numa, nic)));
     for (const auto& use : outgoing ? domain_path(node, md, nd) : domain_path(node, nd, md)) links.push_back(use);
-    if (outgoing && params_.nic_dma) links.push_back({node_link(node, fmt::format("dmaread{}-{}", numa, nic)), true});
+    if (outgoing && params_.nic_dma) links.push_back(node_link(node, fmt::format("dmaread{}-{}", numa, nic)));
     links.push_back(outgoing ? pcie : controller);
     RouteSpec route;
     route.level = Level::nic;
     route.hops = md == nd ? 0 : levels_.hops(md, nd);
     route.links = std::move(links);
-    for (const auto& use : route.links) route.latency_ns += link(use.link).latency_ns;
+    for (const auto& use : route.links) route.latency_ns += link(use).latency_ns;
     return route;
 }
 
@@ -325,8 +337,8 @@ RouteSpec PlatformModel::network_route(int from_node, int to_node) const {
 RouteSpec PlatformModel::port_route(int node, bool outgoing) const {
     RouteSpec route;
     route.level = Level::network;
-    route.links = {{node_link(node, "wire"), outgoing}};
-    route.latency_ns = link(route.links.front().link).latency_ns;
+    route.links = {node_link(node, "wire", outgoing)};
+    route.latency_ns = link(route.links.front()).latency_ns;
     return route;
 }
 

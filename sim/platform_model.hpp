@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "costs/core_levels.hpp"
@@ -71,8 +72,11 @@ struct LinkSpec {
     double raw_latency_share = 0;
 };
 
+// A link of one node: every node has the same links (PlatformModel::link()
+// gives the spec; link_name() the name "n<node>.<name>").
 struct LinkUse {
-    std::string link;
+    int node = 0;
+    int link = 0;    // index among a node's links
     bool up = true;  // direction on a split-duplex link
 };
 
@@ -110,8 +114,13 @@ public:
     // Time of one transfer alone on a route: latency + bytes / slowest link.
     double uncontended_ns(const RouteSpec& route, double bytes) const;
 
+    const LinkSpec& link(const LinkUse& use) const { return node_links_[static_cast<std::size_t>(use.link)]; }
+    // By name, "n3.mc1", for people and tests (throws when there is none).
     const LinkSpec& link(const std::string& name) const;
-    const std::map<std::string, LinkSpec>& links() const { return links_; }
+    std::string link_name(const LinkUse& use) const;
+    // A node's links (each node has the same), and all nodes' together.
+    int links_per_node() const { return static_cast<int>(node_links_.size()); }
+    std::size_t link_count() const { return node_links_.size() * static_cast<std::size_t>(nodes_); }
     static std::string host_name(const Endpoint& endpoint);
     // Parses "n0.core3", "core3", "mem1", "nic0", "cache5" (node 0 by default).
     Endpoint parse_endpoint(const std::string& text) const;
@@ -144,9 +153,10 @@ public:
 private:
     void find_nics();
     void build_links();
-    std::string add_link(LinkSpec spec);
+    void add_link(LinkSpec spec);
     std::vector<LinkUse> domain_path(int node, int from_domain, int to_domain) const;
-    std::string node_link(int node, const std::string& name) const;
+    // The use of a node's link by its name on the node ("mc1").
+    LinkUse node_link(int node, const std::string& name, bool up = true) const;
 
     std::shared_ptr<const topo::Machine> machine_;
     costs::Params params_;
@@ -156,7 +166,11 @@ private:
     std::vector<int> nearest_nic_;  // per NUMA node
     bool virtual_nic_ = false;
     double private_cache_bytes_ = 0;  // 0: no spill
-    std::map<std::string, LinkSpec> links_;
+    // One node's links, named without the node ("mc1"): the same on every
+    // node, so 4,096 nodes need no more than one (a map of every node's
+    // links by full name made route lookups a quarter of a large simulation).
+    std::vector<LinkSpec> node_links_;
+    std::unordered_map<std::string, int> link_index_;  // by name on the node
 };
 
 }  // namespace numacoll::sim

@@ -98,6 +98,7 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     PlatformIndex index;
     index_ = &index;
     root_ = new_star_root("numacoll");
+    links_.assign(model.link_count(), nullptr);
     const double core_speed = model.params().reduce_bytes_per_ns.value;
     // Only the hosts a route or an activity uses: at 16,384 westmere nodes
     // the others would be two thirds of the platform's memory.
@@ -179,7 +180,11 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     set_latency_factor(root_, [this](double, const sg::Host*, const sg::Host*, const std::vector<sg::Link*>& links,
                                      const std::unordered_set<sg::NetZone*>&) {
         double real = 0;
-        for (const sg::Link* used : links) real += real_latency_ns_.at(used);
+        for (const sg::Link* used : links) {
+            const double* latency_ns = used->get_data<const double>();
+            if (latency_ns == nullptr) throw Error(fmt::format("SimGrid routed a comm over link {}, not numacoll's", used->get_cname()));
+            real += *latency_ns;
+        }
         return real / raw_route_latency_ns;
     });
 }
@@ -217,9 +222,14 @@ sg::Host* SimgridPlatform::host(const Endpoint& endpoint) const {
     return hosts_[at];
 }
 
-sg::Link* SimgridPlatform::link(const std::string& name, sg::NetZone* zone) {
-    if (auto it = links_.find(name); it != links_.end()) return it->second;
-    const LinkSpec& spec = model_.link(name);
+sg::Link* SimgridPlatform::link(const LinkUse& use, sg::NetZone* zone) {
+    sg::Link*& slot = links_[static_cast<std::size_t>(use.node) * static_cast<std::size_t>(model_.links_per_node()) +
+                             static_cast<std::size_t>(use.link)];
+    if (slot != nullptr) return slot;
+    const LinkSpec& spec = model_.link(use);
+    const std::string name = model_.link_name(use);
+    // The link's data points at its real latency (the latency-factor callback reads it per comm).
+    real_latency_ns_.push_back(spec.latency_ns);
     sg::Link* created = nullptr;
     const double raw_latency = spec.raw_latency_share * raw_route_latency_ns;
     if (spec.split_duplex) {
@@ -230,24 +240,24 @@ sg::Link* SimgridPlatform::link(const std::string& name, sg::NetZone* zone) {
         index_->add_link(duplex->get_link_up());
         index_->add_link(duplex->get_link_down());
         // The callback sees the directional halves.
-        real_latency_ns_[duplex->get_link_up()] = spec.latency_ns;
-        real_latency_ns_[duplex->get_link_down()] = spec.latency_ns;
+        duplex->get_link_up()->set_data(&real_latency_ns_.back());
+        duplex->get_link_down()->set_data(&real_latency_ns_.back());
     } else {
         created = new_link(zone, name, spec.bandwidth_bytes_per_ns);
         created->set_latency(raw_latency);
         created->seal();
         index_->add_link(created);
     }
-    real_latency_ns_[created] = spec.latency_ns;
-    links_[name] = created;
+    created->set_data(&real_latency_ns_.back());
+    slot = created;
     return created;
 }
 
 std::vector<sg::LinkInRoute> SimgridPlatform::links_of(const RouteSpec& route, sg::NetZone* zone) {
     std::vector<sg::LinkInRoute> result;
     for (const LinkUse& use : route.links) {
-        sg::Link* found = link(use.link, zone);
-        if (model_.link(use.link).split_duplex)
+        sg::Link* found = link(use, zone);
+        if (model_.link(use).split_duplex)
             result.emplace_back(found, use.up ? sg::LinkInRoute::Direction::UP : sg::LinkInRoute::Direction::DOWN);
         else
             result.emplace_back(found);

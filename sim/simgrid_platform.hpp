@@ -27,9 +27,8 @@
 
 #include <simgrid/s4u.hpp>
 
-#include <map>
+#include <deque>
 #include <set>
-#include <unordered_map>
 #include <string>
 
 #include "sim/platform_model.hpp"
@@ -56,7 +55,7 @@ public:
     static void configure_engine();
 
 private:
-    simgrid::s4u::Link* link(const std::string& name, simgrid::s4u::NetZone* zone);
+    simgrid::s4u::Link* link(const LinkUse& use, simgrid::s4u::NetZone* zone);
     std::vector<simgrid::s4u::LinkInRoute> links_of(const RouteSpec& route, simgrid::s4u::NetZone* zone);
     void add_host(const Endpoint& endpoint, double speed);
     std::size_t slot(const Endpoint& endpoint) const;
@@ -67,8 +66,8 @@ private:
     std::vector<simgrid::s4u::NetZone*> node_zones_;
     std::vector<simgrid::kernel::routing::NetPoint*> ports_;  // per node: its gateway
     std::vector<simgrid::s4u::Host*> hosts_;  // by slot(): looked up for every activity
-    std::map<std::string, simgrid::s4u::Link*> links_;
-    std::unordered_map<const simgrid::s4u::Link*, double> real_latency_ns_;
+    std::vector<simgrid::s4u::Link*> links_;  // by node and link, created on first use
+    std::deque<double> real_latency_ns_;  // per link created; a deque keeps each value where the link points
 };
 
 }  // namespace numacoll::sim

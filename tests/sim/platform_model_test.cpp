@@ -10,11 +10,6 @@ using sim::Endpoint;
 using sim::EndpointKind;
 
 namespace {
-std::vector<std::string> link_names(const sim::RouteSpec& route) {
-    std::vector<std::string> names;
-    for (const auto& use : route.links) names.push_back(use.link + (use.up ? "" : ":down"));
-    return names;
-}
 const sim::PlatformModel& westmere() {
     static const sim::PlatformModel model(test::load("westmere"), costs::load_params("westmere"), 2);
     return model;
@@ -22,6 +17,12 @@ const sim::PlatformModel& westmere() {
 const sim::PlatformModel& magnycours() {
     static const sim::PlatformModel model(test::load("magnycours"), costs::load_params("magnycours"), 1);
     return model;
+}
+// Names of a westmere route's links, ":down" after a link used downwards.
+std::vector<std::string> link_names(const sim::RouteSpec& route) {
+    std::vector<std::string> names;
+    for (const auto& use : route.links) names.push_back(westmere().link_name(use) + (use.up ? "" : ":down"));
+    return names;
 }
 }  // namespace
 
@@ -45,6 +46,23 @@ TEST(PlatformModel, WestmereRoutesFollowTheLevels) {
     EXPECT_EQ(link_names(back).back(), "n0.link0-1");
     EXPECT_TRUE(p.link("n0.link0-1").split_duplex);
     EXPECT_DOUBLE_EQ(p.link("n0.link0-1").bandwidth_bytes_per_ns, 12.8);
+}
+
+TEST(PlatformModel, EveryNodeHasTheSameLinksUnderItsOwnName) {
+    const auto& p = westmere();
+    EXPECT_EQ(p.link_count(), 2u * static_cast<std::size_t>(p.links_per_node()));
+    const auto on_node_1 = p.route({EndpointKind::cache, 1, 6}, {EndpointKind::core, 1, 0});
+    const auto on_node_0 = p.route({EndpointKind::cache, 0, 6}, {EndpointKind::core, 0, 0});
+    ASSERT_EQ(on_node_1.links.size(), on_node_0.links.size());
+    for (std::size_t i = 0; i < on_node_1.links.size(); ++i) {
+        EXPECT_EQ(on_node_1.links[i].node, 1);
+        EXPECT_EQ(on_node_1.links[i].link, on_node_0.links[i].link);
+    }
+    EXPECT_EQ(p.link_name(on_node_1.links[1]), "n1.link0-1");
+    EXPECT_EQ(&p.link("n1.link0-1"), &p.link(on_node_1.links[1]));
+    EXPECT_DOUBLE_EQ(on_node_1.latency_ns, on_node_0.latency_ns);
+    for (const char* missing : {"n2.link0-1", "n1.link0-2", "link0-1", "nx.mc0", "n1mc0", "n-1.mc0", ""})
+        EXPECT_THROW(p.link(missing), Error) << missing;
 }
 
 TEST(PlatformModel, WestmereMemoryAndNic) {

@@ -281,7 +281,7 @@ TEST(TaskPlan, BeyondThePrivateCacheACoresOwnDataStreamsThroughItsLlc) {
     EXPECT_EQ(route.level, costs::Level::same_socket);
     EXPECT_DOUBLE_EQ(route.latency_ns, params.at(costs::Level::same_socket).latency_ns.value);
     ASSERT_EQ(route.links.size(), 2u);
-    EXPECT_EQ(platform.link(route.links[1].link).bandwidth_bytes_per_ns,
+    EXPECT_EQ(platform.link(route.links[1]).bandwidth_bytes_per_ns,
               params.at(costs::Level::same_socket).aggregate_bandwidth_bytes_per_ns.value);
     // Without the figure (the bundled sets), nothing spills.
     const sim::PlatformModel plain(machine, costs::load_params("westmere"), 1);
