@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
@@ -195,30 +197,55 @@ bool is_private(const Step& step) {
              (step.from.kind == EndpointKind::core && step.to.kind == EndpointKind::cache)));
 }
 
+// The time of a core's own cache copies alone, looked up once per kind of
+// route: every node has the same links (PlatformModel), so a route's figures
+// depend on its endpoints' kinds and indices, not on the node. Planning a
+// million tasks built a RouteSpec per copy before.
+class PrivateCopyTimes {
+public:
+    explicit PrivateCopyTimes(const PlatformModel& platform) : platform_(platform) {}
+
+    double ns(const Step& step) {
+        const std::uint64_t key = (static_cast<std::uint64_t>(step.from.kind) << 56) ^
+                                  (static_cast<std::uint64_t>(step.to.kind) << 48) ^
+                                  (static_cast<std::uint64_t>(static_cast<std::uint32_t>(step.from.index)) << 24) ^
+                                  static_cast<std::uint64_t>(static_cast<std::uint32_t>(step.to.index));
+        auto found = routes_.find(key);
+        if (found == routes_.end()) found = routes_.emplace(key, platform_.route(step.from, step.to)).first;
+        return platform_.uncontended_ns(found->second, step.amount);
+    }
+
+private:
+    const PlatformModel& platform_;
+    std::unordered_map<std::uint64_t, RouteSpec> routes_;
+};
+
 // Moves a copy's or reduce's private steps after its shared ones and merges
 // them into one work step of the same duration. Nothing else contends for a
 // core's own cache and arithmetic while it runs its task, so the time is
 // exact, and SimGrid has half as many activities to track.
-void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform) {
-    std::vector<Step> shared;
+void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform, PrivateCopyTimes& copy_times) {
     double private_ns = 0;
     Endpoint core;
-    for (const Step& step : steps) {
+    std::size_t kept = 0;  // the shared steps, compacted in place, in order
+    for (std::size_t at = 0; at < steps.size(); ++at) {
+        const Step& step = steps[at];
         if (!is_private(step)) {
-            shared.push_back(step);
+            if (kept != at) steps[kept] = step;
+            ++kept;
             continue;
         }
         if (step.kind == Step::Kind::work) {
             private_ns += step.amount / platform.params().reduce_bytes_per_ns.value;
             core = step.from;
         } else {
-            private_ns += platform.uncontended_ns(platform.route(step.from, step.to), step.amount);
+            private_ns += copy_times.ns(step);
             core = step.from.kind == EndpointKind::core ? step.from : step.to;
         }
     }
+    steps.resize(kept);
     if (private_ns > 0)
-        shared.push_back({Step::Kind::work, core, core, private_ns * platform.params().reduce_bytes_per_ns.value});
-    steps = std::move(shared);
+        steps.push_back({Step::Kind::work, core, core, private_ns * platform.params().reduce_bytes_per_ns.value});
 }
 
 // Work steps are measured in bytes folded at the core's reduce rate; a flop
@@ -241,6 +268,11 @@ TaskPlans::TaskPlans(const std::vector<TaskPlan>& plans) {
     for (const TaskPlan& plan : plans) add(plan.steps);
 }
 
+void TaskPlans::reserve(std::size_t tasks, std::size_t steps) {
+    first_.reserve(tasks + 1);
+    steps_.reserve(steps);
+}
+
 void TaskPlans::add(std::span<const Step> steps) {
     steps_.insert(steps_.end(), steps.begin(), steps.end());
     first_.push_back(steps_.size());
@@ -248,7 +280,11 @@ void TaskPlans::add(std::span<const Step> steps) {
 
 TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
     Placement placement(schedule, platform);
+    PrivateCopyTimes copy_times(platform);
     TaskPlans plans;
+    // Most tasks plan to one or two steps (a transfer, and the merged work of
+    // the core's own copies); a larger plan grows the vector once more.
+    plans.reserve(static_cast<std::size_t>(schedule.task_count()), 2 * static_cast<std::size_t>(schedule.task_count()));
     std::vector<Step> steps;  // one task's, reused
     std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
     for (const sched::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
@@ -308,7 +344,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
                 steps.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
                 placement.record(task.write, target);
-                merge_private_steps(steps, platform);
+                merge_private_steps(steps, platform, copy_times);
                 break;
             }
             case sched::TaskKind::flag: {

@@ -125,6 +125,9 @@ public:
     TaskPlans() = default;
     explicit TaskPlans(const std::vector<TaskPlan>& plans);
 
+    // Room for `tasks` tasks of `steps` steps in all, so that appending
+    // does not copy a million steps as the vectors grow.
+    void reserve(std::size_t tasks, std::size_t steps);
     // Appends the next task's steps.
     void add(std::span<const Step> steps);
     TaskPlanView operator[](std::size_t task) const {
