@@ -108,17 +108,17 @@ public:
 
     // A write makes the writer's copy the only one, and takes room in its cache.
     void record(const sched::Range& range, Endpoint home) {
-        // The bytes the range held until now no longer take room where they were.
-        where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
-            release(where.held, end - start);
-            for (const SharedCopy& copy : where.shared) release(copy.held, end - start);
-        });
         std::uint32_t entry = 0;
         if (home.kind == EndpointKind::cache) {
             entry = new_entry(home.node, platform_.domain_of_core(home.index), range);
             entries_[entry].live_bytes = range.bytes;
         }
-        where_[range.buffer].assign(range.offset, range.bytes, {home, {}, entry});
+        // The bytes the range held until now no longer take room where they were.
+        where_[range.buffer].replace(range.offset, range.bytes, {home, {}, entry},
+                                     [&](std::uint64_t start, std::uint64_t end, Where& where) {
+                                         release(where.held, end - start);
+                                         for (const SharedCopy& copy : where.shared) release(copy.held, end - start);
+                                     });
         if (entry) admit(entry);
     }
 
