@@ -88,8 +88,7 @@ void PlatformModel::build_links() {
                       fmt::format("core {} stream ({})", core, to_string(level)), 1.0});
     for (int object : shared_caches)
         if (object >= 0)
-            add_link({fmt::format("L{}#{}", machine.objects[object].cache_level,
-                                                  machine.objects[object].logical_index),
+            add_link({fmt::format("L{}#{}", machine.objects[object].cache_level, machine.objects[object].logical_index),
                       aggregate(Level::same_cache), 0, false, "shared cache"});
     for (int domain = 0; domain < domain_count(); ++domain)
         add_link({fmt::format("llc{}", domain), aggregate(Level::same_socket), 0, false,

@@ -62,7 +62,7 @@ struct Endpoint {
 };
 
 struct LinkSpec {
-    std::string name;
+    std::string name;  // on its node, "mc1" (PlatformModel::link_name() prefixes the node)
     double bandwidth_bytes_per_ns = 0;
     double latency_ns = 0;
     bool split_duplex = false;  // inter-socket links, PCIe links and node wires

@@ -182,7 +182,8 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         double real = 0;
         for (const sg::Link* used : links) {
             const double* latency_ns = used->get_data<const double>();
-            if (latency_ns == nullptr) throw Error(fmt::format("SimGrid routed a comm over link {}, not numacoll's", used->get_cname()));
+            if (latency_ns == nullptr)
+                throw Error(fmt::format("SimGrid routed a comm over link {}, not numacoll's", used->get_cname()));
             real += *latency_ns;
         }
         return real / raw_route_latency_ns;

@@ -3,12 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <deque>
 #include <limits>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 #include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
@@ -206,18 +204,16 @@ public:
     explicit PrivateCopyTimes(const PlatformModel& platform) : platform_(platform) {}
 
     double ns(const Step& step) {
-        const std::uint64_t key = (static_cast<std::uint64_t>(step.from.kind) << 56) ^
-                                  (static_cast<std::uint64_t>(step.to.kind) << 48) ^
-                                  (static_cast<std::uint64_t>(static_cast<std::uint32_t>(step.from.index)) << 24) ^
-                                  static_cast<std::uint64_t>(static_cast<std::uint32_t>(step.to.index));
+        // The route on node 0 stands for the same route on every node.
+        const std::pair<Endpoint, Endpoint> key{{step.from.kind, 0, step.from.index}, {step.to.kind, 0, step.to.index}};
         auto found = routes_.find(key);
-        if (found == routes_.end()) found = routes_.emplace(key, platform_.route(step.from, step.to)).first;
+        if (found == routes_.end()) found = routes_.emplace(key, platform_.route(key.first, key.second)).first;
         return platform_.uncontended_ns(found->second, step.amount);
     }
 
 private:
     const PlatformModel& platform_;
-    std::unordered_map<std::uint64_t, RouteSpec> routes_;
+    std::map<std::pair<Endpoint, Endpoint>, RouteSpec> routes_;
 };
 
 // Moves a copy's or reduce's private steps after its shared ones and merges

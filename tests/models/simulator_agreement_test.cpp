@@ -28,7 +28,7 @@ costs::Params params(double aggregate_bytes_per_ns, bool overheads) {
     for (costs::Level level : costs::all_levels) params.at(level) = {{10, "test"}, {1, "test"}, {aggregate_bytes_per_ns, "test"}};
     if (overheads) {
         const costs::Figure o{30, "test"};
-        params.messages = costs::MessageParams{o, o, {0, "test"}, {40, "test"}, {70, "test"}};
+        params.messages = costs::MessageParams{o, o, {0, "test"}, {40, "test"}, {70, "test"}, std::nullopt};
     }
     return params;
 }

@@ -23,7 +23,8 @@ struct Piece {
 
 std::vector<Piece> visit(ByteIntervals<int>& intervals, std::uint64_t offset, std::uint64_t bytes) {
     std::vector<Piece> seen;
-    intervals.for_each(offset, bytes, [&](std::uint64_t start, std::uint64_t end, int& value) { seen.push_back({start, end, value}); });
+    intervals.for_each(offset, bytes,
+                       [&](std::uint64_t start, std::uint64_t end, int& value) { seen.push_back({start, end, value}); });
     return seen;
 }
 
