@@ -44,6 +44,16 @@ inline sched::Schedule schedule(const std::string& topology, sched::Collective c
     return algo::generate_schedule(spec, algo::make_layout(machine(topology), layout_options));
 }
 
+// `threads` ranks on each of `nodes` nodes of this machine, oversubscribed
+// when there are more threads than PUs: the executors' tests run these.
+inline sched::Schedule on_live_machine(const sched::CollectiveSpec& spec, int threads, int nodes = 1) {
+    algo::LayoutOptions layout_options;
+    layout_options.nodes = nodes;
+    layout_options.ranks_per_node = threads;
+    layout_options.oversubscribe = threads > machine("live")->pu_count();
+    return algo::generate_schedule(spec, algo::make_layout(machine("live"), layout_options));
+}
+
 // Rebuilds a schedule task by task, letting `edit` change each task and its
 // dependencies (return false to drop the task; later ids shift down).
 template <typename Edit>

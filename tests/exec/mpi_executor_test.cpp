@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "../algorithms/schedule_fixtures.hpp"
 #include "algorithms/registry.hpp"
 #include "overlap/compose.hpp"
 #include "topologies/machine.hpp"
@@ -28,22 +29,15 @@ namespace {
 
 exec::MpiWorld* world = nullptr;
 
-std::shared_ptr<const topo::Machine> live() {
-    static auto machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
-    return machine;
-}
+std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
 
 sched::Schedule generate(sched::Collective collective, const std::string& algorithm, int nodes, int threads,
                          std::uint64_t bytes) {
-    algo::LayoutOptions layout;
-    layout.nodes = nodes;
-    layout.ranks_per_node = threads;
-    layout.oversubscribe = threads > live()->pu_count();
     sched::CollectiveSpec spec;
     spec.collective = collective;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
-    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+    return test::on_live_machine(spec, threads, nodes);
 }
 
 int net_tasks(const sched::Schedule& schedule) {

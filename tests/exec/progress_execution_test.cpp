@@ -17,19 +17,13 @@ using namespace numacoll;
 
 namespace {
 
-std::shared_ptr<const topo::Machine> live() {
-    static auto machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
-    return machine;
-}
+std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
 
 sched::Schedule collective(const std::string& algorithm, int threads, std::uint64_t bytes) {
-    algo::LayoutOptions layout;
-    layout.ranks_per_node = threads;
-    layout.oversubscribe = threads > live()->pu_count();
     sched::CollectiveSpec spec;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
-    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+    return test::on_live_machine(spec, threads);
 }
 
 exec::ExecOptions traced() {

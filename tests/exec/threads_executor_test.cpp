@@ -25,35 +25,26 @@ using namespace numacoll;
 
 namespace {
 
-std::shared_ptr<const topo::Machine> live() {
-    static auto machine = std::make_shared<const topo::Machine>(topo::load_machine("live"));
-    return machine;
-}
+std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
 
 sched::Schedule tree(int threads, std::uint64_t bytes, sched::ReduceOp op = sched::ReduceOp::sum,
                     std::map<std::string, std::string> options = {}) {
-    algo::LayoutOptions layout;
-    layout.ranks_per_node = threads;
-    layout.oversubscribe = threads > live()->pu_count();
     sched::CollectiveSpec spec;
     spec.algorithm = "tree";
     spec.bytes = bytes;
     spec.op = op;
     spec.options = std::move(options);
-    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+    return test::on_live_machine(spec, threads);
 }
 
 sched::Schedule any(sched::Collective collective, const std::string& algorithm, int threads, std::uint64_t bytes,
                    int root = 0) {
-    algo::LayoutOptions layout;
-    layout.ranks_per_node = threads;
-    layout.oversubscribe = threads > live()->pu_count();
     sched::CollectiveSpec spec;
     spec.collective = collective;
     spec.algorithm = algorithm;
     spec.bytes = bytes;
     spec.root = root;
-    return algo::generate_schedule(spec, algo::make_layout(live(), layout));
+    return test::on_live_machine(spec, threads);
 }
 
 exec::ExecOptions quick() {
