@@ -23,6 +23,7 @@
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "sim/comm_attachment.hpp"
+#include "sim/huge_page_heap.hpp"
 #include "sim/platform_lookups.hpp"
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
@@ -48,10 +49,10 @@ void start_activity(const ActivityPointer& activity) {
 class JustInTimeRun {
 public:
     JustInTimeRun(const TaskPlans& plans, const Successors& successors, const SimgridPlatform& platform,
-                  double core_bytes_per_ns, const ApplicationRoles& application)
+                  double core_bytes_per_ns, const ApplicationRoles& application, HugePageHeap* heap = nullptr)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()), progress_("simulating", "tasks", plans.size()),
-          application_(application), around_(!application.empty()) {
+          application_(application), around_(!application.empty()), heap_(heap) {
         timeline_.tasks.resize(plans.size());
         for (int id : successors.ids) ++waiting_on_[id];
         if (around_) prepare_application();
@@ -106,7 +107,7 @@ private:
             start(id, plans_[id].steps[step]);
         } else {
             timeline_.tasks[id].end_ns = sg::Engine::get_clock();
-            progress_.advance(++tasks_done_);
+            task_done();
             if (current_[id]) retired_.push_back(std::move(current_[id]));
             if (around_ && application_.roles[id] == ApplicationRoles::Role::collective) collective_task_ended(id);
             release_successors(id);
@@ -132,6 +133,11 @@ private:
     }
 
     bool is_call(int id) const { return around_ && application_.roles[id] == ApplicationRoles::Role::progress_call; }
+
+    void task_done() {
+        progress_.advance(++tasks_done_);
+        if (heap_ != nullptr && tasks_done_ % 4096 == 0) heap_->advise_growth();
+    }
 
     void prepare_application() {
         const std::size_t ranks = application_.rank_cores.size();
@@ -172,7 +178,7 @@ private:
         open_call_[rank] = -1;
         timeline_.tasks[call].end_ns = sg::Engine::get_clock();
         next_step_[call] = static_cast<std::uint32_t>(plans_[call].steps.size() + 1);
-        progress_.advance(++tasks_done_);
+        task_done();
         release_successors(call);
     }
 
@@ -325,7 +331,12 @@ private:
     std::vector<sg::ExecPtr> pollers_;         // per rank: its polling progress thread (shared-thread)
     std::vector<int> polling_paused_;          // per rank: collective work running on its progress thread
     std::vector<sg::ExecPtr> retired_pollers_;
+    HugePageHeap* heap_;  // advised as the simulation's state grows (nullptr: left alone)
 };
+
+// The simulating process's heap grows this much at a time, each step in
+// huge pages where the kernel gives them (sim/huge_page_heap.hpp).
+constexpr std::size_t huge_page_step_bytes = std::size_t{64} << 20;
 
 std::set<SimgridPlatform::Pair> routes_used(const TaskPlans& plans) {
     std::set<SimgridPlatform::Pair> routes;
@@ -385,6 +396,7 @@ std::vector<std::string>& simgrid_arguments() {
         for (std::string& argument : arguments) argv.push_back(argument.data());
         argv.push_back(nullptr);
         int argc = static_cast<int>(arguments.size());
+        HugePageHeap heap(huge_page_step_bytes);
         // Never destroyed: the child ends with _exit, and tearing down 4,096
         // nodes' zones, hosts and links took 6% of such a simulation.
         new sg::Engine(&argc, argv.data());
@@ -392,8 +404,10 @@ std::vector<std::string>& simgrid_arguments() {
         std::set<Endpoint> hosts = exec_hosts(plans);
         if (application.strategy == ProgressStrategy::shared_thread)
             hosts.insert(application.rank_cores.begin(), application.rank_cores.end());
-        const SimgridPlatform platform(model, routes_used(plans), hosts);
-        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value, application).run(stats);
+        const SimgridPlatform platform(model, routes_used(plans), hosts, [&heap] { heap.advise_growth(); });
+        heap.advise_growth();
+        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value, application, &heap)
+                       .run(stats);
         stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);

@@ -26,7 +26,8 @@
 //
 // SimGrid allows one engine per process, so every simulation runs in a
 // forked child that sends its timeline back through a pipe; the caller can
-// simulate as often as it likes.
+// simulate as often as it likes. The child's heap grows in transparent huge
+// pages where the kernel gives them on request (sim/huge_page_heap.hpp).
 #pragma once
 
 #include <cstdint>

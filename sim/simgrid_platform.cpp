@@ -94,7 +94,8 @@ void SimgridPlatform::configure_engine() {
 }
 
 SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes,
-                                 const std::set<Endpoint>& activity_hosts)
+                                 const std::set<Endpoint>& activity_hosts,
+                                 const std::function<void()>& every_while_building)
     : model_(model) {
     PlatformIndex index;
     index_ = &index;
@@ -128,6 +129,7 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
             for (int core = 0; core < model.machine().core_count(); ++core)
                 add_if_needed({EndpointKind::llc, node, core}, 1);
         ports_.push_back(new_router(zone, fmt::format("n{}.port", node)));
+        if (every_while_building) every_while_building();
     }
 
     std::set<Pair> local;
@@ -148,6 +150,7 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     // Nodes are identical: a route inside a node is computed once, on node 0,
     // and moved to each node that uses it.
     std::map<Pair, RouteSpec> routes_on_node0;
+    std::size_t routes_added = 0;
     for (const auto& [from, to] : local) {
         const Pair on_node0{{from.kind, 0, from.index}, {to.kind, 0, to.index}};
         auto found = routes_on_node0.find(on_node0);
@@ -157,6 +160,7 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         for (LinkUse& use : route.links) use.node = from.node;
         auto* zone = node_zones_[from.node];
         add_route(zone, host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr, links_of(route, zone));
+        if (every_while_building && ++routes_added % 256 == 0) every_while_building();
     }
     for (const Endpoint& dma : sending) {
         auto* zone = node_zones_[dma.node];

@@ -28,6 +28,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <deque>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -44,8 +45,12 @@ public:
     // nodes join two DMA endpoints, each routed through its own NIC.
     // `activity_hosts`: hosts that run activities other than transfers (the
     // cores of shared work). The platform has these hosts and no others.
+    // `every_while_building` runs regularly as the platform is built (after
+    // each node's hosts, every 256 routes): the engine keeps the heap's huge
+    // pages up with the platform's growth.
     SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes,
-                    const std::set<Endpoint>& activity_hosts = {});
+                    const std::set<Endpoint>& activity_hosts = {},
+                    const std::function<void()>& every_while_building = {});
 
     simgrid::s4u::Host* host(const Endpoint& endpoint) const;
 
