@@ -54,7 +54,7 @@ struct MessageParams {
     // (Cardellini, Fanfarillo, Filippone, section 5.1). Absent: every
     // message is eager. Only simulations with computation around the
     // collective tell the two apart (sim/progress.hpp).
-    std::optional<Figure> network_eager_limit_bytes;
+    std::optional<Figure> network_eager_limit_bytes = std::nullopt;
 };
 
 // How much a NIC's DMA keeps in flight towards host memory: its bandwidth

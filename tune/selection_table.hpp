@@ -41,7 +41,7 @@ struct CandidateTime {
     std::optional<double> time_ns;  // none: the engine cannot time it here
     // A measurement's spread (10th and 90th percentiles of its iterations);
     // none for predictions.
-    std::optional<double> p10_ns, p90_ns;
+    std::optional<double> p10_ns = std::nullopt, p90_ns = std::nullopt;
 };
 
 struct TunePoint {
