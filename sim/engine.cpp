@@ -453,21 +453,21 @@ std::vector<pid_t>& children_to_reap() {
     return pending;
 }
 
+// Waits for `child` to end; its status in `status` when given.
+void wait_for(pid_t child, int* status = nullptr) {
+    while (::waitpid(child, status, 0) < 0 && errno == EINTR) {
+    }
+}
+
 void reap_children() {
-    for (const pid_t child : children_to_reap())
-        while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-        }
+    for (const pid_t child : children_to_reap()) wait_for(child);
     children_to_reap().clear();
 }
 
 void reap_later(pid_t child) {
-    static const bool registered = std::atexit(reap_children) == 0;
-    if (!registered) {
-        while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-        }
-        return;
-    }
+    static const bool at_exit = std::atexit(reap_children) == 0;
     children_to_reap().push_back(child);
+    if (!at_exit) reap_children();
 }
 
 // The child's answer: a result, a failure message, or nothing usable.
@@ -607,8 +607,7 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
         return std::move(answer.result);
     }
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
+    wait_for(child, &status);
     if (answer.tag == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw Error(fmt::format("the SimGrid simulation crashed ({})",
                                 WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
