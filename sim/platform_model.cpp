@@ -127,6 +127,20 @@ void PlatformModel::build_links() {
               "the node's port into the network (shared by its NICs), to the switch"});
 }
 
+const RouteSpec& NodeRoutes::on_node0(const Endpoint& from, const Endpoint& to) {
+    const std::pair<Endpoint, Endpoint> key{{from.kind, 0, from.index}, {to.kind, 0, to.index}};
+    auto found = routes_.find(key);
+    if (found == routes_.end()) found = routes_.emplace(key, platform_.route(key.first, key.second)).first;
+    return found->second;
+}
+
+RouteSpec NodeRoutes::route(const Endpoint& from, const Endpoint& to) {
+    if (from.node != to.node) throw Error("NodeRoutes::route joins endpoints of one node");
+    RouteSpec route = on_node0(from, to);
+    for (LinkUse& use : route.links) use.node = from.node;
+    return route;
+}
+
 double PlatformModel::uncontended_ns(const RouteSpec& route, double bytes) const {
     double slowest = 0;
     for (const auto& use : route.links) {

@@ -173,4 +173,21 @@ private:
     std::unordered_map<std::string, int> link_index_;  // by name on the node
 };
 
+// Routes inside a node, each computed once: every node has the same links,
+// so the route on node 0 stands for the same route on every node (planning
+// and building a platform of thousands of nodes ask for the same few
+// hundred routes again and again).
+class NodeRoutes {
+public:
+    explicit NodeRoutes(const PlatformModel& platform) : platform_(platform) {}
+    // The route between the endpoints' kinds and indices, on node 0.
+    const RouteSpec& on_node0(const Endpoint& from, const Endpoint& to);
+    // PlatformModel::route(from, to): the route on node 0, moved to their node.
+    RouteSpec route(const Endpoint& from, const Endpoint& to);
+
+private:
+    const PlatformModel& platform_;
+    std::map<std::pair<Endpoint, Endpoint>, RouteSpec> routes_;
+};
+
 }  // namespace numacoll::sim

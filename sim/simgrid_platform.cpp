@@ -8,7 +8,6 @@
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #endif
 
-#include <map>
 #include <unordered_set>
 
 #include "common/error.hpp"
@@ -147,19 +146,12 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
         receiving.insert(to);
         between_nodes.insert({from.node, to.node});
     }
-    // Nodes are identical: a route inside a node is computed once, on node 0,
-    // and moved to each node that uses it.
-    std::map<Pair, RouteSpec> routes_on_node0;
+    NodeRoutes node_routes(model);  // each in-node route computed once, for every node
     std::size_t routes_added = 0;
     for (const auto& [from, to] : local) {
-        const Pair on_node0{{from.kind, 0, from.index}, {to.kind, 0, to.index}};
-        auto found = routes_on_node0.find(on_node0);
-        if (found == routes_on_node0.end())
-            found = routes_on_node0.emplace(on_node0, model.route(on_node0.first, on_node0.second)).first;
-        RouteSpec route = found->second;
-        for (LinkUse& use : route.links) use.node = from.node;
         auto* zone = node_zones_[from.node];
-        add_route(zone, host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr, links_of(route, zone));
+        add_route(zone, host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
+                  links_of(node_routes.route(from, to), zone));
         if (every_while_building && ++routes_added % 256 == 0) every_while_building();
     }
     for (const Endpoint& dma : sending) {

@@ -195,32 +195,11 @@ bool is_private(const Step& step) {
              (step.from.kind == EndpointKind::core && step.to.kind == EndpointKind::cache)));
 }
 
-// The time of a core's own cache copies alone, looked up once per kind of
-// route: every node has the same links (PlatformModel), so a route's figures
-// depend on its endpoints' kinds and indices, not on the node. Planning a
-// million tasks built a RouteSpec per copy before.
-class PrivateCopyTimes {
-public:
-    explicit PrivateCopyTimes(const PlatformModel& platform) : platform_(platform) {}
-
-    double ns(const Step& step) {
-        // The route on node 0 stands for the same route on every node.
-        const std::pair<Endpoint, Endpoint> key{{step.from.kind, 0, step.from.index}, {step.to.kind, 0, step.to.index}};
-        auto found = routes_.find(key);
-        if (found == routes_.end()) found = routes_.emplace(key, platform_.route(key.first, key.second)).first;
-        return platform_.uncontended_ns(found->second, step.amount);
-    }
-
-private:
-    const PlatformModel& platform_;
-    std::map<std::pair<Endpoint, Endpoint>, RouteSpec> routes_;
-};
-
 // Moves a copy's or reduce's private steps after its shared ones and merges
 // them into one work step of the same duration. Nothing else contends for a
 // core's own cache and arithmetic while it runs its task, so the time is
 // exact, and SimGrid has half as many activities to track.
-void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform, PrivateCopyTimes& copy_times) {
+void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform, NodeRoutes& routes) {
     double private_ns = 0;
     Endpoint core;
     std::size_t kept = 0;  // the shared steps, compacted in place, in order
@@ -235,7 +214,7 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
             private_ns += step.amount / platform.params().reduce_bytes_per_ns.value;
             core = step.from;
         } else {
-            private_ns += copy_times.ns(step);
+            private_ns += platform.uncontended_ns(routes.on_node0(step.from, step.to), step.amount);
             core = step.from.kind == EndpointKind::core ? step.from : step.to;
         }
     }
@@ -276,7 +255,7 @@ void TaskPlans::add(std::span<const Step> steps) {
 
 TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
     Placement placement(schedule, platform);
-    PrivateCopyTimes copy_times(platform);
+    NodeRoutes routes(platform);  // a core's own-cache routes, once per kind of route
     TaskPlans plans;
     // Most tasks plan to one or two steps (a transfer, and the merged work of
     // the core's own copies); a larger plan grows the vector once more.
@@ -340,7 +319,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
                 const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
                 steps.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
                 placement.record(task.write, target);
-                merge_private_steps(steps, platform, copy_times);
+                merge_private_steps(steps, platform, routes);
                 break;
             }
             case sched::TaskKind::flag: {

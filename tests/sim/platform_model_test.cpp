@@ -65,6 +65,29 @@ TEST(PlatformModel, EveryNodeHasTheSameLinksUnderItsOwnName) {
         EXPECT_THROW(p.link(missing), Error) << missing;
 }
 
+TEST(NodeRoutes, AnInNodeRouteIsTheModelsOnEveryNodeAndComputedOnce) {
+    const auto& p = westmere();
+    sim::NodeRoutes routes(p);
+    const std::vector<std::pair<Endpoint, Endpoint>> pairs = {
+        {{EndpointKind::cache, 1, 6}, {EndpointKind::core, 1, 0}},
+        {{EndpointKind::memory, 1, 1}, {EndpointKind::core, 1, 2}},
+        {{EndpointKind::core, 0, 3}, {EndpointKind::cache, 0, 3}},
+        {{EndpointKind::memory, 1, 0}, {EndpointKind::nic, 1, 0}}};
+    for (const auto& [from, to] : pairs) {
+        const sim::RouteSpec expected = p.route(from, to);
+        const sim::RouteSpec moved = routes.route(from, to);
+        EXPECT_EQ(link_names(moved), link_names(expected)) << sim::PlatformModel::host_name(from);
+        EXPECT_EQ(moved.level, expected.level);
+        EXPECT_EQ(moved.hops, expected.hops);
+        EXPECT_DOUBLE_EQ(moved.latency_ns, expected.latency_ns);
+    }
+    // Node 1's and node 0's route are one entry.
+    const sim::RouteSpec& first = routes.on_node0({EndpointKind::cache, 1, 6}, {EndpointKind::core, 1, 0});
+    EXPECT_EQ(&first, &routes.on_node0({EndpointKind::cache, 0, 6}, {EndpointKind::core, 0, 0}));
+    EXPECT_EQ(first.links.front().node, 0);
+    EXPECT_THROW(routes.route({EndpointKind::dma, 0, 0}, {EndpointKind::dma, 1, 0}), Error);
+}
+
 TEST(PlatformModel, WestmereMemoryAndNic) {
     const auto& p = westmere();
     auto local_dram = p.route({EndpointKind::memory, 0, 0}, {EndpointKind::core, 0, 2});
