@@ -111,7 +111,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
     const Reader reader(label);
     if (!root.is_object() || root.value("format", "") != "numacoll-params")
         throw InputError(fmt::format("params '{}': not a numacoll params file (expected \"format\": \"numacoll-params\")", label));
-    if (root.value("version", 0) != 1)
+    // Compared as a JSON value: converting a huge or fractional number to int is undefined.
+    if (!root.contains("version") || root["version"] != json(1))
         throw InputError(fmt::format("params '{}': unsupported version (expected 1)", label));
     Params params;
     params.name = root.value("name", std::filesystem::path(label).stem().string());

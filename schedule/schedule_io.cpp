@@ -449,7 +449,8 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
     const std::string prefix = which.empty() ? "" : which + ", ";
     std::string where = which.empty() ? "top level" : which;
     try {
-        const int version = root.value("version", 0);
+        // Read through json_int: value<int>() on a huge or fractional number is undefined.
+        const int version = root.contains("version") ? json_int(root["version"], "version") : 0;
         if (root.value("format", "") != text_magic || !readable_version(version))
             throw InputError(fmt::format("not a numacoll schedule of a version this numacoll reads (expected format "
                                          "'{}', version {} to {})",

@@ -133,6 +133,14 @@ TEST(Params, BadFilesNameTheProblem) {
     typed = nlohmann::json::parse(good);
     typed["levels"]["dram"]["latency_ns"]["source"] = 12;
     EXPECT_NE(message_of([&] { costs::load_params(write_temp("source.json", typed.dump())); }).find("source"), std::string::npos);
+    // A version too big for an int (a double to the parser) or fractional is refused, not converted to int.
+    for (const char* version : {"422222222222222222231", "1.5", "\"1\"", "2"}) {
+        auto versioned = good;
+        versioned.replace(versioned.find("\"version\": 1"), 12, std::string("\"version\": ") + version);
+        EXPECT_NE(message_of([&] { costs::load_params(write_temp("version.json", versioned)); }).find("unsupported version (expected 1)"),
+                  std::string::npos)
+            << version;
+    }
 }
 
 TEST(Params, TheComputeRateIsSourcedAndOptionalInOlderFiles) {

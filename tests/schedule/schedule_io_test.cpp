@@ -131,6 +131,9 @@ TEST(ScheduleIo, JsonNumbersAreWholeAndInRange) {
          "task 3: 'deps' must be a whole number within int range (got 1.25)"},
         {[](nlohmann::json& j) { j["tasks"][3]["write"][1] = -8; }, "task 3: 'offset' must be a whole number >= 0 (got -8)"},
         {[](nlohmann::json& j) { j["tasks"][3]["flops"] = -1; }, "task 3: 'flops' must be a number from 0 to 1e18 (got -1)"},
+        // A version too big for an int (read as a double by the parser) was converted to int: undefined.
+        {[](nlohmann::json& j) { j["version"] = 4.2e20; }, "top level: 'version' must be a whole number within int range (got 4.2e+20)"},
+        {[](nlohmann::json& j) { j["version"] = 2.5; }, "top level: 'version' must be a whole number within int range (got 2.5)"},
     };
     for (const auto& item : cases) {
         auto changed = json;
