@@ -465,7 +465,8 @@ void reap_children() {
 }
 
 void reap_later(pid_t child) {
-    static const bool at_exit = std::atexit(reap_children) == 0;
+    // The command line ends with quick_exit (cli/main.cpp); anything else with exit.
+    static const bool at_exit = std::atexit(reap_children) == 0 && std::at_quick_exit(reap_children) == 0;
     children_to_reap().push_back(child);
     if (!at_exit) reap_children();
 }

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <set>
+#include <cerrno>
 #include <csignal>
 
 #include <array>
@@ -299,6 +301,37 @@ TEST(Cli, SimRowsCarryTheModelsPrediction) {
     EXPECT_FALSE(row.ends_with(",\n")) << row;  // the model reaches this shape
 }
 
+TEST(Cli, ASimulationsProcessIsReapedBeforeTheCommandEnds) {
+    // numacoll ends without the libraries' static destructors (cli/main.cpp),
+    // but still waits for the process that simulated: its memory counts in
+    // what /usr/bin/time reports, and no orphan is left behind. A subreaper
+    // in between would inherit an orphan; it must find none.
+    const pid_t subreaper = ::fork();
+    ASSERT_GE(subreaper, 0);
+    if (subreaper == 0) {
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+        const pid_t command = ::fork();
+        if (command == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, STDOUT_FILENO);
+            ::execl(NUMACOLL_BINARY, NUMACOLL_BINARY, "sim", "--topology", "westmere", "--nodes", "2", "-q", nullptr);
+            ::_exit(127);
+        }
+        int status = 0;
+        if (command < 0 || ::waitpid(command, &status, 0) != command || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            ::_exit(2);
+        errno = 0;
+        const bool orphan_left = ::waitpid(-1, nullptr, 0) > 0 || errno != ECHILD;
+        ::_exit(orphan_left ? 3 : 0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(subreaper, &status, 0), subreaper);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_NE(WEXITSTATUS(status), 2) << "the command failed";
+    EXPECT_NE(WEXITSTATUS(status), 3) << "the simulating process was left to the subreaper";
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 TEST(Cli, FailedWriteLeavesNothingBehind) {
     // Writing into a directory path fails; no temporary or partial file stays.
     const auto dir = scratch_dir() / "occupied";
@@ -551,7 +584,9 @@ TEST(Cli, OverlapReportsOsuFiguresSimulatedAndMeasured) {
                      overall = std::stod(fields[at("overall_ns")]);
         EXPECT_NEAR(std::stod(fields[at("overlap_percent")]), std::max(0.0, 100 - 100 * (overall - compute) / pure), 0.01)
             << line;
-        if (fields[at("engine")] == "sim") EXPECT_EQ(fields[at("pure_ns")], fields[at("compute_ns")]) << "compute auto";
+        if (fields[at("engine")] == "sim") {
+            EXPECT_EQ(fields[at("pure_ns")], fields[at("compute_ns")]) << "compute auto";
+        }
     }
     EXPECT_EQ(rows, 2 * 2 * 2 * 2);  // engines x sizes x strategies x test intervals
     EXPECT_EQ(measured, 8);
