@@ -53,18 +53,30 @@ enum class Source { this_machine, description };
 
 // hwloc 2 opens every plugin in its directory when a process's first
 // topology is created: Debian's are the libxml2 reader (with ICU), PCI
-// (libpciaccess), OpenCL and GL (with X11), about 2.5 ms of a 55 ms
+// (libpciaccess), OpenCL and GL (with X11), about 2 ms of a 58 ms
 // `numacoll sim` on 1,024 ranks. Only discovering this machine uses them
 // (XML goes through hwloc's own reader, above), so a description is read
 // with them left closed. hwloc reads the variable while the topology is
-// initialised; it is set only for that call and only when the user has not
-// set it, so that nothing started later (mpirun, its processes) inherits it.
+// initialised; it is set only for that call, only when the user has not set
+// it (nothing started later, mpirun or its processes, inherits it), and only
+// while the process has one thread: setenv is not safe beside a thread that
+// reads the environment (Open MPI's, once MPI has started).
 constexpr const char* plugins_blacklist_variable = "HWLOC_PLUGINS_BLACKLIST";
 constexpr const char* discovery_plugins =
     "hwloc_xml_libxml,hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero";
 
+bool single_threaded() {
+    std::error_code error;
+    int threads = 0;
+    for (std::filesystem::directory_iterator task("/proc/self/task", error), end; !error && task != end;
+         task.increment(error))
+        ++threads;
+    return !error && threads == 1;
+}
+
 int init_topology(hwloc_topology_t* handle, Source source) {
-    const bool skip_plugins = source == Source::description && std::getenv(plugins_blacklist_variable) == nullptr;
+    const bool skip_plugins = source == Source::description &&
+                              std::getenv(plugins_blacklist_variable) == nullptr && single_threaded();
     if (skip_plugins) setenv(plugins_blacklist_variable, discovery_plugins, 0);
     const int status = hwloc_topology_init(handle);
     if (skip_plugins) unsetenv(plugins_blacklist_variable);

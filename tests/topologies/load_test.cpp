@@ -1,9 +1,9 @@
 // How topologies/load.cpp drives hwloc: a topology read from a description
-// (bundled or XML file, synthetic) leaves hwloc's discovery plugins closed,
-// discovering this machine opens them, and the environment is left as it
-// was. Each load runs in a forked process with HWLOC_PLUGINS_VERBOSE set, so
-// that hwloc says on stderr which plugins it opened; skipped where hwloc
-// has no plugins installed.
+// (bundled or XML file, synthetic) leaves hwloc's discovery plugins closed
+// while the process has one thread, discovering this machine opens them,
+// and the environment is left as it was. Each load runs in a forked process
+// with HWLOC_PLUGINS_VERBOSE set, so that hwloc says on stderr which plugins
+// it opened; skipped where hwloc has no plugins installed.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <future>
 #include <string>
+#include <thread>
 
 #include "topologies/machine.hpp"
 
@@ -86,6 +88,20 @@ TEST_F(TopoLoad, ADescriptionIsReadWithoutDiscoveryPluginsAndTheEnvironmentIsKep
         EXPECT_NE(log.find("after: [unset]"), std::string::npos) << spec << ":\n" << log;
         EXPECT_EQ(log.find("failed"), std::string::npos) << spec << ":\n" << log;
     }
+}
+
+TEST_F(TopoLoad, BesideAnotherThreadTheEnvironmentIsLeftAlone) {
+    // setenv is not safe while another thread may read the environment.
+    const std::string log = plugin_log_of([] {
+        std::promise<void> loaded;
+        std::thread waiting([future = loaded.get_future()]() mutable { future.wait(); });
+        load_machine("synthetic:Package:2 Core:8");
+        print_blacklist();
+        loaded.set_value();
+        waiting.join();
+    });
+    EXPECT_TRUE(opened(log, "hwloc_pci")) << log;
+    EXPECT_NE(log.find("after: [unset]"), std::string::npos) << log;
 }
 
 TEST_F(TopoLoad, AUsersOwnBlacklistIsTheOneHwlocReads) {
