@@ -127,11 +127,25 @@ void PlatformModel::build_links() {
               "the node's port into the network (shared by its NICs), to the switch"});
 }
 
-const RouteSpec& NodeRoutes::on_node0(const Endpoint& from, const Endpoint& to) {
-    const std::pair<Endpoint, Endpoint> key{{from.kind, 0, from.index}, {to.kind, 0, to.index}};
+NodeRoutes::Known& NodeRoutes::known(const Endpoint& from, const Endpoint& to) {
+    auto packed = [](const Endpoint& end) {
+        return static_cast<std::uint64_t>(end.kind) << 32 | static_cast<std::uint32_t>(end.index);
+    };
+    const Key key{packed(from), packed(to)};
     auto found = routes_.find(key);
-    if (found == routes_.end()) found = routes_.emplace(key, platform_.route(key.first, key.second)).first;
+    if (found == routes_.end()) {
+        RouteSpec route = platform_.route({from.kind, 0, from.index}, {to.kind, 0, to.index});
+        const double slowest = platform_.slowest_bytes_per_ns(route);
+        found = routes_.emplace(key, Known{std::move(route), slowest}).first;
+    }
     return found->second;
+}
+
+const RouteSpec& NodeRoutes::on_node0(const Endpoint& from, const Endpoint& to) { return known(from, to).route; }
+
+double NodeRoutes::uncontended_ns(const Endpoint& from, const Endpoint& to, double bytes) {
+    const Known& entry = known(from, to);
+    return PlatformModel::uncontended_ns(entry.route.latency_ns, entry.slowest_bytes_per_ns, bytes);
 }
 
 RouteSpec NodeRoutes::route(const Endpoint& from, const Endpoint& to) {
@@ -141,13 +155,17 @@ RouteSpec NodeRoutes::route(const Endpoint& from, const Endpoint& to) {
     return route;
 }
 
-double PlatformModel::uncontended_ns(const RouteSpec& route, double bytes) const {
+double PlatformModel::slowest_bytes_per_ns(const RouteSpec& route) const {
     double slowest = 0;
     for (const auto& use : route.links) {
         const double bandwidth = link(use).bandwidth_bytes_per_ns;
         if (slowest == 0 || bandwidth < slowest) slowest = bandwidth;
     }
-    return route.latency_ns + (slowest > 0 ? bytes / slowest : 0);
+    return slowest;
+}
+
+double PlatformModel::uncontended_ns(const RouteSpec& route, double bytes) const {
+    return uncontended_ns(route.latency_ns, slowest_bytes_per_ns(route), bytes);
 }
 
 const LinkSpec& PlatformModel::link(const std::string& name) const {

@@ -38,6 +38,8 @@
 #pragma once
 
 #include <compare>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -113,6 +115,11 @@ public:
 
     // Time of one transfer alone on a route: latency + bytes / slowest link.
     double uncontended_ns(const RouteSpec& route, double bytes) const;
+    // The bandwidth of the route's slowest link (0 for a route of no link).
+    double slowest_bytes_per_ns(const RouteSpec& route) const;
+    static double uncontended_ns(double latency_ns, double slowest_bytes_per_ns, double bytes) {
+        return latency_ns + (slowest_bytes_per_ns > 0 ? bytes / slowest_bytes_per_ns : 0);
+    }
 
     const LinkSpec& link(const LinkUse& use) const { return node_links_[static_cast<std::size_t>(use.link)]; }
     // By name, "n3.mc1", for people and tests (throws when there is none).
@@ -184,10 +191,27 @@ public:
     const RouteSpec& on_node0(const Endpoint& from, const Endpoint& to);
     // PlatformModel::route(from, to): the route on node 0, moved to their node.
     RouteSpec route(const Endpoint& from, const Endpoint& to);
+    // PlatformModel::uncontended_ns of that route (planning asks it for
+    // every task: a hash lookup, the slowest link found once).
+    double uncontended_ns(const Endpoint& from, const Endpoint& to, double bytes);
 
 private:
+    struct Known {
+        RouteSpec route;
+        double slowest_bytes_per_ns = 0;
+    };
+    // Kinds and indices of both ends, on node 0.
+    struct Key {
+        std::uint64_t from = 0, to = 0;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& key) const { return std::hash<std::uint64_t>()(key.from * 0x9E3779B97F4A7C15ull ^ key.to); }
+    };
+    Known& known(const Endpoint& from, const Endpoint& to);
+
     const PlatformModel& platform_;
-    std::map<std::pair<Endpoint, Endpoint>, RouteSpec> routes_;
+    std::unordered_map<Key, Known, KeyHash> routes_;  // nodes stay put: references to them last
 };
 
 }  // namespace numacoll::sim

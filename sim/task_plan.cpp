@@ -100,7 +100,10 @@ public:
             else
                 found->second += bytes;
         });
-        if (entry && entries_[entry].live_bytes > 0) admit(entry);
+        if (entry && entries_[entry].live_bytes > 0)
+            admit(entry);
+        else if (entry)
+            free_entry(entry);  // nothing of the range was copied here: nothing refers to it
         return result;
     }
 
@@ -142,10 +145,23 @@ private:
 
     int node_of(int buffer) const { return schedule_.ranks[schedule_.buffer(buffer).owner].node; }
 
+    // Ids are reused once their entry has left its cache: a million-task plan
+    // keeps as many entries as its caches hold at once, not one per read and write.
     std::uint32_t new_entry(int node, int domain, const sched::Range& range) {
-        entries_.push_back({static_cast<std::size_t>(node * platform_.domain_count() + domain), range, 0});
+        const Entry entry{static_cast<std::size_t>(node * platform_.domain_count() + domain), range, 0};
+        if (!free_ids_.empty()) {
+            const std::uint32_t id = free_ids_.back();
+            free_ids_.pop_back();
+            entries_[id] = entry;
+            return id;
+        }
+        entries_.push_back(entry);
         return static_cast<std::uint32_t>(entries_.size() - 1);
     }
+
+    // Only for an entry that no byte range refers to (live_bytes 0, or its
+    // references just removed by an eviction) and that no cache lists.
+    void free_entry(std::uint32_t id) { free_ids_.push_back(id); }
 
     // The entry's bytes now sit in its cache. What no longer fits is evicted,
     // oldest first: its bytes live in DRAM again (a written line is written
@@ -153,6 +169,12 @@ private:
     // (first in, first out).
     void admit(std::uint32_t id) {
         Cache& cache = caches_[entries_[id].cache];
+        // Entries whose bytes were all written over hold nothing: the oldest
+        // of them leave now (evicting them later would change nothing).
+        while (!cache.entries.empty() && entries_[cache.entries.front()].live_bytes == 0) {
+            free_entry(cache.entries.front());
+            cache.entries.pop_front();
+        }
         cache.entries.push_back(id);
         cache.live_bytes += entries_[id].live_bytes;
         const int domain = static_cast<int>(entries_[id].cache % static_cast<std::size_t>(platform_.domain_count()));
@@ -162,7 +184,10 @@ private:
             cache.entries.pop_front();
             Entry& old = entries_[oldest];
             cache.live_bytes -= old.live_bytes;
-            if (old.live_bytes == 0) continue;
+            if (old.live_bytes == 0) {
+                free_entry(oldest);
+                continue;
+            }
             const Endpoint dram = memory_of(old.range.buffer);
             where_[old.range.buffer].for_each(old.range.offset, old.range.bytes,
                                               [&](std::uint64_t, std::uint64_t, Where& where) {
@@ -175,6 +200,7 @@ private:
                                                   });
                                               });
             old.live_bytes = 0;
+            free_entry(oldest);
         }
     }
 
@@ -182,6 +208,7 @@ private:
     const PlatformModel& platform_;
     std::vector<sched::ByteIntervals<Where>> where_;  // per buffer
     std::vector<Entry> entries_;                      // by id; 0 is none
+    std::vector<std::uint32_t> free_ids_;             // ids to reuse (never 0)
     std::vector<Cache> caches_;                       // per (node, domain)
 };
 
@@ -214,7 +241,7 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
             private_ns += step.amount / platform.params().reduce_bytes_per_ns.value;
             core = step.from;
         } else {
-            private_ns += platform.uncontended_ns(routes.on_node0(step.from, step.to), step.amount);
+            private_ns += routes.uncontended_ns(step.from, step.to, step.amount);
             core = step.from.kind == EndpointKind::core ? step.from : step.to;
         }
     }

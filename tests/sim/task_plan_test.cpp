@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "../algorithms/schedule_fixtures.hpp"
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
+#include "schedule/sequence.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
 
@@ -252,6 +254,50 @@ TEST(TaskPlan, ACacheThatHoldsMoreThanItCanKeepEvictsItsOldestBytes) {
     EXPECT_EQ(source_of[1].kind, EndpointKind::cache);
     EXPECT_EQ(source_of[2].kind, EndpointKind::cache);
     EXPECT_EQ(source_of[3], (Endpoint{EndpointKind::memory, 0, 0}));
+}
+
+TEST(TaskPlan, RoundsThatRewriteTheSameBuffersPlanAlikeOnceTheCachesAreFull) {
+    // The eviction case above, forty times back to back: every round writes
+    // over the last one's bytes, so the caches' entries die and their ids
+    // are used again. From the third round on, each round starts from the
+    // same cache contents, so its plan must be the previous round's: a
+    // reused id that still named old bytes would move them to DRAM or drop a
+    // shared copy in one round and not the next.
+    // On two sockets, the readers of the other socket leave shared copies there too.
+    for (const std::string machine : {"synthetic:Package:1 NUMANode:1 L3Cache:1(size=65536) Core:4",
+                                      "synthetic:Package:2 NUMANode:1 L3Cache:1(size=65536) Core:2"}) {
+    SCOPED_TRACE(machine);
+    const sim::PlatformModel platform(test::load(machine), costs::load_params("generic"), 1);
+    const sched::Schedule one = test::schedule(machine, sched::Collective::bcast, "linear", 32 << 10, 0, 1, 0);
+    const int rounds = 40;
+    const sched::Schedule repeated = sched::back_to_back(one, rounds);
+    ASSERT_EQ(repeated.task_count(), rounds * one.task_count());
+    const auto plans = sim::plan_tasks(repeated, platform);
+    auto same_steps = [](const sim::TaskPlanView& a, const sim::TaskPlanView& b) {
+        return std::equal(a.steps.begin(), a.steps.end(), b.steps.begin(), b.steps.end(), [](const auto& x, const auto& y) {
+            return x.kind == y.kind && x.from == y.from && x.to == y.to && x.amount == y.amount &&
+                   (x.source_ready_after < 0) == (y.source_ready_after < 0);
+        });
+    };
+    const int per_round = one.task_count();
+    for (int round = 3; round < rounds; ++round)
+        for (int task = 0; task < per_round; ++task)
+            ASSERT_TRUE(same_steps(plans[static_cast<std::size_t>(round * per_round + task)],
+                                   plans[static_cast<std::size_t>((round - 1) * per_round + task)]))
+                << "round " << round << ", task " << task;
+    // What the last round's readers read from: some evicted bytes (from DRAM)
+    // on one socket, the copy the first reader of socket 1 left there on two.
+    std::set<std::pair<int, EndpointKind>> sources;  // (reader, kind)
+    for (int id = (rounds - 1) * per_round; id < repeated.task_count(); ++id)
+        if (repeated.task(id).kind == sched::TaskKind::copy)
+            for (const auto& step : plans[static_cast<std::size_t>(id)].steps)
+                if (step.kind == sim::Step::Kind::transfer && step.to.kind == EndpointKind::core)
+                    sources.insert({repeated.task(id).thread, step.from.kind});
+    if (platform.domain_count() == 1)
+        EXPECT_TRUE(sources.count({3, EndpointKind::memory}));
+    else
+        EXPECT_TRUE(sources.count({3, EndpointKind::cache}));
+    }
 }
 
 TEST(TaskPlan, BeyondThePrivateCacheACoresOwnDataStreamsThroughItsLlc) {
