@@ -74,7 +74,7 @@ MpiTransport::MpiTransport(const sched::Schedule& schedule, int node, const MpiW
         }
     }
     flags_ = std::make_unique<Flag[]>(static_cast<std::size_t>(std::max(flags, 1)));
-    for (int id = 0; id < schedule.task_count() && !deferred_sends_; ++id) deferred_sends_ = schedule.task(id).application;
+    deferred_sends_ = schedule.has_application_tasks();
     if (deferred_sends_) {
         if (funnel_)
             throw UsageError(fmt::format("computation around the collective needs MPI_THREAD_MULTIPLE (each rank makes "

@@ -151,6 +151,8 @@ int Schedule::add_task(Task task, const std::vector<int>& deps) {
             throw CheckError(fmt::format("edge {} -> {} names a task that does not exist", bad, id));
         }
     predecessors_.first.push_back(static_cast<std::uint32_t>(predecessors_.ids.size()));
+    if (task.application) ++counts_.application;
+    ++counts_.of_kind.at(static_cast<std::size_t>(task.kind));
     tasks_.push_back(std::move(task));
     derived_.reset();
     return id;

@@ -36,6 +36,7 @@
 #include <boost/container/small_vector.hpp>
 #include <boost/container/deque.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -51,7 +52,7 @@ namespace numacoll::sched {
 // The names of these values live in a table in schedule.cpp, in this order.
 enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather, pingpong };
 enum class ReduceOp { sum, min, max, prod };
-enum class TaskKind { copy, reduce, flag, net, compute, wait };
+enum class TaskKind { copy, reduce, flag, net, compute, wait };  // wait last: Schedule counts each kind
 enum class BufferRole { input, output, temp };
 // What a rank is. A thread (HPDC'13: one process per node, ranks read each
 // other's buffers) or an MPI process (Open MPI's algorithms, the NUIOA and
@@ -208,6 +209,10 @@ public:
 
     int rank_count() const { return static_cast<int>(ranks.size()); }
     int task_count() const { return static_cast<int>(tasks_.size()); }
+    // Kept as tasks are added: a million-task schedule answers without a
+    // pass over its tasks.
+    bool has_application_tasks() const { return counts_.application > 0; }
+    bool has_tasks_of(TaskKind kind) const { return counts_.of_kind[static_cast<std::size_t>(kind)] > 0; }
     const Task& task(int id) const { return tasks_[id]; }
     const std::vector<Buffer>& buffers() const { return buffers_; }
     const Buffer& buffer(int id) const { return buffers_[id]; }
@@ -242,6 +247,28 @@ private:
     // malloc per four tasks to generate and a free per four to destroy.
     boost::container::deque<Task, void, boost::container::deque_options_t<boost::container::block_bytes<1u << 20>>> tasks_;
     TaskRows predecessors_;  // filled as tasks are added: generation is one pass
+    // How many tasks are the application's and of each kind; a schedule
+    // moved from has none, like its tasks.
+    struct TaskCounts {
+        int application = 0;
+        std::array<int, static_cast<std::size_t>(TaskKind::wait) + 1> of_kind{};  // by TaskKind
+
+        TaskCounts() = default;
+        TaskCounts(const TaskCounts&) = default;
+        TaskCounts& operator=(const TaskCounts&) = default;
+        TaskCounts(TaskCounts&& other) noexcept : application(other.application), of_kind(other.of_kind) { other.clear(); }
+        TaskCounts& operator=(TaskCounts&& other) noexcept {
+            application = other.application;
+            of_kind = other.of_kind;
+            other.clear();
+            return *this;
+        }
+        void clear() {
+            application = 0;
+            of_kind.fill(0);
+        }
+    };
+    TaskCounts counts_;
     mutable std::shared_ptr<Derived> derived_;
 };
 

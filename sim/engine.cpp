@@ -540,9 +540,7 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
 
 ApplicationRoles ApplicationRoles::of(const sched::Schedule& schedule, ProgressStrategy strategy) {
     ApplicationRoles result;
-    bool around = false;
-    for (int id = 0; id < schedule.task_count() && !around; ++id) around = schedule.task(id).application;
-    if (!around) return result;
+    if (!schedule.has_application_tasks()) return result;
     result.strategy = strategy;
     result.roles.reserve(static_cast<std::size_t>(schedule.task_count()));
     result.ranks.reserve(static_cast<std::size_t>(schedule.task_count()));

@@ -253,10 +253,7 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
 // Work steps are measured in bytes folded at the core's reduce rate; a flop
 // of a compute task is worth reduce_bytes_per_ns / compute_flops_per_ns of them.
 double compute_work_per_flop(const sched::Schedule& schedule, const costs::Params& params) {
-    bool computes = false;
-    for (int id = 0; id < schedule.task_count() && !computes; ++id)
-        computes = schedule.task(id).kind == sched::TaskKind::compute;
-    if (!computes) return 0;
+    if (!schedule.has_tasks_of(sched::TaskKind::compute)) return 0;
     if (!params.compute_flops_per_ns)
         throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which the schedule's compute tasks "
                                      "need (docs/params.md)",
@@ -304,8 +301,7 @@ TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platf
         steps.back().progress_of = progress_of;
     };
     // Protocols and progress only where the application computes around the collective.
-    bool around = false;
-    for (int id = 0; id < schedule.task_count() && !around; ++id) around = schedule.task(id).application;
+    const bool around = schedule.has_application_tasks();
     const bool gated = around && (progress == ProgressStrategy::manual || progress == ProgressStrategy::offload);
     const bool network_gated = gated && progress == ProgressStrategy::manual;
     const double eager_limit_bytes = messages && messages->network_eager_limit_bytes

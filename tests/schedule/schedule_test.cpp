@@ -1,5 +1,5 @@
-// Schedule storage: moving a schedule hands its graph over (no copy), and a
-// copy is independent of the original.
+// Schedule storage: moving a schedule hands its graph over (no copy), a
+// copy is independent of the original, and what it counts follows its tasks.
 #include "schedule/schedule.hpp"
 
 #include <gtest/gtest.h>
@@ -50,4 +50,25 @@ TEST(Schedule, CopyIsIndependent) {
     EXPECT_EQ(original.successors(0), std::vector<int>{1});
     EXPECT_NE(&copy.task(0), &original.task(0));
     EXPECT_EQ(copy.task(0).label, original.task(0).label);
+}
+
+TEST(Schedule, CountsItsTasksByKindAndTheApplicationsAsTheyAreAdded) {
+    sched::Schedule schedule = chain_of_flags(3);
+    EXPECT_TRUE(schedule.has_tasks_of(sched::TaskKind::flag));
+    EXPECT_FALSE(schedule.has_tasks_of(sched::TaskKind::compute));
+    EXPECT_FALSE(schedule.has_application_tasks());
+    sched::Task compute;
+    compute.kind = sched::TaskKind::compute;
+    compute.flops = 1e6;
+    compute.application = true;
+    schedule.add_task(compute, {2});
+    EXPECT_TRUE(schedule.has_tasks_of(sched::TaskKind::compute));
+    EXPECT_TRUE(schedule.has_application_tasks());
+
+    const sched::Schedule copy = schedule;
+    EXPECT_TRUE(copy.has_application_tasks());
+    const sched::Schedule moved = std::move(schedule);
+    EXPECT_TRUE(moved.has_tasks_of(sched::TaskKind::compute));
+    EXPECT_FALSE(schedule.has_application_tasks());  // NOLINT: moved from, it has no task
+    EXPECT_FALSE(schedule.has_tasks_of(sched::TaskKind::flag));
 }
