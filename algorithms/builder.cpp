@@ -38,10 +38,15 @@ int ScheduleBuilder::add_temp(int rank, std::uint64_t bytes, const std::string& 
     return schedule_.add_buffer({name, rank, bytes, BufferRole::temp, layout_.ranks[rank].numa});
 }
 
-int ScheduleBuilder::add_ordered(sched::Task task, std::vector<int> deps, bool blocks_thread) {
+int ScheduleBuilder::add_ordered(sched::Task task, const std::vector<int>& deps, bool blocks_thread) {
     const int thread = task.thread;
-    if (last_[thread] >= 0) deps.push_back(last_[thread]);
-    const int id = schedule_.add_task(std::move(task), deps);
+    const std::vector<int>* all_deps = &deps;
+    if (last_[thread] >= 0) {
+        deps_with_last_.assign(deps.begin(), deps.end());
+        deps_with_last_.push_back(last_[thread]);
+        all_deps = &deps_with_last_;
+    }
+    const int id = schedule_.add_task(std::move(task), *all_deps);
     if (blocks_thread) last_[thread] = id;
     return id;
 }

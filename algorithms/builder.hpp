@@ -58,11 +58,12 @@ public:
     Schedule finish();
 
 private:
-    int add_ordered(sched::Task task, std::vector<int> deps, bool blocks_thread);
+    int add_ordered(sched::Task task, const std::vector<int>& deps, bool blocks_thread);
 
     const Layout& layout_;
     Schedule schedule_;
     std::vector<int> last_;
+    std::vector<int> deps_with_last_;  // reused: no allocation per task
 };
 
 }  // namespace numacoll::algo
