@@ -168,9 +168,11 @@ struct RankInfo {
 class TaskBudget {
 public:
     static constexpr std::size_t default_max_tasks = std::size_t{4} << 20;  // about 1.7 GB to simulate
-    // Measured: the whole `numacoll sim` command of a million tasks (generation,
-    // planning, simulation) peaks at 407 MB.
-    static constexpr double bytes_per_task = 410;
+    // Measured, the whole `numacoll sim` command (generation, planning,
+    // simulation) at its peak: 383 MB for a million tasks on one 1024-core
+    // node, 1,079 MB for 2.06 million on 4,096 westmere nodes (525 bytes a
+    // task: SimGrid's state for each node adds to the schedule's).
+    static constexpr double bytes_per_task = 530;
     // `what` names the schedule in the message ("allreduce tree 1MiB");
     // `expected_tasks` is the estimate the progress line counts towards.
     explicit TaskBudget(std::string what, std::size_t expected_tasks = 0);
