@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -54,7 +53,8 @@ public:
     JustInTimeRun(const TaskPlans& plans, const Successors& successors, const SimgridPlatform& platform,
                   double core_bytes_per_ns, const ApplicationRoles& application, HugePageHeap* heap = nullptr)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
-          next_step_(plans.size(), 0), current_(plans.size()), progress_("simulating", "tasks", plans.size()),
+          next_step_(plans.size(), 0), current_(plans.size()), busy_until_ns_(platform.slot_count(), 0.0),
+          progress_("simulating", "tasks", plans.size()),
           application_(application), around_(!application.empty()), heap_(heap) {
         timeline_.tasks.resize(plans.size());
         for (int id : successors.ids) ++waiting_on_[id];
@@ -259,7 +259,7 @@ private:
             pause_polling(application_.ranks[id]);
         if (step.kind == Step::Kind::serial) {
             // One at a time on its core or NIC, in the order they start.
-            double& busy_until = busy_until_ns_[step.from];
+            double& busy_until = busy_until_ns_[platform_.slot(step.from)];
             busy_until = std::max(busy_until, sg::Engine::get_clock()) + step.amount;
             simgrid::kernel::timer::Timer::set(busy_until, [this, id] { advance(id); });
             ++timers_;
@@ -317,7 +317,7 @@ private:
     std::vector<std::uint32_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
-    std::map<Endpoint, double> busy_until_ns_;  // serial resources
+    std::vector<double> busy_until_ns_;  // serial resources (cores, NICs), by platform slot
     sched::Timeline timeline_;
     ProgressReport progress_;
     std::size_t tasks_done_ = 0;

@@ -53,6 +53,9 @@ public:
                     const std::function<void()>& every_while_building = {});
 
     simgrid::s4u::Host* host(const Endpoint& endpoint) const;
+    // A dense index of the endpoints of every node, host or not: [0, slot_count()).
+    std::size_t slot(const Endpoint& endpoint) const;
+    std::size_t slot_count() const { return hosts_.size(); }
 
     static constexpr double raw_route_latency_ns = 1.0;
     // The engine configuration the platform relies on; call right after
@@ -63,7 +66,6 @@ private:
     simgrid::s4u::Link* link(const LinkUse& use, simgrid::s4u::NetZone* zone);
     std::vector<simgrid::s4u::LinkInRoute> links_of(const RouteSpec& route, simgrid::s4u::NetZone* zone);
     void add_host(const Endpoint& endpoint, double speed);
-    std::size_t slot(const Endpoint& endpoint) const;
 
     const PlatformModel& model_;
     PlatformIndex* index_ = nullptr;  // while the constructor runs
