@@ -80,6 +80,9 @@ TEST(NodeRoutes, AnInNodeRouteIsTheModelsOnEveryNodeAndComputedOnce) {
         EXPECT_EQ(moved.level, expected.level);
         EXPECT_EQ(moved.hops, expected.hops);
         EXPECT_DOUBLE_EQ(moved.latency_ns, expected.latency_ns);
+        // Its cost alone, from the slowest link kept with it: the model's, to the last bit.
+        for (const double bytes : {0.0, 64.0, 1e6})
+            EXPECT_EQ(routes.uncontended_ns(from, to, bytes), p.uncontended_ns(expected, bytes));
     }
     // Node 1's and node 0's route are one entry.
     const sim::RouteSpec& first = routes.on_node0({EndpointKind::cache, 1, 6}, {EndpointKind::core, 1, 0});
