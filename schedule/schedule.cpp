@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 
 #include "common/error.hpp"
@@ -133,6 +134,50 @@ void TaskBudget::charge(std::size_t tasks) {
     if (current_budget == nullptr) return;
     if (tasks > current_budget_max) check(tasks, *current_budget_what, false);
     current_progress->advance(tasks);
+}
+
+TaskBlocks::TaskBlocks(const TaskBlocks& other) {
+    for (std::size_t index = 0; index < other.size(); ++index) push_back(other[index]);
+}
+
+TaskBlocks::TaskBlocks(TaskBlocks&& other) noexcept : blocks_(std::move(other.blocks_)), size_(other.size_) {
+    other.blocks_.clear();
+    other.size_ = 0;
+}
+
+TaskBlocks& TaskBlocks::operator=(const TaskBlocks& other) {
+    if (this != &other) {
+        TaskBlocks copy(other);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+TaskBlocks& TaskBlocks::operator=(TaskBlocks&& other) noexcept {
+    if (this != &other) {
+        clear();
+        blocks_ = std::move(other.blocks_);
+        size_ = other.size_;
+        other.blocks_.clear();
+        other.size_ = 0;
+    }
+    return *this;
+}
+
+void TaskBlocks::push_back(Task task) {
+    if (size_ == blocks_.size() * block_tasks) {
+        std::unique_ptr<Task, BlockRelease> block(std::allocator<Task>().allocate(block_tasks));
+        blocks_.push_back(std::move(block));
+    }
+    std::construct_at(blocks_[size_ / block_tasks].get() + size_ % block_tasks, std::move(task));
+    ++size_;
+}
+
+void TaskBlocks::clear() {
+    for (std::size_t index = 0; index < size_; ++index)
+        std::destroy_at(blocks_[index / block_tasks].get() + index % block_tasks);
+    size_ = 0;
+    blocks_.clear();
 }
 
 int Schedule::add_task(Task task, const std::vector<int>& deps) {

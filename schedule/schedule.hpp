@@ -34,7 +34,6 @@
 #pragma once
 
 #include <boost/container/small_vector.hpp>
-#include <boost/container/deque.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <array>
 #include <cstdint>
@@ -195,6 +194,34 @@ private:
     std::unique_ptr<ProgressReport> progress_;
 };
 
+// A schedule's tasks, in blocks of 8,192 (1 MiB): appending never moves
+// what is stored (a vector of a million tasks would briefly hold one and a
+// half times their memory to grow) and allocates once per block
+// (std::deque's 512-byte blocks cost a malloc per four tasks to generate and
+// a free per four to destroy). A block's memory is touched as tasks fill it.
+class TaskBlocks {
+public:
+    TaskBlocks() = default;
+    TaskBlocks(const TaskBlocks& other);
+    TaskBlocks(TaskBlocks&& other) noexcept;
+    TaskBlocks& operator=(const TaskBlocks& other);
+    TaskBlocks& operator=(TaskBlocks&& other) noexcept;
+    ~TaskBlocks() { clear(); }
+
+    std::size_t size() const { return size_; }
+    const Task& operator[](std::size_t index) const { return blocks_[index / block_tasks].get()[index % block_tasks]; }
+    void push_back(Task task);
+    void clear();
+
+private:
+    static constexpr std::size_t block_tasks = (std::size_t{1} << 20) / sizeof(Task);
+    struct BlockRelease {
+        void operator()(Task* block) const { std::allocator<Task>().deallocate(block, block_tasks); }
+    };
+    std::vector<std::unique_ptr<Task, BlockRelease>> blocks_;  // raw memory; tasks [0, size_) constructed
+    std::size_t size_ = 0;
+};
+
 class Schedule {
 public:
     CollectiveSpec spec;
@@ -243,11 +270,7 @@ private:
     Derived& derived() const;
 
     std::vector<Buffer> buffers_;
-    // A deque grows without copying what it holds: a vector of a million
-    // tasks would briefly hold one and a half times their memory to grow.
-    // Blocks of 1 MiB (8,192 tasks): std::deque's 512-byte blocks cost a
-    // malloc per four tasks to generate and a free per four to destroy.
-    boost::container::deque<Task, void, boost::container::deque_options_t<boost::container::block_bytes<1u << 20>>> tasks_;
+    TaskBlocks tasks_;
     TaskRows predecessors_;  // filled as tasks are added: generation is one pass
     // How many tasks are the application's and of each kind; a schedule
     // moved from has none, like its tasks.

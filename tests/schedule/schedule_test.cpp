@@ -72,3 +72,36 @@ TEST(Schedule, CountsItsTasksByKindAndTheApplicationsAsTheyAreAdded) {
     EXPECT_FALSE(schedule.has_application_tasks());  // NOLINT: moved from, it has no task
     EXPECT_FALSE(schedule.has_tasks_of(sched::TaskKind::flag));
 }
+
+TEST(Schedule, TasksOverManyBlocksKeepTheirPlacesThroughCopiesAndMoves) {
+    // Blocks hold 8,192 tasks; tasks of three reads keep them on the heap
+    // (under a sanitizer, a lost or twice-freed read shows).
+    sched::Schedule schedule;
+    schedule.ranks = {{0, 0, 0, 0, 0}};
+    schedule.add_buffer({"in", 0, 3 << 20, sched::BufferRole::input, 0});
+    const int tasks = 20000;
+    for (int id = 0; id < tasks; ++id) {
+        sched::Task task;
+        task.kind = sched::TaskKind::reduce;
+        task.reads = {{0, 0, 8}, {0, 8, 8}, {0, static_cast<std::uint64_t>(id) * 16, 8}};
+        task.write = {0, 16, 8};
+        schedule.add_task(task, id > 0 ? std::vector<int>{id - 1} : std::vector<int>{});
+    }
+    const sched::Task* first = &schedule.task(0);
+    const sched::Task* last = &schedule.task(tasks - 1);
+    ASSERT_EQ(schedule.task(12345).reads.size(), 3u);
+    EXPECT_EQ(schedule.task(12345).reads[2].offset, 12345u * 16);
+
+    sched::Schedule copy = schedule;
+    EXPECT_TRUE(copy == schedule);
+    EXPECT_NE(&copy.task(tasks - 1), last);
+    sched::Schedule moved = std::move(schedule);
+    EXPECT_EQ(&moved.task(0), first);  // the blocks were handed over
+    EXPECT_EQ(&moved.task(tasks - 1), last);
+    moved = copy;  // copy-assigned over many blocks
+    EXPECT_TRUE(moved == copy);
+    sched::Schedule empty;
+    empty = std::move(moved);  // into a schedule that never had a task
+    EXPECT_EQ(empty.task_count(), tasks);
+    EXPECT_EQ(empty.task(tasks - 1).reads[2].offset, static_cast<std::uint64_t>(tasks - 1) * 16);
+}
