@@ -40,7 +40,6 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
