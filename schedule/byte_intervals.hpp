@@ -3,20 +3,29 @@
 // An access cuts the intervals at its range's ends, so that the range is
 // made of whole intervals, then visits or replaces them. Used wherever a
 // pass over a schedule follows bytes through its tasks. Bytes at or past
-// the buffer's size are never visited nor assigned.
+// the buffer's size are never visited nor assigned. `Allocator` gives the
+// map's nodes: a pass that cuts and merges intervals by the million can
+// draw them from a pool (sim/task_plan.cpp does).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace numacoll::sched {
 
-template <typename Value>
+template <typename Value, typename Allocator = std::allocator<std::pair<const std::uint64_t, Value>>>
 class ByteIntervals {
+    using Map = std::map<std::uint64_t, Value, std::less<std::uint64_t>, Allocator>;
+
 public:
-    ByteIntervals(std::uint64_t size, Value initial) : size_(size) { intervals_.emplace(0, std::move(initial)); }
+    ByteIntervals(std::uint64_t size, Value initial, const Allocator& allocator = Allocator())
+        : size_(size), intervals_(allocator) {
+        intervals_.emplace(0, std::move(initial));
+    }
 
     // Calls visit(start, end, value&) for each interval of [offset, offset + bytes), in order.
     template <typename Visit>
@@ -55,20 +64,20 @@ private:
     }
 
     // The intervals that make up [offset, end), cut at both ends.
-    std::pair<typename std::map<std::uint64_t, Value>::iterator, typename std::map<std::uint64_t, Value>::iterator>
+    std::pair<typename Map::iterator, typename Map::iterator>
     cut_range(std::uint64_t offset, std::uint64_t end) {
         const auto first = cut(offset);
         const auto last = cut(end);  // inserting leaves `first` valid
         return {first, last};
     }
 
-    std::uint64_t end_of(typename std::map<std::uint64_t, Value>::const_iterator it) const {
+    std::uint64_t end_of(typename Map::const_iterator it) const {
         const auto next = std::next(it);
         return next == intervals_.end() ? size_ : next->first;
     }
 
     std::uint64_t size_;
-    std::map<std::uint64_t, Value> intervals_;
+    Map intervals_;
 };
 
 }  // namespace numacoll::sched
