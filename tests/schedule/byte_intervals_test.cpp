@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory_resource>
 #include <random>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct Piece {
     int value;
 };
 
-std::vector<Piece> visit(ByteIntervals<int>& intervals, std::uint64_t offset, std::uint64_t bytes) {
+template <typename Intervals>
+std::vector<Piece> visit(Intervals& intervals, std::uint64_t offset, std::uint64_t bytes) {
     std::vector<Piece> seen;
     intervals.for_each(offset, bytes,
                        [&](std::uint64_t start, std::uint64_t end, int& value) { seen.push_back({start, end, value}); });
@@ -48,7 +50,41 @@ void expect_matches(const std::vector<Piece>& seen, const std::vector<int>& mode
     }
 }
 
+// Counts the blocks it has handed out and not yet taken back.
+class CountingResource : public std::pmr::memory_resource {
+public:
+    std::size_t live = 0;
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        ++live;
+        return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+    }
+    void do_deallocate(void* block, std::size_t bytes, std::size_t alignment) override {
+        --live;
+        std::pmr::new_delete_resource()->deallocate(block, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
 }  // namespace
+
+TEST(ByteIntervals, TakesEveryIntervalFromItsAllocatorAndGivesItBack) {
+    CountingResource counting;
+    {
+        ByteIntervals<int, std::pmr::polymorphic_allocator<std::pair<const std::uint64_t, int>>> intervals(100, 0,
+                                                                                                             &counting);
+        EXPECT_EQ(counting.live, 1u);
+        intervals.assign(10, 20, 1);
+        EXPECT_EQ(counting.live, 3u);  // [0, 10), [10, 30), [30, 100)
+        intervals.replace(0, 100, 2, [](std::uint64_t, std::uint64_t, int&) {});
+        EXPECT_EQ(counting.live, 1u);
+        const auto seen = visit(intervals, 0, 100);
+        ASSERT_EQ(seen.size(), 1u);
+        EXPECT_EQ(seen[0].value, 2);
+    }
+    EXPECT_EQ(counting.live, 0u);
+}
 
 TEST(ByteIntervals, AgreesWithAByteByByteModel) {
     std::mt19937 random(7);
