@@ -69,9 +69,16 @@ namespace {
 // Beyond this many nodes a schedule's size is estimated from two nodes'.
 constexpr int extrapolate_from_nodes = 8;
 
-}  // namespace
+// A spec that passed the checks before generation, with its algorithm's
+// defaults filled in, and the schedule's estimated task count.
+struct CheckedRequest {
+    const AlgorithmInfo& info;
+    CollectiveSpec spec;
+    std::string what;
+    double estimated_tasks;
+};
 
-Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
+CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
     const AlgorithmInfo& info = find_algorithm(spec.collective, spec.algorithm);
     for (const auto& [key, value] : spec.options) {
         bool known = false;
@@ -124,9 +131,21 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
         }
         sched::TaskBudget::check(static_cast<std::size_t>(std::min(estimate, 1e18)), what, true);
     }
-    const sched::TaskBudget budget(what, static_cast<std::size_t>(estimate));
-    const OptionReader options(spec, info.name, info.options);
-    Schedule schedule = info.generate(spec, layout, options);
+    return {info, std::move(spec), what, estimate};
+}
+
+}  // namespace
+
+std::size_t check_schedule_request(const CollectiveSpec& spec, const Layout& layout) {
+    return static_cast<std::size_t>(std::min(checked_request(spec, layout).estimated_tasks, 1e18));
+}
+
+Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
+    const CheckedRequest request = checked_request(std::move(spec), layout);
+    const AlgorithmInfo& info = request.info;
+    const sched::TaskBudget budget(request.what, static_cast<std::size_t>(request.estimated_tasks));
+    const OptionReader options(request.spec, info.name, info.options);
+    Schedule schedule = info.generate(request.spec, layout, options);
     schedule.rank_kind = info.ranks;
     schedule.provenance["numacoll"] = numacoll::version_and_revision;
     schedule.provenance["topology"] = layout.machine->source.empty() ? layout.machine->name : layout.machine->source;

@@ -5,6 +5,7 @@
 // nothing about the engines that will run it.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,5 +37,12 @@ const AlgorithmInfo& find_algorithm(Collective collective, const std::string& na
 // values), fills every option's default into spec.options, generates with
 // those options parsed, and records provenance (numacoll version, topology, layout).
 Schedule generate_schedule(CollectiveSpec spec, const Layout& layout);
+
+// What generate_schedule checks before it generates: the algorithm, option
+// names, sizes, root, and the task budget against the schedule's estimated
+// size (refused with the estimate). Throws as generate_schedule would, and
+// returns the estimate, a lower bound of the schedule's tasks. A sweep checks
+// every point this way, then generates one at a time.
+std::size_t check_schedule_request(const CollectiveSpec& spec, const Layout& layout);
 
 }  // namespace numacoll::algo

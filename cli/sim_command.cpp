@@ -2,6 +2,7 @@
 // their schedules on SimGrid over the machine's platform model.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -89,42 +90,54 @@ CommandRun add_sim_command(CLI::App& app) {
             discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
             trace.emplace(options->trace);
         }
-        // Generate (or read) everything first, so that bad options fail, and
-        // schedules too large are refused, before the platform is built.
+        // Read the schedule, or check every point of the sweep (options,
+        // sizes, the task budget's estimate), first: bad options fail, and
+        // schedules too large are refused, before the platform is built. The
+        // sweep's schedules are then generated one at a time, each just before
+        // it is simulated: holding them all at once doubled the peak memory of
+        // a sweep at thousands of nodes (docs/simulation.md).
         std::shared_ptr<const topo::Machine> machine;
         std::optional<algo::Layout> layout;
-        std::vector<sched::Schedule> schedules;
+        std::optional<sched::Schedule> loaded;
+        std::vector<sched::CollectiveSpec> specs;
         bool repeated = false;  // a sequence from a file takes --repeat as it is joined
         if (!options->from.empty()) {
             // A file of several collectives is one simulation of them in a row.
             std::vector<sched::Schedule> parts = load_schedules(options->from);
             if (parts.size() == 1) {
-                schedules.push_back(std::move(parts.front()));
+                loaded = std::move(parts.front());
             } else {
-                schedules.push_back(sched::sequence(parts, options->repeat));
+                loaded = sched::sequence(parts, options->repeat);
                 repeated = true;
             }
-            const auto& named = schedules.front().provenance;
+            const auto& named = loaded->provenance;
             if (command->count("--topology") == 0 && !named.count("topology"))
                 throw UsageError(fmt::format("'{}' does not name its machine: give it with --topology", options->from));
             machine = std::make_shared<const topo::Machine>(
                 topo::load_machine(command->count("--topology") > 0 ? options->machine.topology : named.at("topology")));
-            check_schedule_fits(schedules.front(), machine, options->from);
+            check_schedule_fits(*loaded, machine, options->from);
         } else {
             machine = options->machine.load();
             layout.emplace(options->machine.layout(machine));
-            for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
-                schedules.push_back(algo::generate_schedule(spec, *layout));
+            specs = sweep_specs(options->algorithm, options->bytes);
+            for (const auto& spec : specs) {
+                const double tasks = static_cast<double>(algo::check_schedule_request(spec, *layout));
+                if (options->repeat > 1)
+                    sched::TaskBudget::check(static_cast<std::size_t>(std::min(tasks * options->repeat, 1e18)),
+                                             fmt::format("{} {} x{}", sched::to_string(spec.collective), spec.algorithm,
+                                                         options->repeat),
+                                             true);
+            }
         }
-        if (options->repeat > 1 && !repeated)
-            for (auto& schedule : schedules) schedule = sched::back_to_back(schedule, options->repeat);
         const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "sim", options->quiet);
-        const sim::PlatformModel platform(machine, params, schedules.front().nodes);
+        const sim::PlatformModel platform(machine, params, loaded ? loaded->nodes : layout->nodes);
 
         const results::Provenance provenance = results::current_provenance();
-        int done = 0;
-        for (const auto& schedule : schedules) {
+        const std::size_t points = loaded ? 1 : specs.size();
+        for (std::size_t done = 0; done < points; ++done) {
+            sched::Schedule schedule = loaded ? std::move(*loaded) : algo::generate_schedule(specs[done], *layout);
+            if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
             const sim::Simulation result = sim::simulate(schedule, platform);
             results::ResultRow row = results::simulated_row(schedule, result.timeline.makespan_ns);
             row.placement = options->from.empty() ? options->machine.placement_name() : "";
@@ -137,14 +150,13 @@ CommandRun add_sim_command(CLI::App& app) {
             fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
             output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);
-            ++done;
             const auto& spec = schedule.spec;
             const std::string what = spec.options.count("sequence")
                                          ? spec.options.at("sequence")
                                          : fmt::format("{} {} {}", sched::to_string(spec.collective), spec.algorithm,
                                                        format_bytes(spec.bytes));
             if (!options->quiet)
-                std::cerr << fmt::format("[{}/{}] {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done, schedules.size(), what,
+                std::cerr << fmt::format("[{}/{}] {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done + 1, points, what,
                                          result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
         }
         if (trace) trace->finish();

@@ -824,6 +824,16 @@ TEST(Cli, SimWritesOneRowPerPoint) {
     EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 4 * 44);  // 44 tasks per point
 }
 
+TEST(Cli, ASweepIsCheckedWholeBeforeItsFirstPointIsSimulated) {
+    // Points are generated one at a time; the last one, repeated, is too
+    // large, and is refused before the first is simulated or a row written.
+    const auto csv_path = scratch_dir() / "refused.csv";
+    const Result result = run("sim --nodes 64 --bytes 8,1MiB --repeat 300 -q -o " + csv_path.string());
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("the allreduce tree x300 schedule would have about"), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(csv_path));
+}
+
 TEST(Cli, SimSaysWhenItUsesGenericParams) {
     const Result result = run("sim --topology 'synthetic:Package:2 Core:3' --bytes 64");
     EXPECT_EQ(result.exit_code, 0) << result.err;
