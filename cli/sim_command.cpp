@@ -2,7 +2,6 @@
 // their schedules on SimGrid over the machine's platform model.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -121,12 +120,8 @@ CommandRun add_sim_command(CLI::App& app) {
             layout.emplace(options->machine.layout(machine));
             specs = sweep_specs(options->algorithm, options->bytes);
             for (const auto& spec : specs) {
-                const double tasks = static_cast<double>(algo::check_schedule_request(spec, *layout));
-                if (options->repeat > 1)
-                    sched::TaskBudget::check(static_cast<std::size_t>(std::min(tasks * options->repeat, 1e18)),
-                                             fmt::format("{} {} x{}", sched::to_string(spec.collective), spec.algorithm,
-                                                         options->repeat),
-                                             true);
+                const std::size_t tasks = algo::check_schedule_request(spec, *layout);
+                if (options->repeat > 1) sched::check_back_to_back(tasks, spec, options->repeat, true);
             }
         }
         const costs::Params params = costs::params_for(*machine, options->params);

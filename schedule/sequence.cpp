@@ -85,8 +85,21 @@ Schedule join(const std::vector<const Schedule*>& parts, int repeat, const std::
 
 }  // namespace
 
-Schedule back_to_back(const Schedule& one, int copies) {
-    return join({&one}, copies, fmt::format("{} {} x{}", to_string(one.spec.collective), one.spec.algorithm, copies));
+namespace {
+
+// How the task budget's refusal names `copies` of a collective.
+std::string back_to_back_name(const CollectiveSpec& spec, int copies) {
+    return fmt::format("{} {} x{}", to_string(spec.collective), spec.algorithm, copies);
+}
+
+}  // namespace
+
+Schedule back_to_back(const Schedule& one, int copies) { return join({&one}, copies, back_to_back_name(one.spec, copies)); }
+
+void check_back_to_back(std::size_t tasks, const CollectiveSpec& spec, int copies, bool estimated) {
+    const double total = static_cast<double>(tasks) * copies;
+    TaskBudget::check(total >= 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(total),
+                      back_to_back_name(spec, copies), estimated);
 }
 
 std::string describe_sequence(const std::vector<Schedule>& parts) {

@@ -23,6 +23,11 @@ namespace numacoll::sched {
 // copies. UsageError when the copies exceed the task budget.
 Schedule back_to_back(const Schedule& one, int copies);
 
+// Refuses, as back_to_back would, `copies` of a schedule of `tasks` tasks
+// (an estimate when `estimated`) that exceed the task budget: a sweep checks
+// its points this way before generating any.
+void check_back_to_back(std::size_t tasks, const CollectiveSpec& spec, int copies, bool estimated);
+
 // The parts in order, the whole list `repeat` times. Every part runs on the
 // same ranks (InputError naming the first that does not). With one part this
 // is back_to_back. With several, the result's spec has the first part's
