@@ -140,11 +140,12 @@ std::size_t check_schedule_request(const CollectiveSpec& spec, const Layout& lay
     return static_cast<std::size_t>(std::min(checked_request(spec, layout).estimated_tasks, 1e18));
 }
 
-Schedule generate_schedule(CollectiveSpec spec, const Layout& layout) {
+Schedule generate_schedule(CollectiveSpec spec, const Layout& layout, sched::ScheduleWatcher* watcher) {
     const CheckedRequest request = checked_request(std::move(spec), layout);
     const AlgorithmInfo& info = request.info;
     const sched::TaskBudget budget(request.what, static_cast<std::size_t>(request.estimated_tasks));
     const OptionReader options(request.spec, info.name, info.options);
+    const sched::ScheduleWatch watch(watcher);
     Schedule schedule = info.generate(request.spec, layout, options);
     schedule.rank_kind = info.ranks;
     schedule.provenance["numacoll"] = numacoll::version_and_revision;

@@ -36,7 +36,9 @@ const AlgorithmInfo& find_algorithm(Collective collective, const std::string& na
 // Looks the algorithm up, checks the spec (sizes, root, option names and
 // values), fills every option's default into spec.options, generates with
 // those options parsed, and records provenance (numacoll version, topology, layout).
-Schedule generate_schedule(CollectiveSpec spec, const Layout& layout);
+// `watcher` sees the schedule's buffers and tasks as the generator adds them
+// (not those of the small schedule the task estimate may generate first).
+Schedule generate_schedule(CollectiveSpec spec, const Layout& layout, sched::ScheduleWatcher* watcher = nullptr);
 
 // What generate_schedule checks before it generates: the algorithm, option
 // names, sizes, root, and the task budget against the schedule's estimated

@@ -16,6 +16,7 @@
 #include "results/trace_writer.hpp"
 #include "schedule/sequence.hpp"
 #include "sim/engine.hpp"
+#include "sim/planning_beside_generation.hpp"
 
 namespace numacoll::cli {
 
@@ -99,6 +100,7 @@ CommandRun add_sim_command(CLI::App& app) {
         std::optional<algo::Layout> layout;
         std::optional<sched::Schedule> loaded;
         std::vector<sched::CollectiveSpec> specs;
+        std::vector<std::size_t> estimated_tasks;  // per spec: a lower bound
         bool repeated = false;  // a sequence from a file takes --repeat as it is joined
         if (!options->from.empty()) {
             // A file of several collectives is one simulation of them in a row.
@@ -122,6 +124,7 @@ CommandRun add_sim_command(CLI::App& app) {
             for (const auto& spec : specs) {
                 const std::size_t tasks = algo::check_schedule_request(spec, *layout);
                 if (options->repeat > 1) sched::check_back_to_back(tasks, spec, options->repeat, true);
+                estimated_tasks.push_back(tasks);
             }
         }
         const costs::Params params = costs::params_for(*machine, options->params);
@@ -131,9 +134,26 @@ CommandRun add_sim_command(CLI::App& app) {
         const results::Provenance provenance = results::current_provenance();
         const std::size_t points = loaded ? 1 : specs.size();
         for (std::size_t done = 0; done < points; ++done) {
-            sched::Schedule schedule = loaded ? std::move(*loaded) : algo::generate_schedule(specs[done], *layout);
-            if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
-            const sim::Simulation result = sim::simulate(schedule, platform);
+            sched::Schedule schedule;
+            std::optional<sim::TaskPlans> plans;
+            if (loaded) {
+                schedule = std::move(*loaded);
+                if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
+            } else if (options->repeat > 1) {
+                schedule = sched::back_to_back(algo::generate_schedule(specs[done], *layout), options->repeat);
+            } else {
+                // Planned on a second thread as it is generated (the same plans).
+                const sched::CollectiveSpec& spec = specs[done];
+                sim::PlanningBesideGeneration planning(platform, sim::ProgressStrategy::manual,
+                                                       algo::find_algorithm(spec.collective, spec.algorithm).ranks,
+                                                       estimated_tasks[done]);
+                schedule = algo::generate_schedule(spec, *layout, &planning);
+                schedule.successor_rows();  // the engine's, made while the planning thread ends
+                plans.emplace(planning.finish(schedule));
+            }
+            const sim::Simulation result =
+                plans ? sim::simulate_planned(schedule, platform, *plans) : sim::simulate(schedule, platform);
+            plans.reset();
             results::ResultRow row = results::simulated_row(schedule, result.timeline.makespan_ns);
             row.placement = options->from.empty() ? options->machine.placement_name() : "";
             row.topology = machine->source;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -61,9 +62,26 @@ bool is_reduction(Collective collective) {
     return collective == Collective::allreduce || collective == Collective::reduce;
 }
 
+namespace {
+
+thread_local ScheduleWatcher* current_watcher = nullptr;
+
+}  // namespace
+
+ScheduleWatch::ScheduleWatch(ScheduleWatcher* watcher) : previous_(current_watcher) { current_watcher = watcher; }
+
+ScheduleWatch::~ScheduleWatch() { current_watcher = previous_; }
+
+std::uint64_t Schedule::new_lineage() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 int Schedule::add_buffer(Buffer buffer) {
     buffers_.push_back(std::move(buffer));
-    return static_cast<int>(buffers_.size()) - 1;
+    const int id = static_cast<int>(buffers_.size()) - 1;
+    if (current_watcher != nullptr) current_watcher->buffer_added(*this, id);
+    return id;
 }
 
 namespace {
@@ -200,6 +218,7 @@ int Schedule::add_task(Task task, const std::vector<int>& deps) {
     ++counts_.of_kind.at(static_cast<std::size_t>(task.kind));
     tasks_.push_back(std::move(task));
     derived_.reset();
+    if (current_watcher != nullptr) current_watcher->task_added(*this, id);
     return id;
 }
 

@@ -194,6 +194,34 @@ private:
     std::unique_ptr<ProgressReport> progress_;
 };
 
+class Schedule;
+
+// Told of every buffer and task a schedule gets, on the thread that adds
+// them, while a ScheduleWatch installed on that thread lives: a consumer
+// can follow a schedule as it is generated (sim/planning_beside_generation.hpp)
+// instead of after. It sees the schedule just after each addition; it must
+// not throw.
+class ScheduleWatcher {
+public:
+    virtual void buffer_added(const Schedule& schedule, int id) noexcept = 0;
+    virtual void task_added(const Schedule& schedule, int id) noexcept = 0;
+
+protected:
+    ~ScheduleWatcher() = default;
+};
+
+// Installs `watcher` (nullptr: none) for the calling thread while it lives.
+class ScheduleWatch {
+public:
+    explicit ScheduleWatch(ScheduleWatcher* watcher);
+    ~ScheduleWatch();
+    ScheduleWatch(const ScheduleWatch&) = delete;
+    ScheduleWatch& operator=(const ScheduleWatch&) = delete;
+
+private:
+    ScheduleWatcher* previous_;
+};
+
 // A schedule's tasks, in blocks of 8,192 (1 MiB): appending never moves
 // what is stored (a vector of a million tasks would briefly hold one and a
 // half times their memory to grow) and allocates once per block
@@ -254,6 +282,12 @@ public:
     std::vector<int> successors(int id) const;
     int edge_count() const { return static_cast<int>(predecessors_.ids.size()); }
 
+    // Which schedule's additions these contents are: a new schedule gets its
+    // own; a copy or a move carries it with the contents. A watcher that saw
+    // every addition to one schedule and finds the lineage and the counts of
+    // tasks and buffers unchanged has seen all of these contents.
+    std::uint64_t lineage() const { return lineage_; }
+
     // Buffer id of a rank's input / output, -1 if it has none.
     int input_of(int rank) const { return buffer_of(rank, BufferRole::input); }
     int output_of(int rank) const { return buffer_of(rank, BufferRole::output); }
@@ -295,6 +329,8 @@ private:
     };
     TaskCounts counts_;
     mutable std::shared_ptr<Derived> derived_;
+    std::uint64_t lineage_ = new_lineage();
+    static std::uint64_t new_lineage();
 };
 
 bool operator==(const Schedule& a, const Schedule& b);

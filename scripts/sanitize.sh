@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-asan/), then the thread engine's tests with ThreadSanitizer
-# (build-tsan/). Any report fails the run. The folders are kept, so a later
-# run rebuilds only what changed.
+# (build-asan/), then the tests of the thread engine and of planning beside
+# generation with ThreadSanitizer (build-tsan/). Any report fails the run.
+# The folders are kept, so a later run rebuilds only what changed.
 # Usage: scripts/sanitize.sh [asan] [tsan]     (both when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,10 +34,11 @@ run_asan() {
 }
 
 run_tsan() {
-  echo "numacoll sanitize: the thread engine's tests under ThreadSanitizer" >&2
+  echo "numacoll sanitize: the thread engine's and the planning thread's tests under ThreadSanitizer" >&2
   configure build-tsan thread
-  cmake --build build-tsan -j "$(nproc)" --target numacoll_exec_tests
+  cmake --build build-tsan -j "$(nproc)" --target numacoll_exec_tests numacoll_planning_tests
   build-tsan/tests/exec/numacoll_exec_tests --gtest_brief=1
+  build-tsan/tests/sim/numacoll_planning_tests --gtest_brief=1
 }
 
 steps=("$@")

@@ -364,14 +364,14 @@ PlansUse plans_use(const TaskPlans& plans) {
     };
     std::unordered_set<SimgridPlatform::Pair, PairHash> routes;
     PlansUse use;
-    for (const auto& step : plans.all_steps()) {
+    plans.for_each_step([&](const Step& step) {
         if (step.kind == Step::Kind::transfer) {
             routes.insert({step.from, step.to});
             if (step.source_ready_after >= 0) routes.insert({step.fallback_from, step.to});
         } else if (step.kind == Step::Kind::shared_work) {
             use.exec_hosts.insert(step.from);
         }
-    }
+    });
     use.routes.insert(routes.begin(), routes.end());
     return use;
 }
@@ -538,6 +538,15 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
                           ApplicationRoles::of(schedule, progress));
 }
 
+Simulation simulate_planned(const sched::Schedule& schedule, const PlatformModel& platform, const TaskPlans& plans,
+                              ProgressStrategy progress) {
+    if (schedule.nodes != platform.nodes())
+        throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
+    if (plans.size() != static_cast<std::size_t>(schedule.task_count()))
+        throw Error(fmt::format("simulate_planned: {} task plans for {} tasks", plans.size(), schedule.task_count()));
+    return simulate_plans(platform, plans, Successors::of(schedule), ApplicationRoles::of(schedule, progress));
+}
+
 ApplicationRoles ApplicationRoles::of(const sched::Schedule& schedule, ProgressStrategy strategy) {
     ApplicationRoles result;
     if (!schedule.has_application_tasks()) return result;
@@ -587,9 +596,10 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
     for (int rank : application.ranks)
         if (rank < 0 || static_cast<std::size_t>(rank) >= application.rank_cores.size())
             throw Error(fmt::format("simulate_plans: rank {} has no core", rank));
-    for (const auto& step : plans.all_steps())
+    plans.for_each_step([&](const Step& step) {
         if (step.progress_of >= 0 && static_cast<std::size_t>(step.progress_of) >= application.rank_cores.size())
             throw Error(fmt::format("simulate_plans: a step needs the progress of rank {}, which has no core", step.progress_of));
+    });
     for (int id : successors.ids)
         if (id < 0 || static_cast<std::size_t>(id) >= plans.size())
             throw Error(fmt::format("simulate_plans: successor {} is not a task", id));

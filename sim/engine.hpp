@@ -83,6 +83,10 @@ struct ApplicationRoles {
 // matters only for a schedule with computation around its collective.
 Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platform,
                     ProgressStrategy progress = ProgressStrategy::manual);
+// The same with the schedule's plans made already: plan_tasks' for it with
+// the same strategy (sim/planning_beside_generation.hpp makes them).
+Simulation simulate_planned(const sched::Schedule& schedule, const PlatformModel& platform, const TaskPlans& plans,
+                              ProgressStrategy progress = ProgressStrategy::manual);
 
 // SimGrid's own command-line conventions, for every later simulation of
 // this process: `configs` as --cfg=KEY:VALUE, `logs` as --log=SPEC (e.g.

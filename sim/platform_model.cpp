@@ -144,8 +144,26 @@ NodeRoutes::Known& NodeRoutes::known(const Endpoint& from, const Endpoint& to) {
 const RouteSpec& NodeRoutes::on_node0(const Endpoint& from, const Endpoint& to) { return known(from, to).route; }
 
 double NodeRoutes::uncontended_ns(const Endpoint& from, const Endpoint& to, double bytes) {
-    const Known& entry = known(from, to);
-    return PlatformModel::uncontended_ns(entry.route.latency_ns, entry.slowest_bytes_per_ns, bytes);
+    // A core and its own cache or LLC: which of the four routes, else -1.
+    int own = -1;
+    if (from.index == to.index && from.index >= 0) {
+        if (from.kind == EndpointKind::core && to.kind == EndpointKind::cache) own = 0;
+        if (from.kind == EndpointKind::cache && to.kind == EndpointKind::core) own = 1;
+        if (from.kind == EndpointKind::core && to.kind == EndpointKind::llc) own = 2;
+        if (from.kind == EndpointKind::llc && to.kind == EndpointKind::core) own = 3;
+    }
+    if (own < 0) {
+        const Known& entry = known(from, to);
+        return PlatformModel::uncontended_ns(entry.route.latency_ns, entry.slowest_bytes_per_ns, bytes);
+    }
+    const auto core = static_cast<std::size_t>(from.index);
+    if (core >= own_.size()) own_.resize(core + 1);
+    Uncontended& entry = own_[core][static_cast<std::size_t>(own)];
+    if (entry.slowest_bytes_per_ns == 0) {
+        const Known& found = known(from, to);
+        entry = {found.route.latency_ns, found.slowest_bytes_per_ns};  // a route of no link: asked again, the same
+    }
+    return PlatformModel::uncontended_ns(entry.latency_ns, entry.slowest_bytes_per_ns, bytes);
 }
 
 RouteSpec NodeRoutes::route(const Endpoint& from, const Endpoint& to) {

@@ -37,6 +37,7 @@
 // the same bandwidth in each direction, each direction shared on its own.
 #pragma once
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <functional>
@@ -211,6 +212,14 @@ private:
 
     const PlatformModel& platform_;
     std::unordered_map<Key, Known, KeyHash> routes_;  // nodes stay put: references to them last
+    // Between a core and its own cache or LLC, both ways (what planning asks
+    // for every copy and reduce): per core, one cache line of (latency,
+    // slowest bandwidth) pairs, 0 bandwidth until known.
+    struct Uncontended {
+        double latency_ns = 0;
+        double slowest_bytes_per_ns = 0;
+    };
+    std::vector<std::array<Uncontended, 4>> own_;  // by core index
 };
 
 }  // namespace numacoll::sim

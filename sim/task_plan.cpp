@@ -48,25 +48,30 @@ struct ReadSource {
 // would spare deep trees their passes to DRAM).
 class Placement {
 public:
-    Placement(const sched::Schedule& schedule, const PlatformModel& platform)
-        : schedule_(schedule), platform_(platform),
-          caches_(static_cast<std::size_t>(schedule.nodes * platform.domain_count())) {
+    // `ranks` outlives the placement.
+    Placement(const std::vector<sched::RankInfo>& ranks, int nodes, const PlatformModel& platform)
+        : ranks_(ranks), platform_(platform), caches_(static_cast<std::size_t>(nodes * platform.domain_count())) {
         entries_.push_back({});  // entry 0: "held by nothing"
-        for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b)
-            where_.emplace_back(schedule.buffer(b).bytes, Where{memory_of(b), {}, 0}, &intervals_memory_);
-        // Every rank has just written its input (the paper's Modified state).
-        for (int b = 0; b < static_cast<int>(schedule.buffers().size()); ++b) {
-            const sched::Buffer& buffer = schedule.buffer(b);
-            if (buffer.role == sched::BufferRole::input)
-                record({b, 0, buffer.bytes}, after_write(schedule.ranks[buffer.owner].core, b, buffer.bytes));
-        }
     }
 
+    // The next buffer, in id order. An input has just been written by its
+    // rank (the paper's Modified state): its bytes sit where that write put
+    // them, so inputs come before any task, as in a generated schedule.
+    void add_buffer(const sched::Buffer& buffer) {
+        const int b = static_cast<int>(buffers_.size());
+        buffers_.push_back({buffer.owner, buffer.numa});
+        where_.emplace_back(buffer.bytes, Where{memory_of(b), {}, 0}, &intervals_memory_);
+        if (buffer.role == sched::BufferRole::input)
+            record({b, 0, buffer.bytes}, after_write(ranks_[buffer.owner].core, b, buffer.bytes));
+    }
+    std::size_t buffer_count() const { return buffers_.size(); }
+    int owner_of(int buffer) const { return buffers_[buffer].owner; }
+
     Endpoint memory_of(int buffer) const {
-        const sched::Buffer& info = schedule_.buffer(buffer);
-        int numa = info.numa >= 0 ? info.numa : schedule_.ranks[info.owner].numa;
+        const BufferPlace& info = buffers_[buffer];
+        int numa = info.numa >= 0 ? info.numa : ranks_[info.owner].numa;
         if (numa < 0 || numa >= platform_.numa_count()) numa = 0;
-        return {EndpointKind::memory, schedule_.ranks[info.owner].node, numa};
+        return {EndpointKind::memory, ranks_[info.owner].node, numa};
     }
 
     // Where m bytes written by `core` into `buffer` end up.
@@ -144,7 +149,7 @@ private:
         caches_[entries_[id].cache].live_bytes -= bytes;
     }
 
-    int node_of(int buffer) const { return schedule_.ranks[schedule_.buffer(buffer).owner].node; }
+    int node_of(int buffer) const { return ranks_[buffers_[buffer].owner].node; }
 
     // Ids are reused once their entry has left its cache: a million-task plan
     // keeps as many entries as its caches hold at once, not one per read and write.
@@ -205,8 +210,15 @@ private:
         }
     }
 
-    const sched::Schedule& schedule_;
+    // What placing needs of a buffer (a schedule's buffers also have names).
+    struct BufferPlace {
+        int owner = 0;
+        int numa = -1;
+    };
+
+    const std::vector<sched::RankInfo>& ranks_;
     const PlatformModel& platform_;
+    std::vector<BufferPlace> buffers_;  // by id
     // The byte intervals' map nodes come from a pool: half a million of them
     // at a million tasks, allocated and freed all through planning. The pool
     // reuses them without malloc and hands them back in large blocks at the
@@ -259,8 +271,7 @@ void merge_private_steps(std::vector<Step>& steps, const PlatformModel& platform
 
 // Work steps are measured in bytes folded at the core's reduce rate; a flop
 // of a compute task is worth reduce_bytes_per_ns / compute_flops_per_ns of them.
-double compute_work_per_flop(const sched::Schedule& schedule, const costs::Params& params) {
-    if (!schedule.has_tasks_of(sched::TaskKind::compute)) return 0;
+double compute_work_per_flop(const costs::Params& params) {
     if (!params.compute_flops_per_ns)
         throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which the schedule's compute tasks "
                                      "need (docs/params.md)",
@@ -274,157 +285,233 @@ TaskPlans::TaskPlans(const std::vector<TaskPlan>& plans) {
     for (const TaskPlan& plan : plans) add(plan.steps);
 }
 
-void TaskPlans::reserve(std::size_t tasks, std::size_t steps) {
-    first_.reserve(tasks + 1);
-    steps_.reserve(steps);
+void TaskPlans::reserve(std::size_t tasks) {
+    begin_.reserve(tasks);
+    count_.reserve(tasks);
 }
 
 void TaskPlans::add(std::span<const Step> steps) {
-    steps_.insert(steps_.end(), steps.begin(), steps.end());
-    first_.push_back(steps_.size());
+    if (steps.size() > std::numeric_limits<std::uint32_t>::max())
+        throw Error(fmt::format("a task of {} steps: more than a plan holds", steps.size()));
+    if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < steps.size()) {
+        chunks_.emplace_back();
+        chunks_.back().reserve(std::max(chunk_steps, steps.size()));
+    }
+    std::vector<Step>& chunk = chunks_.back();
+    const std::size_t at = chunk.size();
+    chunk.insert(chunk.end(), steps.begin(), steps.end());  // within its capacity: nothing moves
+    begin_.push_back(chunk.data() + at);
+    count_.push_back(static_cast<std::uint32_t>(steps.size()));
+    step_count_ += steps.size();
 }
 
-TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
-    Placement placement(schedule, platform);
-    NodeRoutes routes(platform);  // a core's own-cache routes, once per kind of route
-    TaskPlans plans;
-    // Most tasks plan to one or two steps (a transfer, and the merged work of
-    // the core's own copies); a larger plan grows the vector once more.
-    plans.reserve(static_cast<std::size_t>(schedule.task_count()), 2 * static_cast<std::size_t>(schedule.task_count()));
-    std::vector<Step> steps;  // one task's, reused
-    std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
-    for (const sched::RankInfo& rank : schedule.ranks) ++ranks_per_core[{rank.node, rank.core}];
-    std::vector<bool> shares_core;  // per rank: hyper-threads of one core
-    for (const sched::RankInfo& rank : schedule.ranks) shares_core.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
-    const double line = platform.params().cache_line_bytes;
-    const double work_per_flop = compute_work_per_flop(schedule, platform.params());
-    const std::optional<costs::MessageParams>& messages = platform.params().messages;
-    const bool processes = schedule.rank_kind == sched::RankKind::process && messages.has_value();
+struct TaskPlanner::State {
+    State(const PlatformModel& platform_model, ProgressStrategy strategy, std::vector<sched::RankInfo> rank_infos,
+          int nodes, sched::RankKind rank_kind, bool application_around)
+        : platform_(platform_model), progress_(strategy), ranks_(std::move(rank_infos)),
+          placement_(ranks_, nodes, platform_model), routes_(platform_model),
+          messages_(platform_model.params().messages),
+          processes_(rank_kind == sched::RankKind::process && messages_.has_value()),
+          around_(application_around),
+          gated_(around_ && (progress_ == ProgressStrategy::manual || progress_ == ProgressStrategy::offload)),
+          network_gated_(gated_ && progress_ == ProgressStrategy::manual),
+          eager_limit_bytes_(messages_ && messages_->network_eager_limit_bytes ? messages_->network_eager_limit_bytes->value
+                                                                               : std::numeric_limits<double>::infinity()),
+          line_bytes_(platform_model.params().cache_line_bytes) {
+        std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
+        for (const sched::RankInfo& rank : ranks_) ++ranks_per_core[{rank.node, rank.core}];
+        for (const sched::RankInfo& rank : ranks_) shares_core_.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
+    }
+
+    // Asked at the first compute task: a schedule without one needs no compute rate.
+    double work_per_flop() {
+        if (!work_per_flop_) work_per_flop_ = compute_work_per_flop(platform_.params());
+        return *work_per_flop_;
+    }
+
     // A serial step of `figure` ns on `resource`, if it takes any time, waiting
     // for the progress of rank `progress_of` (-1: none).
-    auto serial = [&](const Endpoint& resource, const costs::Figure& figure, int progress_of = -1) {
+    void serial(const Endpoint& resource, const costs::Figure& figure, int progress_of = -1) {
         if (figure.value <= 0) return;
-        steps.push_back({Step::Kind::serial, resource, resource, figure.value});
-        steps.back().progress_of = progress_of;
-    };
-    // Protocols and progress only where the application computes around the collective.
-    const bool around = schedule.has_application_tasks();
-    const bool gated = around && (progress == ProgressStrategy::manual || progress == ProgressStrategy::offload);
-    const bool network_gated = gated && progress == ProgressStrategy::manual;
-    const double eager_limit_bytes = messages && messages->network_eager_limit_bytes
-                                         ? messages->network_eager_limit_bytes->value
-                                         : std::numeric_limits<double>::infinity();
-    for (int id = 0; id < schedule.task_count(); ++id) {
-        const sched::Task& task = schedule.task(id);
-        const sched::RankInfo& rank = schedule.ranks[task.thread];
-        const Endpoint core{EndpointKind::core, rank.node, rank.core};
-        steps.clear();
-        switch (task.kind) {
-            case sched::TaskKind::copy:
-            case sched::TaskKind::reduce: {
-                // Operands and result beyond the core's private caches: its
-                // own data streams through its LLC instead.
-                double working_set_bytes = static_cast<double>(task.write.bytes);
-                for (const sched::Range& read : task.reads) working_set_bytes += static_cast<double>(read.bytes);
-                const bool spills = costs::spills_private_cache(platform.private_cache_bytes(), working_set_bytes);
-                const Endpoint own_cache{EndpointKind::cache, rank.node, rank.core};
-                const Endpoint own_llc{EndpointKind::llc, rank.node, rank.core};
-                auto through_llc = [&](const Endpoint& at) { return spills && at == own_cache ? own_llc : at; };
-                if (processes && std::any_of(task.reads.begin(), task.reads.end(), [&](const sched::Range& read) {
-                        return schedule.buffer(read.buffer).owner != task.thread;
-                    }))
-                    serial(core, messages->process_receive_overhead_ns);
-                for (const sched::Range& read : task.reads)
-                    for (const auto& [location, bytes] : placement.read(read, rank.core, id)) {
-                        Step step{Step::Kind::transfer, through_llc(location.source), core, bytes};
-                        if (location.ready_after >= 0 && location.ready_after != id) {
-                            step.source_ready_after = location.ready_after;
-                            step.fallback_from = through_llc(location.fallback);
-                        }
-                        steps.push_back(step);
-                    }
-                const double bytes = static_cast<double>(task.write.bytes);
-                if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
-                    steps.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
-                const Endpoint target = placement.after_write(rank.core, task.write.buffer, task.write.bytes);
-                steps.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
-                placement.record(task.write, target);
-                merge_private_steps(steps, platform, routes);
-                break;
-            }
-            case sched::TaskKind::flag: {
-                const sched::RankInfo& waiter = schedule.ranks[task.peer];
-                if (processes) serial(core, messages->process_send_overhead_ns);
-                steps.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
-                                 {EndpointKind::core, waiter.node, waiter.core}, line});
-                if (const auto& overhead = platform.params().flag_overhead_ns; overhead && overhead->value > 0) {
-                    const Endpoint waiter_core{EndpointKind::core, waiter.node, waiter.core};
-                    steps.push_back({shares_core[task.peer] ? Step::Kind::shared_work : Step::Kind::work, waiter_core,
-                                     waiter_core, overhead->value * platform.params().reduce_bytes_per_ns.value});
-                }
-                break;
-            }
-            case sched::TaskKind::net: {
-                const bool data = task.write.buffer >= 0;
-                const sched::RankInfo& receiver = schedule.ranks[task.peer];
-                auto numa_of = [&](const sched::RankInfo& who) { return std::clamp(who.numa, 0, platform.numa_count() - 1); };
-                const Endpoint source = data ? placement.memory_of(task.reads.front().buffer)
-                                             : Endpoint{EndpointKind::memory, rank.node, numa_of(rank)};
-                const Endpoint target = data ? placement.memory_of(task.write.buffer)
-                                             : Endpoint{EndpointKind::memory, receiver.node, numa_of(receiver)};
-                // Each end goes through the NIC nearest its rank.
-                const int sender_nic = platform.nearest_nic(numa_of(rank));
-                const int receiver_nic = platform.nearest_nic(numa_of(receiver));
-                const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
-                if (messages) {
-                    serial(core, messages->network_send_overhead_ns, gated ? task.thread : -1);
-                    serial({EndpointKind::nic, rank.node, sender_nic}, messages->network_gap_ns);
-                }
-                const double payload_bytes = data ? static_cast<double>(task.write.bytes) : 0.0;
-                const Endpoint from_dma = platform.dma(source.node, source.index, sender_nic);
-                const Endpoint to_dma = platform.dma(target.node, target.index, receiver_nic);
-                const bool rendezvous = around && payload_bytes > eager_limit_bytes;
-                // The rendezvous request: no payload, on the message's route;
-                // then the receiver's answer, which takes its progress engine
-                // (no time of its own: its costs are the overheads), and the
-                // data, read by the receiver's NIC.
-                if (rendezvous) steps.push_back({Step::Kind::transfer, from_dma, to_dma, 0.0});
-                if (rendezvous && network_gated) {
-                    steps.push_back({Step::Kind::work, receiver_core, receiver_core, 0.0});
-                    steps.back().progress_of = task.peer;
-                }
-                steps.push_back({Step::Kind::transfer, from_dma, to_dma, payload_bytes});
-                if (messages) serial(receiver_core, messages->network_receive_overhead_ns, network_gated ? task.peer : -1);
-                if (data) placement.record(task.write, target);
-                break;
-            }
-            case sched::TaskKind::compute:
-                steps.push_back({Step::Kind::work, core, core, task.flops * work_per_flop});
-                break;
-            case sched::TaskKind::wait:
-                steps.push_back({Step::Kind::work, core, core, 0});
-                break;
-        }
-        if (shares_core[task.thread] && task.kind != sched::TaskKind::flag)  // a flag's work is its waiter's
-            for (Step& step : steps)
-                if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
-        if (gated && !task.application) {
-            if (task.kind == sched::TaskKind::flag) {
-                // The setter's send overhead is its own; the spin loop that notices the flag is the waiter's.
-                for (Step& step : steps)
-                    if (step.kind == Step::Kind::serial) step.progress_of = task.thread;
-                    else if (step.kind != Step::Kind::transfer) step.progress_of = task.peer;
-            } else if (task.kind != sched::TaskKind::net) {
-                for (Step& step : steps) step.progress_of = task.thread;
-            }
-        }
-        // A polling progress thread shares the rank's core with the computation.
-        if (around && progress == ProgressStrategy::shared_thread)
-            for (Step& step : steps)
-                if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
-        plans.add(steps);
+        steps_.push_back({Step::Kind::serial, resource, resource, figure.value});
+        steps_.back().progress_of = progress_of;
     }
-    return plans;
+
+    void plan(const sched::Task& task, int id);
+
+    const PlatformModel& platform_;
+    const ProgressStrategy progress_;
+    const std::vector<sched::RankInfo> ranks_;
+    Placement placement_;
+    NodeRoutes routes_;  // a core's own-cache routes, once per kind of route
+    TaskPlans plans_;
+    std::vector<Step> steps_;  // one task's, reused
+    std::vector<bool> shares_core_;  // per rank: hyper-threads of one core
+    const std::optional<costs::MessageParams>& messages_;
+    const bool processes_;
+    // Protocols and progress only where the application computes around the collective.
+    const bool around_;
+    const bool gated_;
+    const bool network_gated_;
+    const double eager_limit_bytes_;
+    const double line_bytes_;
+    std::optional<double> work_per_flop_;
+};
+
+void TaskPlanner::State::plan(const sched::Task& task, int id) {
+    const sched::RankInfo& rank = ranks_[task.thread];
+    const Endpoint core{EndpointKind::core, rank.node, rank.core};
+    steps_.clear();
+    switch (task.kind) {
+        case sched::TaskKind::copy:
+        case sched::TaskKind::reduce: {
+            // Operands and result beyond the core's private caches: its
+            // own data streams through its LLC instead.
+            double working_set_bytes = static_cast<double>(task.write.bytes);
+            for (const sched::Range& read : task.reads) working_set_bytes += static_cast<double>(read.bytes);
+            const bool spills = costs::spills_private_cache(platform_.private_cache_bytes(), working_set_bytes);
+            const Endpoint own_cache{EndpointKind::cache, rank.node, rank.core};
+            const Endpoint own_llc{EndpointKind::llc, rank.node, rank.core};
+            auto through_llc = [&](const Endpoint& at) { return spills && at == own_cache ? own_llc : at; };
+            if (processes_ && std::any_of(task.reads.begin(), task.reads.end(), [&](const sched::Range& read) {
+                    return placement_.owner_of(read.buffer) != task.thread;
+                }))
+                serial(core, messages_->process_receive_overhead_ns);
+            for (const sched::Range& read : task.reads)
+                for (const auto& [location, bytes] : placement_.read(read, rank.core, id)) {
+                    Step step{Step::Kind::transfer, through_llc(location.source), core, bytes};
+                    if (location.ready_after >= 0 && location.ready_after != id) {
+                        step.source_ready_after = location.ready_after;
+                        step.fallback_from = through_llc(location.fallback);
+                    }
+                    steps_.push_back(step);
+                }
+            const double bytes = static_cast<double>(task.write.bytes);
+            if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
+                steps_.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
+            const Endpoint target = placement_.after_write(rank.core, task.write.buffer, task.write.bytes);
+            steps_.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
+            placement_.record(task.write, target);
+            merge_private_steps(steps_, platform_, routes_);
+            break;
+        }
+        case sched::TaskKind::flag: {
+            const sched::RankInfo& waiter = ranks_[task.peer];
+            if (processes_) serial(core, messages_->process_send_overhead_ns);
+            steps_.push_back({Step::Kind::transfer, {EndpointKind::cache, rank.node, rank.core},
+                             {EndpointKind::core, waiter.node, waiter.core}, line_bytes_});
+            if (const auto& overhead = platform_.params().flag_overhead_ns; overhead && overhead->value > 0) {
+                const Endpoint waiter_core{EndpointKind::core, waiter.node, waiter.core};
+                steps_.push_back({shares_core_[task.peer] ? Step::Kind::shared_work : Step::Kind::work, waiter_core,
+                                 waiter_core, overhead->value * platform_.params().reduce_bytes_per_ns.value});
+            }
+            break;
+        }
+        case sched::TaskKind::net: {
+            const bool data = task.write.buffer >= 0;
+            const sched::RankInfo& receiver = ranks_[task.peer];
+            auto numa_of = [&](const sched::RankInfo& who) { return std::clamp(who.numa, 0, platform_.numa_count() - 1); };
+            const Endpoint source = data ? placement_.memory_of(task.reads.front().buffer)
+                                         : Endpoint{EndpointKind::memory, rank.node, numa_of(rank)};
+            const Endpoint target = data ? placement_.memory_of(task.write.buffer)
+                                         : Endpoint{EndpointKind::memory, receiver.node, numa_of(receiver)};
+            // Each end goes through the NIC nearest its rank.
+            const int sender_nic = platform_.nearest_nic(numa_of(rank));
+            const int receiver_nic = platform_.nearest_nic(numa_of(receiver));
+            const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
+            if (messages_) {
+                serial(core, messages_->network_send_overhead_ns, gated_ ? task.thread : -1);
+                serial({EndpointKind::nic, rank.node, sender_nic}, messages_->network_gap_ns);
+            }
+            const double payload_bytes = data ? static_cast<double>(task.write.bytes) : 0.0;
+            const Endpoint from_dma = platform_.dma(source.node, source.index, sender_nic);
+            const Endpoint to_dma = platform_.dma(target.node, target.index, receiver_nic);
+            const bool rendezvous = around_ && payload_bytes > eager_limit_bytes_;
+            // The rendezvous request: no payload, on the message's route;
+            // then the receiver's answer, which takes its progress engine
+            // (no time of its own: its costs are the overheads), and the
+            // data, read by the receiver's NIC.
+            if (rendezvous) steps_.push_back({Step::Kind::transfer, from_dma, to_dma, 0.0});
+            if (rendezvous && network_gated_) {
+                steps_.push_back({Step::Kind::work, receiver_core, receiver_core, 0.0});
+                steps_.back().progress_of = task.peer;
+            }
+            steps_.push_back({Step::Kind::transfer, from_dma, to_dma, payload_bytes});
+            if (messages_) serial(receiver_core, messages_->network_receive_overhead_ns, network_gated_ ? task.peer : -1);
+            if (data) placement_.record(task.write, target);
+            break;
+        }
+        case sched::TaskKind::compute:
+            steps_.push_back({Step::Kind::work, core, core, task.flops * work_per_flop()});
+            break;
+        case sched::TaskKind::wait:
+            steps_.push_back({Step::Kind::work, core, core, 0});
+            break;
+    }
+    if (shares_core_[task.thread] && task.kind != sched::TaskKind::flag)  // a flag's work is its waiter's
+        for (Step& step : steps_)
+            if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
+    if (gated_ && !task.application) {
+        if (task.kind == sched::TaskKind::flag) {
+            // The setter's send overhead is its own; the spin loop that notices the flag is the waiter's.
+            for (Step& step : steps_)
+                if (step.kind == Step::Kind::serial) step.progress_of = task.thread;
+                else if (step.kind != Step::Kind::transfer) step.progress_of = task.peer;
+        } else if (task.kind != sched::TaskKind::net) {
+            for (Step& step : steps_) step.progress_of = task.thread;
+        }
+    }
+    // A polling progress thread shares the rank's core with the computation.
+    if (around_ && progress_ == ProgressStrategy::shared_thread)
+        for (Step& step : steps_)
+            if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
+    plans_.add(steps_);
+}
+
+TaskPlanner::TaskPlanner(const PlatformModel& platform, ProgressStrategy progress, std::vector<sched::RankInfo> ranks,
+                         int nodes, sched::RankKind rank_kind, bool application_around, std::size_t expected_tasks)
+    : state_(std::make_unique<State>(platform, progress, std::move(ranks), nodes, rank_kind, application_around)) {
+    state_->plans_.reserve(expected_tasks);
+}
+
+TaskPlanner::~TaskPlanner() = default;
+
+void TaskPlanner::add_buffer(const sched::Buffer& buffer) {
+    if (buffer.owner < 0 || static_cast<std::size_t>(buffer.owner) >= state_->ranks_.size())
+        throw Error(fmt::format("buffer {} belongs to rank {}, which does not exist", state_->placement_.buffer_count(),
+                                buffer.owner));
+    state_->placement_.add_buffer(buffer);
+}
+
+void TaskPlanner::add_task(const sched::Task& task) {
+    const std::size_t ranks = state_->ranks_.size();
+    const std::size_t buffers = state_->placement_.buffer_count();
+    const int id = static_cast<int>(state_->plans_.size());
+    auto known_rank = [&](int rank) { return rank >= 0 && static_cast<std::size_t>(rank) < ranks; };
+    auto known_buffer = [&](const sched::Range& range) {
+        return range.buffer >= 0 && static_cast<std::size_t>(range.buffer) < buffers;
+    };
+    const bool has_peer = task.kind == sched::TaskKind::flag || task.kind == sched::TaskKind::net;
+    const bool writes = task.kind == sched::TaskKind::copy || task.kind == sched::TaskKind::reduce ||
+                        (task.kind == sched::TaskKind::net && task.write.buffer >= 0);
+    if (!known_rank(task.thread) || (has_peer && !known_rank(task.peer)) || (writes && !known_buffer(task.write)) ||
+        !std::all_of(task.reads.begin(), task.reads.end(), known_buffer) ||
+        (task.kind == sched::TaskKind::net && writes && task.reads.empty()))
+        throw Error(fmt::format("task {} names a rank or buffer that does not exist yet", id));
+    state_->plan(task, id);
+}
+
+std::size_t TaskPlanner::task_count() const { return state_->plans_.size(); }
+std::size_t TaskPlanner::buffer_count() const { return state_->placement_.buffer_count(); }
+
+TaskPlans TaskPlanner::take() { return std::move(state_->plans_); }
+
+TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
+    TaskPlanner planner(platform, progress, schedule.ranks, schedule.nodes, schedule.rank_kind,
+                        schedule.has_application_tasks(), static_cast<std::size_t>(schedule.task_count()));
+    for (const sched::Buffer& buffer : schedule.buffers()) planner.add_buffer(buffer);
+    for (int id = 0; id < schedule.task_count(); ++id) planner.add_task(schedule.task(id));
+    return planner.take();
 }
 
 }  // namespace numacoll::sim

@@ -72,6 +72,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -118,27 +119,71 @@ struct TaskPlanView {
     std::span<const Step> steps;  // run one after the other
 };
 
-// The steps of every task in one array (compressed rows): a million tasks
-// are a million steps or so, not a million small vectors.
+// The steps of every task, in chunks of chunk_steps steps that never move
+// once filled: a million tasks are a million steps or so, not a million
+// small vectors, and adding steps never copies those already stored (a
+// single array that grows by doubling copied and faulted in twice the
+// steps when the count of tasks was not known in advance). A task's steps
+// lie in one chunk; a task with more than chunk_steps gets a chunk of its own.
+// Moving keeps every step where it is; there is no copy.
 class TaskPlans {
 public:
+    static constexpr std::size_t chunk_steps = std::size_t{1} << 16;  // 3.5 MiB
+
     TaskPlans() = default;
     explicit TaskPlans(const std::vector<TaskPlan>& plans);
+    TaskPlans(TaskPlans&&) noexcept = default;
+    TaskPlans& operator=(TaskPlans&&) noexcept = default;
+    TaskPlans(const TaskPlans&) = delete;
+    TaskPlans& operator=(const TaskPlans&) = delete;
 
-    // Room for `tasks` tasks of `steps` steps in all, so that appending
-    // does not copy a million steps as the vectors grow.
-    void reserve(std::size_t tasks, std::size_t steps);
+    // Room for `tasks` tasks' places, so that appending does not copy them.
+    void reserve(std::size_t tasks);
     // Appends the next task's steps.
     void add(std::span<const Step> steps);
-    TaskPlanView operator[](std::size_t task) const {
-        return {std::span<const Step>(steps_).subspan(first_[task], first_[task + 1] - first_[task])};
+    TaskPlanView operator[](std::size_t task) const { return {std::span<const Step>(begin_[task], count_[task])}; }
+    std::size_t size() const { return begin_.size(); }
+    std::size_t step_count() const { return step_count_; }
+    // Calls f(step) for every step, task by task.
+    template <typename F>
+    void for_each_step(F&& f) const {
+        for (std::size_t task = 0; task < size(); ++task)
+            for (const Step& step : (*this)[task].steps) f(step);
     }
-    std::size_t size() const { return first_.size() - 1; }
-    const std::vector<Step>& all_steps() const { return steps_; }
 
 private:
-    std::vector<Step> steps_;
-    std::vector<std::size_t> first_{0};  // task t's steps: [first_[t], first_[t+1])
+    std::vector<std::vector<Step>> chunks_;  // each filled within its first capacity
+    std::vector<const Step*> begin_;          // per task: its first step
+    std::vector<std::uint32_t> count_;        // per task: its steps
+    std::size_t step_count_ = 0;
+};
+
+// Plans a schedule's buffers and tasks one at a time, each in id order: what
+// plan_tasks does for a whole schedule, for a schedule still being generated
+// (sim/planning_beside_generation.hpp). Its plans equal plan_tasks' for the
+// finished schedule when every input buffer was added before the first task
+// (inputs are written before the collective starts) and `ranks`, `nodes`,
+// `rank_kind` and `application_around` (the schedule has application
+// tasks) are the finished schedule's. Error for a task that names a rank or
+// buffer not added yet.
+class TaskPlanner {
+public:
+    TaskPlanner(const PlatformModel& platform, ProgressStrategy progress, std::vector<sched::RankInfo> ranks, int nodes,
+                sched::RankKind rank_kind, bool application_around, std::size_t expected_tasks = 0);
+    ~TaskPlanner();
+    TaskPlanner(const TaskPlanner&) = delete;
+    TaskPlanner& operator=(const TaskPlanner&) = delete;
+
+    void add_buffer(const sched::Buffer& buffer);
+    void add_task(const sched::Task& task);
+    std::size_t task_count() const;
+    std::size_t buffer_count() const;
+    // The plans so far; the planner is spent.
+    TaskPlans take();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
 };
 
 // `progress`: how a schedule with computation around its collective

@@ -105,3 +105,56 @@ TEST(Schedule, TasksOverManyBlocksKeepTheirPlacesThroughCopiesAndMoves) {
     EXPECT_EQ(empty.task_count(), tasks);
     EXPECT_EQ(empty.task(tasks - 1).reads[2].offset, static_cast<std::uint64_t>(tasks - 1) * 16);
 }
+
+namespace {
+
+// Records what it is told, as "b<id>" and "t<id>" with the schedule's address.
+struct Recorder final : sched::ScheduleWatcher {
+    std::vector<std::pair<const sched::Schedule*, std::string>> seen;
+    void buffer_added(const sched::Schedule& schedule, int id) noexcept override {
+        seen.emplace_back(&schedule, "b" + std::to_string(id));
+    }
+    void task_added(const sched::Schedule& schedule, int id) noexcept override {
+        seen.emplace_back(&schedule, "t" + std::to_string(id));
+    }
+};
+
+}  // namespace
+
+TEST(Schedule, AWatcherSeesEveryAdditionOnItsThreadWhileItsWatchLives) {
+    Recorder outer, inner;
+    sched::Schedule schedule;
+    schedule.ranks = {{0, 0, 0, 0, 0}};
+    schedule.add_buffer({"before", 0, 8, sched::BufferRole::input, -1});
+    {
+        const sched::ScheduleWatch watch(&outer);
+        schedule.add_buffer({"in", 0, 8, sched::BufferRole::input, -1});
+        sched::Task wait;
+        wait.kind = sched::TaskKind::wait;
+        schedule.add_task(wait, {});
+        {
+            const sched::ScheduleWatch nested(&inner);
+            schedule.add_task(wait, {0});
+            const sched::ScheduleWatch none(nullptr);
+            schedule.add_task(wait, {1});
+        }
+        schedule.add_task(wait, {2});
+    }
+    schedule.add_buffer({"after", 0, 8, sched::BufferRole::temp, -1});
+    using Seen = std::vector<std::pair<const sched::Schedule*, std::string>>;
+    EXPECT_EQ(outer.seen, (Seen{{&schedule, "b1"}, {&schedule, "t0"}, {&schedule, "t3"}}));
+    EXPECT_EQ(inner.seen, (Seen{{&schedule, "t1"}}));
+}
+
+TEST(Schedule, ALineageTravelsWithTheContents) {
+    const sched::Schedule original = chain_of_flags(3);
+    const sched::Schedule other = chain_of_flags(3);
+    EXPECT_NE(original.lineage(), other.lineage());
+    sched::Schedule copied = original;
+    EXPECT_EQ(copied.lineage(), original.lineage());
+    const sched::Schedule moved = std::move(copied);
+    EXPECT_EQ(moved.lineage(), original.lineage());
+    sched::Schedule assigned;
+    assigned = other;
+    EXPECT_EQ(assigned.lineage(), other.lineage());
+}
