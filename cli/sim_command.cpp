@@ -148,7 +148,6 @@ CommandRun add_sim_command(CLI::App& app) {
                                                        algo::find_algorithm(spec.collective, spec.algorithm).ranks,
                                                        estimated_tasks[done]);
                 schedule = algo::generate_schedule(spec, *layout, &planning);
-                schedule.successor_rows();  // the engine's, made while the planning thread ends
                 plans.emplace(planning.finish(schedule));
             }
             const sim::Simulation result =
