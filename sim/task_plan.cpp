@@ -27,9 +27,24 @@ struct SharedCopy {
     bool operator==(const SharedCopy&) const = default;
 };
 
+// Allocator-aware: inside a planner's interval maps, its list of shared
+// copies takes its memory from the maps' pool, like the map nodes (the
+// planner releases that memory all at once: Placement).
 struct Where {
+    using allocator_type = std::pmr::polymorphic_allocator<SharedCopy>;
+
+    Where(Endpoint home_at, std::uint32_t held_by) : home(home_at), held(held_by) {}
+    Where(const Where&) = default;
+    Where(Where&&) = default;
+    Where& operator=(const Where&) = default;
+    Where& operator=(Where&&) = default;
+    Where(const Where& other, const allocator_type& allocator)
+        : home(other.home), shared(other.shared, allocator), held(other.held) {}
+    Where(Where&& other, const allocator_type& allocator)
+        : home(other.home), shared(std::move(other.shared), allocator), held(other.held) {}
+
     Endpoint home;
-    std::vector<SharedCopy> shared;
+    std::pmr::vector<SharedCopy> shared;
     std::uint32_t held = 0;  // when home is a cache
     bool operator==(const Where&) const = default;
 };
@@ -50,9 +65,16 @@ class Placement {
 public:
     // `ranks` outlives the placement.
     Placement(const std::vector<sched::RankInfo>& ranks, int nodes, const PlatformModel& platform)
-        : ranks_(ranks), platform_(platform), caches_(static_cast<std::size_t>(nodes * platform.domain_count())) {
+        : ranks_(ranks), platform_(platform), where_(&intervals_memory_),
+          caches_(static_cast<std::size_t>(nodes * platform.domain_count())) {
         entries_.push_back({});  // entry 0: "held by nothing"
     }
+    // where_ is not destroyed: every byte of it is the pool's, which releases
+    // it in large blocks ("winking out"). Destroying the maps walked half a
+    // million nodes at a million tasks, 40-60 ms after the last task's plan.
+    ~Placement() {}
+    Placement(const Placement&) = delete;
+    Placement& operator=(const Placement&) = delete;
 
     // The next buffer, in id order. An input has just been written by its
     // rank (the paper's Modified state): its bytes sit where that write put
@@ -60,7 +82,7 @@ public:
     void add_buffer(const sched::Buffer& buffer) {
         const int b = static_cast<int>(buffers_.size());
         buffers_.push_back({buffer.owner, buffer.numa});
-        where_.emplace_back(buffer.bytes, Where{memory_of(b), {}, 0}, &intervals_memory_);
+        where_.emplace_back(buffer.bytes, Where{memory_of(b), 0}, &intervals_memory_);
         if (buffer.role == sched::BufferRole::input)
             record({b, 0, buffer.bytes}, after_write(ranks_[buffer.owner].core, b, buffer.bytes));
     }
@@ -121,7 +143,7 @@ public:
             entries_[entry].live_bytes = range.bytes;
         }
         // The bytes the range held until now no longer take room where they were.
-        where_[range.buffer].replace(range.offset, range.bytes, {home, {}, entry},
+        where_[range.buffer].replace(range.offset, range.bytes, {home, entry},
                                      [&](std::uint64_t start, std::uint64_t end, Where& where) {
                                          release(where.held, end - start);
                                          for (const SharedCopy& copy : where.shared) release(copy.held, end - start);
@@ -219,13 +241,16 @@ private:
     const std::vector<sched::RankInfo>& ranks_;
     const PlatformModel& platform_;
     std::vector<BufferPlace> buffers_;  // by id
-    // The byte intervals' map nodes come from a pool: half a million of them
-    // at a million tasks, allocated and freed all through planning. The pool
-    // reuses them without malloc and hands them back in large blocks at the
-    // end (tearing the maps down took 60 ms through malloc, 40 ms here).
+    // The byte intervals (the vector of maps, their nodes and the shared
+    // copies' lists) take all their memory from a pool: half a million map
+    // nodes at a million tasks, allocated and freed all through planning.
+    // The pool reuses them without malloc, and its destructor hands them all
+    // back at once.
     std::pmr::unsynchronized_pool_resource intervals_memory_;
-    std::vector<sched::ByteIntervals<Where, std::pmr::polymorphic_allocator<std::pair<const std::uint64_t, Where>>>>
-        where_;  // per buffer
+    using Intervals = sched::ByteIntervals<Where, std::pmr::polymorphic_allocator<std::pair<const std::uint64_t, Where>>>;
+    union {
+        std::pmr::vector<Intervals> where_;  // per buffer; never destroyed (above)
+    };
     std::vector<Entry> entries_;                      // by id; 0 is none
     std::vector<std::uint32_t> free_ids_;             // ids to reuse (never 0)
     std::vector<Cache> caches_;                       // per (node, domain)
