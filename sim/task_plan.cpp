@@ -105,9 +105,10 @@ public:
 
     // Where task `task` on core `reader` gets each piece of a range from
     // (bytes summed per source, in order of first appearance), and the
-    // shared copies the read leaves.
-    std::vector<std::pair<ReadSource, double>> read(const sched::Range& range, int reader, int task) {
-        std::vector<std::pair<ReadSource, double>> result;
+    // shared copies the read leaves. The answer stays valid until the next read.
+    const std::vector<std::pair<ReadSource, double>>& read(const sched::Range& range, int reader, int task) {
+        std::vector<std::pair<ReadSource, double>>& result = read_sources_;  // reused: a read is a malloc less
+        result.clear();
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
         const std::uint32_t entry = fits ? new_entry(node_of(range.buffer), domain, range) : 0;
@@ -251,6 +252,7 @@ private:
     union {
         std::pmr::vector<Intervals> where_;  // per buffer; never destroyed (above)
     };
+    std::vector<std::pair<ReadSource, double>> read_sources_;  // read()'s answer
     std::vector<Entry> entries_;                      // by id; 0 is none
     std::vector<std::uint32_t> free_ids_;             // ids to reuse (never 0)
     std::vector<Cache> caches_;                       // per (node, domain)
