@@ -1,5 +1,6 @@
 #include "sim/planning_beside_generation.hpp"
 
+#include <system_error>
 #include <utility>
 
 #include "common/error.hpp"
@@ -8,8 +9,14 @@ namespace numacoll::sim {
 
 PlanningBesideGeneration::PlanningBesideGeneration(const PlatformModel& platform, ProgressStrategy progress,
                                                    sched::RankKind rank_kind, std::size_t expected_tasks)
-    : platform_(platform), progress_(progress), rank_kind_(rank_kind), expected_tasks_(expected_tasks),
-      thread_([this] { plan_batches(); }) {}
+    : platform_(platform), progress_(progress), rank_kind_(rank_kind), expected_tasks_(expected_tasks) {
+    try {
+        thread_ = std::thread([this] { plan_batches(); });
+    } catch (const std::system_error&) {  // no thread to be had: finish() plans after generation
+        following_ = false;
+        planning_done_ = true;
+    }
+}
 
 PlanningBesideGeneration::~PlanningBesideGeneration() {
     {
@@ -20,7 +27,7 @@ PlanningBesideGeneration::~PlanningBesideGeneration() {
     }
     batch_ready_.notify_all();
     released_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 bool PlanningBesideGeneration::follows(const sched::Schedule& schedule) {
@@ -132,8 +139,7 @@ void PlanningBesideGeneration::plan_batches() {
         }
     }
     // finish() takes the plans while this thread waits; the planner's own
-    // state (half a million byte intervals at a million tasks, 40 ms to free)
-    // is torn down here, beside whatever the caller does next.
+    // state is freed here, beside whatever the caller does next.
     std::unique_lock lock(mutex_);
     planning_done_ = true;
     room_ready_.notify_all();
