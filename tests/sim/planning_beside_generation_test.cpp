@@ -38,6 +38,12 @@ sched::Buffer buffer(int owner, std::uint64_t bytes, sched::BufferRole role) {
     return {"b" + std::to_string(owner), owner, bytes, role, -1};
 }
 
+// Buffers 0 and 1 of a schedule that has none yet: `owner`'s input and output.
+void add_input_and_output(sched::Schedule& schedule, int owner, std::uint64_t bytes) {
+    schedule.add_buffer(buffer(owner, bytes, sched::BufferRole::input));
+    schedule.add_buffer(buffer(owner, bytes, sched::BufferRole::output));
+}
+
 sched::Task copy(int thread, int from, int to, std::uint64_t bytes) {
     sched::Task task;
     task.kind = sched::TaskKind::copy;
@@ -144,8 +150,7 @@ TEST(PlanningBesideGeneration, WhatItCannotFollowIsPlannedAfterGeneration) {
     check("an input added after the first task (placed before any task)", [&](sim::PlanningBesideGeneration& p) {
         sched::Schedule schedule = small.start();
         const sched::ScheduleWatch watch(&p);
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+        add_input_and_output(schedule, 0, 64);
         schedule.add_task(copy(0, 0, 1, 64), {});
         schedule.add_buffer(buffer(1, 64, sched::BufferRole::input));
         schedule.add_task(copy(0, 2, 1, 64), {0});
@@ -154,8 +159,7 @@ TEST(PlanningBesideGeneration, WhatItCannotFollowIsPlannedAfterGeneration) {
     check("an application task (planned with protocols and progress)", [&](sim::PlanningBesideGeneration& p) {
         sched::Schedule schedule = small.start();
         const sched::ScheduleWatch watch(&p);
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+        add_input_and_output(schedule, 0, 64);
         schedule.add_task(copy(0, 0, 1, 64), {});
         sched::Task wait;
         wait.kind = sched::TaskKind::wait;
@@ -176,8 +180,7 @@ TEST(PlanningBesideGeneration, WhatItCannotFollowIsPlannedAfterGeneration) {
     check("a schedule moved while it is generated", [&](sim::PlanningBesideGeneration& p) {
         sched::Schedule schedule = small.start();
         const sched::ScheduleWatch watch(&p);
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+        add_input_and_output(schedule, 0, 64);
         sched::Schedule moved = std::move(schedule);
         moved.add_task(copy(0, 0, 1, 64), {});
         return moved;
@@ -186,21 +189,18 @@ TEST(PlanningBesideGeneration, WhatItCannotFollowIsPlannedAfterGeneration) {
         sched::Schedule followed = small.start();
         {
             const sched::ScheduleWatch watch(&p);
-            followed.add_buffer(buffer(0, 64, sched::BufferRole::input));
-            followed.add_buffer(buffer(0, 64, sched::BufferRole::output));
+            add_input_and_output(followed, 0, 64);
             followed.add_task(copy(0, 0, 1, 64), {});
         }
         sched::Schedule other = small.start();  // not watched: rank 1's data, the same counts
-        other.add_buffer(buffer(1, 4096, sched::BufferRole::input));
-        other.add_buffer(buffer(1, 4096, sched::BufferRole::output));
+        add_input_and_output(other, 1, 4096);
         other.add_task(copy(1, 0, 1, 4096), {});
         return other;
     });
     check("ranks changed after the first addition", [&](sim::PlanningBesideGeneration& p) {
         sched::Schedule schedule = small.start();
         const sched::ScheduleWatch watch(&p);
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+        add_input_and_output(schedule, 0, 64);
         schedule.ranks[0].core = 3;
         schedule.add_task(copy(0, 0, 1, 64), {});
         return schedule;
@@ -210,8 +210,7 @@ TEST(PlanningBesideGeneration, WhatItCannotFollowIsPlannedAfterGeneration) {
         schedule.nodes = 2;
         schedule.ranks[1].node = 1;
         const sched::ScheduleWatch watch(&p);
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-        schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+        add_input_and_output(schedule, 0, 64);
         schedule.add_task(copy(0, 0, 1, 64), {});
         schedule.nodes = 1;  // what finish() sees: planned again, on the platform's node
         schedule.ranks[1].node = 0;
@@ -247,8 +246,7 @@ TEST(PlanningBesideGeneration, FailedGenerationStopsThePlanningThread) {
                                                        sched::RankKind::thread, 0);
                 sched::Schedule schedule = small.start();
                 const sched::ScheduleWatch watch(&planning);
-                schedule.add_buffer(buffer(0, 64, sched::BufferRole::input));
-                schedule.add_buffer(buffer(0, 64, sched::BufferRole::output));
+                add_input_and_output(schedule, 0, 64);
                 for (int id = 0; id < tasks; ++id) schedule.add_task(copy(0, 0, 1, 64), {});
                 throw std::runtime_error("generation failed");
             },

@@ -336,3 +336,51 @@ TEST(TaskPlan, BeyondThePrivateCacheACoresOwnDataStreamsThroughItsLlc) {
         for (const auto& step : plans[task].steps)
             EXPECT_TRUE(step.from.kind != EndpointKind::llc && step.to.kind != EndpointKind::llc);
 }
+
+// Steps live in chunks that never move: tasks that cross a chunk's end, and
+// one larger than a chunk, keep their steps in order, each task's together,
+// and a move keeps them where they are.
+TEST(TaskPlans, StepsStayWhereTheyWereAddedAcrossChunks) {
+    auto step_of = [](std::size_t task, std::size_t at) {
+        return sim::Step{sim::Step::Kind::transfer, {EndpointKind::core, 0, static_cast<int>(task % 7)},
+                         {EndpointKind::cache, 0, static_cast<int>(at % 5)}, static_cast<double>(task * 1000 + at)};
+    };
+    std::vector<std::size_t> sizes;
+    for (std::size_t task = 0; task < 40000; ++task) sizes.push_back(1 + task % 4);  // 100,000 steps: two chunks
+    sizes.push_back(sim::TaskPlans::chunk_steps + 3);  // a chunk of its own
+    sizes.push_back(0);
+    sizes.push_back(2);
+    sim::TaskPlans plans;
+    std::vector<sim::Step> steps;
+    for (std::size_t task = 0; task < sizes.size(); ++task) {
+        steps.clear();
+        for (std::size_t at = 0; at < sizes[task]; ++at) steps.push_back(step_of(task, at));
+        plans.add(steps);
+    }
+    const sim::Step* first = plans[0].steps.data();
+    const sim::TaskPlans moved = std::move(plans);
+    EXPECT_EQ(moved[0].steps.data(), first);
+    ASSERT_EQ(moved.size(), sizes.size());
+    std::size_t total = 0;
+    for (std::size_t task = 0; task < sizes.size(); ++task) {
+        const auto view = moved[task].steps;
+        ASSERT_EQ(view.size(), sizes[task]) << task;
+        for (std::size_t at = 0; at < view.size(); ++at) {
+            EXPECT_EQ(view[at].amount, step_of(task, at).amount) << task << " " << at;
+            EXPECT_EQ(view[at].to, step_of(task, at).to) << task << " " << at;
+        }
+        total += sizes[task];
+    }
+    EXPECT_EQ(moved.step_count(), total);
+    std::size_t visited = 0;
+    double sum = 0;
+    moved.for_each_step([&](const sim::Step& step) {
+        ++visited;
+        sum += step.amount;
+    });
+    EXPECT_EQ(visited, total);
+    double expected_sum = 0;
+    for (std::size_t task = 0; task < sizes.size(); ++task)
+        for (std::size_t at = 0; at < sizes[task]; ++at) expected_sum += step_of(task, at).amount;
+    EXPECT_EQ(sum, expected_sum);
+}
