@@ -150,28 +150,40 @@ CommandRun add_sim_command(CLI::App& app) {
                 schedule = algo::generate_schedule(spec, *layout, &planning);
                 plans.emplace(planning.finish(schedule));
             }
+            // What the row, the model and the message need, taken first: without a
+            // trace to write, the schedule and its plans are freed while the
+            // simulation runs (at a million tasks, 20-30 ms that would follow it).
+            results::ResultRow row = results::simulated_row(schedule, 0);
+            const sched::CollectiveSpec spec = schedule.spec;
+            const int task_count = schedule.task_count();
+            auto free_while_simulating = [&] {
+                if (trace) return;
+                plans.reset();
+                schedule = sched::Schedule();
+            };
             const sim::Simulation result =
-                plans ? sim::simulate_planned(schedule, platform, *plans) : sim::simulate(schedule, platform);
+                plans ? sim::simulate_planned(schedule, platform, *plans, sim::ProgressStrategy::manual,
+                                              free_while_simulating)
+                      : sim::simulate(schedule, platform);
             plans.reset();
-            results::ResultRow row = results::simulated_row(schedule, result.timeline.makespan_ns);
+            row.time_ns = result.timeline.makespan_ns;
             row.placement = options->from.empty() ? options->machine.placement_name() : "";
             row.topology = machine->source;
             row.params = params.origin;
             row.provenance = provenance;
             std::vector<std::string> fields = results::result_fields(row);
             // A schedule from a file has no layout to model.
-            const std::optional<double> model = layout ? model_ns(schedule.spec, *layout, params) : std::nullopt;
+            const std::optional<double> model = layout ? model_ns(spec, *layout, params) : std::nullopt;
             fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
             output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);
-            const auto& spec = schedule.spec;
             const std::string what = spec.options.count("sequence")
                                          ? spec.options.at("sequence")
                                          : fmt::format("{} {} {}", sched::to_string(spec.collective), spec.algorithm,
                                                        format_bytes(spec.bytes));
             if (!options->quiet)
                 std::cerr << fmt::format("[{}/{}] {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done + 1, points, what,
-                                         result.timeline.makespan_ns, schedule.task_count(), result.stats.wall_seconds);
+                                         result.timeline.makespan_ns, task_count, result.stats.wall_seconds);
         }
         if (trace) trace->finish();
         output.finish();

@@ -20,7 +20,6 @@
 #include <cstring>
 #include <functional>
 #include <set>
-#include <unordered_set>
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -349,31 +348,67 @@ struct PlansUse {
     std::set<Endpoint> exec_hosts;
 };
 
-// One pass over the steps, through a hash set: a million-task plan has 1.5
-// million transfers and a few thousand distinct routes, and a search of the
-// ordered set per transfer took 40-60 ms. The result is ordered, as the
-// platform creates its routes in that order.
-PlansUse plans_use(const TaskPlans& plans) {
-    struct PairHash {
-        std::size_t operator()(const SimgridPlatform::Pair& pair) const {
-            auto mix = [](const Endpoint& end) {
-                return (static_cast<std::uint64_t>(end.kind) << 56) ^ (static_cast<std::uint64_t>(end.node) << 28) ^
-                       static_cast<std::uint64_t>(static_cast<std::uint32_t>(end.index));
-            };
-            return std::hash<std::uint64_t>()(mix(pair.first) * 0x9E3779B97F4A7C15ull ^ mix(pair.second));
+// The distinct (from, to) pairs of many, in order of first appearance: an
+// open-addressing table of indices (a power of two, linear probing, grown
+// at half full). A million-task plan has 1.5 million transfers and a few
+// thousand distinct routes; std::unordered_set spent a division by a prime
+// per lookup (27-32 ms at a million tasks, 10-13 ms this way).
+class DistinctPairs {
+public:
+    void insert(const Endpoint& from, const Endpoint& to) {
+        if (2 * (pairs_.size() + 1) > slots_.size()) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash(from, to) & mask;; at = (at + 1) & mask) {
+            std::uint32_t& slot = slots_[at];
+            if (slot == empty) {
+                slot = static_cast<std::uint32_t>(pairs_.size());
+                pairs_.push_back({from, to});
+                return;
+            }
+            if (pairs_[slot].first == from && pairs_[slot].second == to) return;
         }
-    };
-    std::unordered_set<SimgridPlatform::Pair, PairHash> routes;
+    }
+    const std::vector<SimgridPlatform::Pair>& pairs() const { return pairs_; }
+
+private:
+    static constexpr std::uint32_t empty = 0xFFFFFFFF;
+    static std::size_t hash(const Endpoint& from, const Endpoint& to) {
+        auto key = [](const Endpoint& end) {
+            return (static_cast<std::uint64_t>(end.kind) << 56) ^
+                   (static_cast<std::uint64_t>(static_cast<std::uint32_t>(end.node)) << 28) ^
+                   static_cast<std::uint64_t>(static_cast<std::uint32_t>(end.index));
+        };
+        const std::uint64_t mixed = (key(from) * 0x9E3779B97F4A7C15ull ^ key(to)) * 0xBF58476D1CE4E5B9ull;
+        return static_cast<std::size_t>(mixed >> 32 ^ mixed);
+    }
+    void grow() {
+        slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), empty);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::uint32_t index = 0; index < pairs_.size(); ++index) {
+            std::size_t at = hash(pairs_[index].first, pairs_[index].second) & mask;
+            while (slots_[at] != empty) at = (at + 1) & mask;
+            slots_[at] = index;
+        }
+    }
+
+    std::vector<std::uint32_t> slots_;
+    std::vector<SimgridPlatform::Pair> pairs_;
+};
+
+// One pass over the steps. The result is ordered, as the platform creates
+// its routes in that order.
+PlansUse plans_use(const TaskPlans& plans) {
+    DistinctPairs routes;
     PlansUse use;
     plans.for_each_step([&](const Step& step) {
         if (step.kind == Step::Kind::transfer) {
-            routes.insert({step.from, step.to});
-            if (step.source_ready_after >= 0) routes.insert({step.fallback_from, step.to});
+            routes.insert(step.from, step.to);
+            if (step.source_ready_after >= 0) routes.insert(step.fallback_from, step.to);
         } else if (step.kind == Step::Kind::shared_work) {
             use.exec_hosts.insert(step.from);
         }
     });
-    use.routes.insert(routes.begin(), routes.end());
+    use.routes.insert(routes.pairs().begin(), routes.pairs().end());
     return use;
 }
 
@@ -540,12 +575,13 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
 }
 
 Simulation simulate_planned(const sched::Schedule& schedule, const PlatformModel& platform, const TaskPlans& plans,
-                              ProgressStrategy progress) {
+                            ProgressStrategy progress, const std::function<void()>& while_simulating) {
     if (schedule.nodes != platform.nodes())
         throw UsageError(fmt::format("the schedule spans {} node(s) but the platform has {}", schedule.nodes, platform.nodes()));
     if (plans.size() != static_cast<std::size_t>(schedule.task_count()))
         throw Error(fmt::format("simulate_planned: {} task plans for {} tasks", plans.size(), schedule.task_count()));
-    return simulate_plans(platform, plans, Successors::of(schedule), ApplicationRoles::of(schedule, progress));
+    return simulate_plans(platform, plans, Successors::of(schedule), ApplicationRoles::of(schedule, progress),
+                          while_simulating);
 }
 
 ApplicationRoles ApplicationRoles::of(const sched::Schedule& schedule, ProgressStrategy strategy) {
@@ -590,7 +626,7 @@ Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskP
 }
 
 Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors,
-                          const ApplicationRoles& application) {
+                          const ApplicationRoles& application, const std::function<void()>& while_simulating) {
     if (successors.task_count() != plans.size()) throw Error("simulate_plans: one successor list per task plan, please");
     if (!application.empty() && (application.roles.size() != plans.size() || application.ranks.size() != plans.size()))
         throw Error("simulate_plans: one application role per task plan, please");
@@ -634,6 +670,16 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
         simulate_in_child(platform, plans, successors, application, pipe_fds[1]);
     }
     ::close(pipe_fds[1]);
+    if (while_simulating) {
+        try {
+            while_simulating();
+        } catch (...) {
+            ::kill(child, SIGKILL);
+            ::close(pipe_fds[0]);
+            wait_for(child);
+            throw;
+        }
+    }
     ChildAnswer answer = read_answer(pipe_fds[0]);
     ::close(pipe_fds[0]);
     if (answer.tag == 'O' && answer.complete) {

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "schedule/schedule.hpp"
@@ -85,8 +86,13 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
                     ProgressStrategy progress = ProgressStrategy::manual);
 // The same with the schedule's plans made already: plan_tasks' for it with
 // the same strategy (sim/planning_beside_generation.hpp makes them).
+// `while_simulating`, when given, runs in this process as soon as the
+// simulating process has all it needs: the caller may free `schedule` and
+// `plans` then (a million tasks' take 20-30 ms to free, which can pass
+// while the simulation runs instead of after it). It must not throw.
 Simulation simulate_planned(const sched::Schedule& schedule, const PlatformModel& platform, const TaskPlans& plans,
-                              ProgressStrategy progress = ProgressStrategy::manual);
+                            ProgressStrategy progress = ProgressStrategy::manual,
+                            const std::function<void()>& while_simulating = {});
 
 // SimGrid's own command-line conventions, for every later simulation of
 // this process: `configs` as --cfg=KEY:VALUE, `logs` as --log=SPEC (e.g.
@@ -102,8 +108,10 @@ const std::vector<std::string>& relied_on_simgrid_keys();
 // The engine under simulate(): runs task plans whose dependencies are
 // `successors` (task ids in topological order). Closed-form tests use it to
 // time exact transfers without the data-location model in between.
+// `while_simulating`: as simulate_planned's, for `plans` and `successors`.
 Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans, const Successors& successors,
-                          const ApplicationRoles& application = {});
+                          const ApplicationRoles& application = {},
+                          const std::function<void()>& while_simulating = {});
 // The same with plans and successor lists built by hand (tests, benchmarks).
 Simulation simulate_plans(const PlatformModel& platform, const std::vector<TaskPlan>& plans,
                           const std::vector<std::vector<int>>& successors);
