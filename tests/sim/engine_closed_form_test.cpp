@@ -2,6 +2,10 @@
 // with the configuration sim/engine.hpp sets, on routes of the platform model.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <stdexcept>
+
+#include "algorithms/registry.hpp"
 #include "common/error.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
@@ -197,4 +201,39 @@ TEST(EngineSuccessors, ASuccessorThatIsNoTaskIsAnError) {
     const sim::PlatformModel platform(two_sockets(), test::uniform_params(1, 1, 1), 1);
     EXPECT_THROW(sim::simulate_plans(platform, {{{transfer(cache(0), core(1), 64)}}}, std::vector<std::vector<int>>{{7}}),
                  Error);
+}
+
+// The caller's callback runs once the simulating process has all it needs:
+// freeing the schedule and the plans there changes nothing in the result.
+TEST(EngineWhileSimulating, TheScheduleAndItsPlansMayBeFreedWhileTheSimulationRuns) {
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), 2);
+    algo::LayoutOptions options;
+    options.nodes = 2;
+    sched::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = 65536;
+    const sched::Schedule reference = algo::generate_schedule(spec, algo::make_layout(machine, options));
+    const sim::Simulation expected = sim::simulate(reference, platform);
+    std::optional<sched::Schedule> schedule = reference;
+    std::optional<sim::TaskPlans> plans = sim::plan_tasks(*schedule, platform);
+    int calls = 0;
+    const sim::Simulation result =
+        sim::simulate_planned(*schedule, platform, *plans, sim::ProgressStrategy::manual, [&] {
+            ++calls;
+            plans.reset();
+            schedule.reset();
+        });
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(result.timeline.makespan_ns, expected.timeline.makespan_ns);
+    ASSERT_EQ(result.timeline.tasks.size(), expected.timeline.tasks.size());
+    for (std::size_t task = 0; task < expected.timeline.tasks.size(); ++task) {
+        EXPECT_EQ(result.timeline.tasks[task].start_ns, expected.timeline.tasks[task].start_ns) << task;
+        EXPECT_EQ(result.timeline.tasks[task].end_ns, expected.timeline.tasks[task].end_ns) << task;
+    }
+    // A callback that throws: the simulation is stopped and the error is the caller's.
+    const sim::TaskPlans again = sim::plan_tasks(reference, platform);
+    EXPECT_THROW(sim::simulate_planned(reference, platform, again, sim::ProgressStrategy::manual,
+                                       [] { throw std::runtime_error("the caller's error"); }),
+                 std::runtime_error);
 }
