@@ -53,7 +53,7 @@ sched::Task copy(int thread, int from, int to, std::uint64_t bytes) {
     return task;
 }
 
-// Two ranks on westmere, each with an input; rank 0 copies both into its output.
+// Two ranks of one westmere node, one per socket; each case adds its own buffers and tasks.
 struct Small {
     std::shared_ptr<const topo::Machine> machine = test::load("westmere");
     sim::PlatformModel platform{machine, costs::params_for(*machine, ""), 1};
