@@ -75,7 +75,7 @@ struct CheckedRequest {
     const AlgorithmInfo& info;
     CollectiveSpec spec;
     std::string what;
-    double estimated_tasks;
+    std::size_t estimated_tasks;
 };
 
 CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
@@ -114,7 +114,7 @@ CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
     }
     const std::uint64_t chunks = chunk_bytes > 0 ? std::max<std::uint64_t>(1, spec.bytes / chunk_bytes) : 1;
     double estimate = static_cast<double>(layout.size()) * static_cast<double>(chunks);
-    sched::TaskBudget::check(estimate > 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(estimate), what, true);
+    sched::TaskBudget::check(sched::TaskBudget::count_of_estimate(estimate), what, true);
     // Across many nodes, the same schedule on two of them, times half the
     // nodes: every node does about the same work (the part between nodes
     // grows with their logarithm, and is small).
@@ -129,21 +129,21 @@ CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
             estimate = std::max(estimate, per_node * layout.nodes);
         } catch (const UsageError&) {  // an algorithm that needs more nodes: the bound below still holds
         }
-        sched::TaskBudget::check(static_cast<std::size_t>(std::min(estimate, 1e18)), what, true);
+        sched::TaskBudget::check(sched::TaskBudget::count_of_estimate(estimate), what, true);
     }
-    return {info, std::move(spec), what, estimate};
+    return {info, std::move(spec), what, sched::TaskBudget::count_of_estimate(estimate)};
 }
 
 }  // namespace
 
 std::size_t check_schedule_request(const CollectiveSpec& spec, const Layout& layout) {
-    return static_cast<std::size_t>(std::min(checked_request(spec, layout).estimated_tasks, 1e18));
+    return checked_request(spec, layout).estimated_tasks;
 }
 
 Schedule generate_schedule(CollectiveSpec spec, const Layout& layout, sched::ScheduleWatcher* watcher) {
     const CheckedRequest request = checked_request(std::move(spec), layout);
     const AlgorithmInfo& info = request.info;
-    const sched::TaskBudget budget(request.what, static_cast<std::size_t>(request.estimated_tasks));
+    const sched::TaskBudget budget(request.what, request.estimated_tasks);
     const OptionReader options(request.spec, info.name, info.options);
     const sched::ScheduleWatch watch(watcher);
     Schedule schedule = info.generate(request.spec, layout, options);

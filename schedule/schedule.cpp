@@ -135,6 +135,8 @@ std::size_t TaskBudget::max_tasks() {
     return static_cast<std::size_t>(value);
 }
 
+std::size_t TaskBudget::count_of_estimate(double tasks) { return static_cast<std::size_t>(std::min(tasks, 1e18)); }
+
 void TaskBudget::check(std::size_t tasks, const std::string& what, bool estimated) {
     const std::size_t bound = max_tasks();
     if (tasks <= bound) return;

@@ -185,6 +185,9 @@ public:
     // UsageError when `tasks` exceed the bound; `estimated` says the count is
     // an estimate made before generating.
     static void check(std::size_t tasks, const std::string& what, bool estimated);
+    // An estimate of the tasks, made in floating point (it can be absurdly
+    // large), as the count check() takes: 1e18 at most.
+    static std::size_t count_of_estimate(double tasks);
     // Called by Schedule::add_task with the count it reached.
     static void charge(std::size_t tasks);
 

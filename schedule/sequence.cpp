@@ -97,9 +97,8 @@ std::string back_to_back_name(const CollectiveSpec& spec, int copies) {
 Schedule back_to_back(const Schedule& one, int copies) { return join({&one}, copies, back_to_back_name(one.spec, copies)); }
 
 void check_back_to_back(std::size_t tasks, const CollectiveSpec& spec, int copies, bool estimated) {
-    const double total = static_cast<double>(tasks) * copies;
-    TaskBudget::check(total >= 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(total),
-                      back_to_back_name(spec, copies), estimated);
+    TaskBudget::check(TaskBudget::count_of_estimate(static_cast<double>(tasks) * copies), back_to_back_name(spec, copies),
+                      estimated);
 }
 
 std::string describe_sequence(const std::vector<Schedule>& parts) {
