@@ -26,6 +26,7 @@
 #include "common/progress.hpp"
 #include "sim/comm_attachment.hpp"
 #include "sim/huge_page_heap.hpp"
+#include "sim/recycling_heap.hpp"
 #include "sim/platform_lookups.hpp"
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
@@ -454,6 +455,7 @@ std::vector<std::string>& simgrid_arguments() {
         argv.push_back(nullptr);
         int argc = static_cast<int>(arguments.size());
         HugePageHeap heap(huge_page_step_bytes);
+        enable_recycling_heap();
         // Never destroyed: the child ends with _exit, and tearing down 4,096
         // nodes' zones, hosts and links took 6% of such a simulation.
         new sg::Engine(&argc, argv.data());
@@ -475,7 +477,8 @@ std::vector<std::string>& simgrid_arguments() {
         send_failure(fd, "an exception that is not a std::exception left SimGrid");
     }
     const std::uint64_t count = timeline.tasks.size();
-    const std::uint64_t created[] = {stats.activities, stats.timers, stats.comms_kept_attached};
+    const std::uint64_t created[] = {stats.activities, stats.timers, stats.comms_kept_attached,
+                                     recycling_heap_slab_bytes()};
     write_all(fd, "O", 1);
     write_all(fd, &count, sizeof count);
     write_all(fd, timeline.tasks.data(), count * sizeof(sched::TaskTime));
@@ -554,7 +557,7 @@ ChildAnswer read_answer(int fd) {
     std::uint64_t count = 0;
     if (!read_exactly(fd, &count, sizeof count) || count > (std::uint64_t{1} << 40)) return answer;
     result.timeline.tasks.resize(count);
-    std::uint64_t created[3] = {};
+    std::uint64_t created[4] = {};
     answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(sched::TaskTime)) &&
                       read_exactly(fd, &result.timeline.makespan_ns, sizeof(double)) &&
                       read_exactly(fd, &result.stats.wall_seconds, sizeof(double)) &&
@@ -563,6 +566,7 @@ ChildAnswer read_answer(int fd) {
     result.stats.activities = created[0];
     result.stats.timers = created[1];
     result.stats.comms_kept_attached = created[2];
+    result.stats.recycling_heap_bytes = created[3];
     return answer;
 }
 
@@ -706,6 +710,7 @@ std::string simgrid_description() {
                                    SIMGRID_VERSION_PATCH, major, minor, patch);
     if (comm_attachment_built()) text += ", comms kept out of maestro's activity list";
     if (PlatformIndex::built()) text += ", indexed platform lookups";
+    if (recycling_heap_built()) text += "; small objects recycled by size while simulating";
     return text;
 }
 

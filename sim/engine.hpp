@@ -48,6 +48,7 @@ struct SimulationStats {
     std::size_t activities = 0;       // SimGrid activities created (Comms; Execs for shared_work)
     std::size_t timers = 0;           // SimGrid timers set (work steps)
     std::size_t comms_kept_attached = 0;  // comms kept out of maestro's list (sim/comm_attachment.hpp)
+    std::size_t recycling_heap_bytes = 0;  // slabs of small objects handed out (sim/recycling_heap.hpp)
 };
 
 struct Simulation {

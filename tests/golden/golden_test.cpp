@@ -25,6 +25,7 @@
 #include "sim/comm_attachment.hpp"
 #include "sim/engine.hpp"
 #include "sim/platform_lookups.hpp"
+#include "sim/recycling_heap.hpp"
 
 using namespace numacoll;
 
@@ -167,6 +168,34 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheSimGridSubstitutes) {
         EXPECT_GT(with.stats.comms_kept_attached, 0u);
         EXPECT_LE(with.stats.comms_kept_attached, with.stats.activities);
         EXPECT_EQ(without.stats.comms_kept_attached, 0u);
+        EXPECT_EQ(with.stats.activities, without.stats.activities);
+        ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
+        EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
+                              with.timeline.tasks.size() * sizeof(sched::TaskTime)),
+                  0);
+        EXPECT_EQ(std::memcmp(&with.timeline.makespan_ns, &without.timeline.makespan_ns, sizeof(double)), 0);
+    }
+}
+
+// The simulating process's recycling heap (sim/recycling_heap.hpp) changes
+// where SimGrid's objects live, never what it computes: every task's start
+// and end on every golden case, compared bit for bit, with and without it.
+TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheRecyclingHeap) {
+    if (!sim::recycling_heap_built())
+        GTEST_SKIP() << "this build keeps the default operator new (sanitizer or CMake option)";
+    const bool requested = sim::recycling_heap_requested();
+    for (const GoldenCase& golden : cases()) {
+        SCOPED_TRACE(golden.name);
+        const sched::Schedule schedule = generate(golden);
+        const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
+        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
+        sim::request_recycling_heap(true);
+        const sim::Simulation with = sim::simulate(schedule, platform);
+        sim::request_recycling_heap(false);
+        const sim::Simulation without = sim::simulate(schedule, platform);
+        sim::request_recycling_heap(requested);
+        EXPECT_GT(with.stats.recycling_heap_bytes, 0u);
+        EXPECT_EQ(without.stats.recycling_heap_bytes, 0u);
         EXPECT_EQ(with.stats.activities, without.stats.activities);
         ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
         EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
