@@ -26,8 +26,8 @@
 #include "common/progress.hpp"
 #include "sim/comm_attachment.hpp"
 #include "sim/huge_page_heap.hpp"
-#include "sim/recycling_heap.hpp"
 #include "sim/platform_lookups.hpp"
+#include "sim/recycling_heap.hpp"
 #include "sim/simgrid_platform.hpp"
 #include "sim/task_plan.hpp"
 
@@ -455,6 +455,7 @@ std::vector<std::string>& simgrid_arguments() {
         argv.push_back(nullptr);
         int argc = static_cast<int>(arguments.size());
         HugePageHeap heap(huge_page_step_bytes);
+        // From here SimGrid's small objects are recycled by size (sim/recycling_heap.hpp).
         enable_recycling_heap();
         // Never destroyed: the child ends with _exit, and tearing down 4,096
         // nodes' zones, hosts and links took 6% of such a simulation.
