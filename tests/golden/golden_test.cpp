@@ -115,6 +115,16 @@ std::map<std::string, std::string> golden_times() {
     return times;
 }
 
+// The same activities, and every task's start and end and the makespan bit for bit.
+void expect_bit_identical(const sim::Simulation& with, const sim::Simulation& without) {
+    EXPECT_EQ(with.stats.activities, without.stats.activities);
+    ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
+    EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
+                          with.timeline.tasks.size() * sizeof(sched::TaskTime)),
+              0);
+    EXPECT_EQ(std::memcmp(&with.timeline.makespan_ns, &without.timeline.makespan_ns, sizeof(double)), 0);
+}
+
 }  // namespace
 
 TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
@@ -168,12 +178,7 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheSimGridSubstitutes) {
         EXPECT_GT(with.stats.comms_kept_attached, 0u);
         EXPECT_LE(with.stats.comms_kept_attached, with.stats.activities);
         EXPECT_EQ(without.stats.comms_kept_attached, 0u);
-        EXPECT_EQ(with.stats.activities, without.stats.activities);
-        ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
-        EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
-                              with.timeline.tasks.size() * sizeof(sched::TaskTime)),
-                  0);
-        EXPECT_EQ(std::memcmp(&with.timeline.makespan_ns, &without.timeline.makespan_ns, sizeof(double)), 0);
+        expect_bit_identical(with, without);
     }
 }
 
@@ -196,11 +201,6 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheRecyclingHeap) {
         sim::request_recycling_heap(requested);
         EXPECT_GT(with.stats.recycling_heap_bytes, 0u);
         EXPECT_EQ(without.stats.recycling_heap_bytes, 0u);
-        EXPECT_EQ(with.stats.activities, without.stats.activities);
-        ASSERT_EQ(with.timeline.tasks.size(), without.timeline.tasks.size());
-        EXPECT_EQ(std::memcmp(with.timeline.tasks.data(), without.timeline.tasks.data(),
-                              with.timeline.tasks.size() * sizeof(sched::TaskTime)),
-                  0);
-        EXPECT_EQ(std::memcmp(&with.timeline.makespan_ns, &without.timeline.makespan_ns, sizeof(double)), 0);
+        expect_bit_identical(with, without);
     }
 }
