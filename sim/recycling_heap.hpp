@@ -22,8 +22,8 @@
 // objects over and over, and ends with _exit.
 //
 // Invariants: only time and memory move, never a simulated figure (no model
-// reads an address; the engine tests compare traces byte for byte with and
-// without it). Blocks are 16-byte aligned (operator new's default
+// reads an address; Golden.TimelinesAreBitIdenticalWithAndWithoutTheRecyclingHeap
+// compares every task's start and end bit for bit with and without it). Blocks are 16-byte aligned (operator new's default
 // alignment); over-aligned requests and larger blocks go to malloc. A block
 // of the region freed by another thread is never reused (the simulating
 // process has one thread). Not built with AddressSanitizer or
