@@ -90,7 +90,8 @@ Simulation simulate(const sched::Schedule& schedule, const PlatformModel& platfo
 // `while_simulating`, when given, runs in this process as soon as the
 // simulating process has all it needs: the caller may free `schedule` and
 // `plans` then (a million tasks' take 20-30 ms to free, which can pass
-// while the simulation runs instead of after it). It must not throw.
+// while the simulation runs instead of after it). If it throws, the
+// simulating process is stopped and the exception passes on.
 Simulation simulate_planned(const sched::Schedule& schedule, const PlatformModel& platform, const TaskPlans& plans,
                             ProgressStrategy progress = ProgressStrategy::manual,
                             const std::function<void()>& while_simulating = {});

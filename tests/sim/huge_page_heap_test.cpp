@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "sim_fixtures.hpp"
+
 namespace numacoll::sim {
 namespace {
 
@@ -63,14 +65,6 @@ bool advised_huge(const void* address) {
         if (flag == "hg") return true;
     return false;
 }
-
-#define CHILD_CHECK(condition)                                            \
-    do {                                                                  \
-        if (!(condition)) {                                               \
-            std::fprintf(stderr, "failed: %s\n", #condition);             \
-            std::_Exit(1);                                                \
-        }                                                                 \
-    } while (0)
 
 class HugePageHeapTest : public ::testing::Test {
 protected:

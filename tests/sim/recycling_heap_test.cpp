@@ -1,13 +1,11 @@
 // RecyclingHeap: blocks of every size class are aligned, disjoint and inside
 // the region; a freed block is the next one of its size handed out; a full
 // or refused region hands out nothing, and the caller falls back on malloc.
-// The replaced operator new and delete are checked in a forked process,
-// where enabling the heap cannot touch the test process.
+// The replaced operator new and delete are checked in a death test's forked
+// process, where enabling the heap cannot touch the test process.
 #include "sim/recycling_heap.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <array>
 #include <cstdint>
@@ -17,6 +15,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "sim_fixtures.hpp"
 
 namespace numacoll::sim {
 namespace {
@@ -91,63 +91,61 @@ TEST(RecyclingHeap, ARefusedReservationHandsOutNothing) {
     EXPECT_EQ(huge.allocate(16), nullptr);
 }
 
-// Runs `body` in a forked process; its exit code (0: every check held).
-int in_child(int (*body)()) {
-    const pid_t child = ::fork();
-    if (child == 0) ::_exit(body());
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+// In the forked process of the death tests below.
+// Objects of two size classes.
+using Object100 = std::array<char, 100>;
+using Object200 = std::array<char, 200>;
+
+[[noreturn]] void recycle_on_the_enabling_thread_only() {
+    // Blocks from before stay malloc's, and are freed to it.
+    auto* before = new std::string(100, 'b');
+    CHILD_CHECK(enable_recycling_heap());
+    CHILD_CHECK(!enable_recycling_heap());  // once per process
+    CHILD_CHECK(recycling_heap_slab_bytes() == 0);
+    auto* small = new Object100();
+    CHILD_CHECK(recycling_heap_owns(small) && !recycling_heap_owns(before));
+    CHILD_CHECK(recycling_heap_slab_bytes() == RecyclingHeap::slab_bytes);
+    delete before;
+    delete small;
+    CHILD_CHECK(new Object100() == small);  // recycled
+    // Larger blocks: malloc's.
+    std::vector<char> large(RecyclingHeap::largest_block_bytes + 1, 'x');
+    CHILD_CHECK(!recycling_heap_owns(large.data()));
+    auto* array = new int[10]();
+    CHILD_CHECK(recycling_heap_owns(array));
+    delete[] array;
+    // Another thread allocates from malloc; a block of the heap it frees is never handed out again.
+    auto* handed = new Object200();
+    Object200* from_thread = nullptr;
+    std::thread([&] {
+        from_thread = new Object200();
+        delete handed;
+    }).join();
+    CHILD_CHECK(!recycling_heap_owns(from_thread));
+    CHILD_CHECK(new Object200() != handed);
+    delete from_thread;  // malloc's block, freed to malloc
+    std::_Exit(0);
+}
+
+[[noreturn]] void stay_with_malloc() {
+    CHILD_CHECK(!enable_recycling_heap());
+    auto* block = new std::array<char, 64>();
+    CHILD_CHECK(!recycling_heap_owns(block) && recycling_heap_slab_bytes() == 0);
+    delete block;
+    std::_Exit(0);
 }
 
 TEST(RecyclingHeap, NewAndDeleteRecycleOnTheEnablingThreadOnly) {
     if (!recycling_heap_built()) GTEST_SKIP() << "this build keeps the default operator new (sanitizer or CMake option)";
     ASSERT_TRUE(recycling_heap_requested());
-    const int code = in_child([] {
-        // Blocks from before stay malloc's, and are freed to it.
-        auto* before = new std::string(100, 'b');
-        if (!enable_recycling_heap()) return 1;
-        if (enable_recycling_heap()) return 2;  // once per process
-        if (recycling_heap_slab_bytes() != 0) return 3;
-        auto* small = new std::array<char, 100>();
-        if (!recycling_heap_owns(small) || recycling_heap_owns(before)) return 4;
-        if (recycling_heap_slab_bytes() != RecyclingHeap::slab_bytes) return 5;
-        delete before;
-        delete small;
-        if (new std::array<char, 100>() != small) return 6;  // recycled
-        // Larger blocks: malloc's.
-        std::vector<char> large(RecyclingHeap::largest_block_bytes + 1, 'x');
-        if (recycling_heap_owns(large.data())) return 7;
-        auto* array = new int[10]();
-        if (!recycling_heap_owns(array)) return 8;
-        delete[] array;
-        // Another thread allocates from malloc; a block of the heap it frees is never handed out again.
-        auto* handed = new std::array<char, 200>();
-        std::array<char, 200>* from_thread = nullptr;
-        std::thread([&] {
-            from_thread = new std::array<char, 200>();
-            delete handed;
-        }).join();
-        if (recycling_heap_owns(from_thread)) return 9;
-        if (new std::array<char, 200>() == handed) return 10;
-        delete from_thread;  // malloc's block, freed to malloc
-        return 0;
-    });
-    EXPECT_EQ(code, 0);
+    EXPECT_EXIT(recycle_on_the_enabling_thread_only(), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(RecyclingHeap, NotEnabledWhenNotRequested) {
     const bool was = recycling_heap_requested();
     request_recycling_heap(false);
-    const int code = in_child([] {
-        if (enable_recycling_heap()) return 1;
-        auto* block = new std::array<char, 64>();
-        const bool recycled = recycling_heap_owns(block) || recycling_heap_slab_bytes() != 0;
-        delete block;
-        return recycled ? 2 : 0;
-    });
+    EXPECT_EXIT(stay_with_malloc(), ::testing::ExitedWithCode(0), "");
     request_recycling_heap(was);
-    EXPECT_EQ(code, 0);
     EXPECT_EQ(recycling_heap_requested(), was);
 }
 

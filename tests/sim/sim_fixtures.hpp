@@ -1,11 +1,24 @@
-// Shared by the sim tests: parameter sets with round numbers, machines.
+// Shared by the sim tests: parameter sets with round numbers, machines, and
+// the check for code that runs in a death test's forked process.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "costs/params.hpp"
 #include "topologies/machine.hpp"
+
+// Inside EXPECT_EXIT(..., ExitedWithCode(0), ""): a failed condition ends
+// the forked process with code 1 and names itself on stderr.
+#define CHILD_CHECK(condition)                                \
+    do {                                                      \
+        if (!(condition)) {                                   \
+            std::fprintf(stderr, "failed: %s\n", #condition); \
+            std::_Exit(1);                                    \
+        }                                                     \
+    } while (0)
 
 namespace numacoll::test {
 
