@@ -479,7 +479,7 @@ std::vector<std::string>& simgrid_arguments() {
     }
     const std::uint64_t count = timeline.tasks.size();
     const std::uint64_t created[] = {stats.activities, stats.timers, stats.comms_kept_attached,
-                                     recycling_heap_slab_bytes()};
+                                     recycling_heap_slab_bytes(), PlatformIndex::answered_count()};
     write_all(fd, "O", 1);
     write_all(fd, &count, sizeof count);
     write_all(fd, timeline.tasks.data(), count * sizeof(sched::TaskTime));
@@ -558,7 +558,7 @@ ChildAnswer read_answer(int fd) {
     std::uint64_t count = 0;
     if (!read_exactly(fd, &count, sizeof count) || count > (std::uint64_t{1} << 40)) return answer;
     result.timeline.tasks.resize(count);
-    std::uint64_t created[4] = {};
+    std::uint64_t created[5] = {};
     answer.complete = read_exactly(fd, result.timeline.tasks.data(), count * sizeof(sched::TaskTime)) &&
                       read_exactly(fd, &result.timeline.makespan_ns, sizeof(double)) &&
                       read_exactly(fd, &result.stats.wall_seconds, sizeof(double)) &&
@@ -568,6 +568,7 @@ ChildAnswer read_answer(int fd) {
     result.stats.timers = created[1];
     result.stats.comms_kept_attached = created[2];
     result.stats.recycling_heap_bytes = created[3];
+    result.stats.platform_lookups_indexed = created[4];
     return answer;
 }
 

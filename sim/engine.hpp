@@ -49,6 +49,7 @@ struct SimulationStats {
     std::size_t timers = 0;           // SimGrid timers set (work steps)
     std::size_t comms_kept_attached = 0;  // comms kept out of maestro's list (sim/comm_attachment.hpp)
     std::size_t recycling_heap_bytes = 0;  // slabs of small objects handed out (sim/recycling_heap.hpp)
+    std::size_t platform_lookups_indexed = 0;  // SimGrid lookups answered by numacoll's index (sim/platform_lookups.hpp)
 };
 
 struct Simulation {

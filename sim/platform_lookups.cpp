@@ -10,7 +10,9 @@
 
 #include "sim/comm_attachment.hpp"
 
-#if defined(NUMACOLL_SIMGRID_ATTACHED_COMMS) && SIMGRID_VERSION < 33400
+// Every SimGrid from 3.32 to 4.1 builds platforms with these walks, under
+// the same four exported names.
+#if defined(NUMACOLL_SIMGRID_ATTACHED_COMMS)
 #include <dlfcn.h>
 #define NUMACOLL_INTERPOSE_LOOKUPS 1
 #endif
@@ -27,10 +29,14 @@ struct Index {
     std::unordered_map<std::string, void*> hosts;  // name -> HostImpl*
     std::unordered_map<std::string, void*> links;  // name -> StandardLinkImpl*
     std::unordered_map<const void*, std::vector<sg::Host*>> zone_hosts;  // NetZoneImpl* -> its hosts
-    std::unordered_map<const void*, const void*> root_children;          // NetPoint* -> NetZoneImpl*
+    // The zone every node's zone hangs from (the root up to 3.32, a child of
+    // the engine's root from 4.0), and those zones by their netpoints.
+    const void* nodes_parent = nullptr;                                  // NetZoneImpl*
+    std::unordered_map<const void*, const void*> node_zones;             // NetPoint* -> NetZoneImpl*
 };
 
 Index* active = nullptr;
+std::size_t answered = 0;  // lookups this process answered from an index
 
 // The mangled names of the NetZoneImpl members (`this` first; get_all_hosts
 // returns a vector through the hidden result pointer, first of all).
@@ -88,13 +94,16 @@ extern "C" void* numacoll_zone_link_by_name(const void* zone, const std::string&
 extern "C" const void* numacoll_zone_of_netpoint(const void* zone, const void* netpoint) __asm__(
     "_ZNK7simgrid6kernel7routing11NetZoneImpl21get_netzone_recursiveEPKNS1_8NetPointE");
 
-// The zone under `zone` whose netpoint this is: the root's children come from
-// the index (a route added in a star root asks for each of them).
+// The zone under `zone` whose netpoint this is: the nodes' zones come from
+// the index (a route added in the star above them asks for each of them).
 const void* numacoll_zone_of_netpoint(const void* zone, const void* netpoint) {
     using namespace numacoll::sim;
-    if (active != nullptr && from_root(zone)) {
-        const auto it = active->root_children.find(netpoint);
-        if (it != active->root_children.end()) return it->second;
+    if (active != nullptr && zone == active->nodes_parent) {
+        const auto it = active->node_zones.find(netpoint);
+        if (it != active->node_zones.end()) {
+            ++answered;
+            return it->second;
+        }
     }
     return simgrid_zone_of_netpoint(zone, netpoint);
 }
@@ -102,6 +111,7 @@ const void* numacoll_zone_of_netpoint(const void* zone, const void* netpoint) {
 std::vector<simgrid::s4u::Host*> numacoll_zone_all_hosts(const void* zone) {
     using namespace numacoll::sim;
     if (active == nullptr) return simgrid_all_hosts(zone);
+    ++answered;
     auto it = active->zone_hosts.find(zone);
     if (it == active->zone_hosts.end()) return {};
     std::vector<simgrid::s4u::Host*> hosts = it->second;
@@ -113,12 +123,14 @@ std::vector<simgrid::s4u::Host*> numacoll_zone_all_hosts(const void* zone) {
 void* numacoll_zone_host_by_name(const void* zone, const std::string& name) {
     using namespace numacoll::sim;
     if (active == nullptr || !from_root(zone)) return simgrid_host_by_name(zone, name);
+    ++answered;
     return find(active->hosts, name);
 }
 
 void* numacoll_zone_link_by_name(const void* zone, const std::string& name) {
     using namespace numacoll::sim;
     if (active == nullptr || !from_root(zone)) return simgrid_link_by_name(zone, name);
+    ++answered;
     return find(active->links, name);
 }
 
@@ -134,6 +146,7 @@ PlatformIndex::~PlatformIndex() {
 }
 
 bool PlatformIndex::built() { return available; }
+std::size_t PlatformIndex::answered_count() { return answered; }
 bool PlatformIndex::enabled() { return enabled_now; }
 void PlatformIndex::set_enabled(bool enabled) { enabled_now = enabled && available; }
 
@@ -148,9 +161,10 @@ void PlatformIndex::add_link(sg::Link* link) {
     active->links.emplace(link->get_name(), link->get_impl());
 }
 
-void PlatformIndex::add_root_child(sg::NetZone* zone) {
+void PlatformIndex::add_node_zone(sg::NetZone* zone) {
     if (active == nullptr) return;
-    active->root_children.emplace(zone->get_netpoint(), zone->get_impl());
+    active->nodes_parent = zone->get_parent()->get_impl();
+    active->node_zones.emplace(zone->get_netpoint(), zone->get_impl());
 }
 
 #else
@@ -158,11 +172,12 @@ void PlatformIndex::add_root_child(sg::NetZone* zone) {
 PlatformIndex::PlatformIndex() = default;
 PlatformIndex::~PlatformIndex() = default;
 bool PlatformIndex::built() { return false; }
+std::size_t PlatformIndex::answered_count() { return 0; }
 bool PlatformIndex::enabled() { return false; }
 void PlatformIndex::set_enabled(bool) {}
 void PlatformIndex::add_host(sg::Host*) {}
 void PlatformIndex::add_link(sg::Link*) {}
-void PlatformIndex::add_root_child(sg::NetZone*) {}
+void PlatformIndex::add_node_zone(sg::NetZone*) {}
 
 #endif
 

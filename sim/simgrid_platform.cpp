@@ -114,7 +114,7 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     for (int node = 0; node < model.nodes(); ++node) {
         progress.advance(static_cast<std::size_t>(node));
         auto* zone = new_full_zone(root_, fmt::format("node{}", node));
-        index.add_root_child(zone);
+        index.add_node_zone(zone);
         node_zones_.push_back(zone);
         for (int core = 0; core < model.machine().core_count(); ++core) {
             add_if_needed({EndpointKind::core, node, core}, core_speed);
