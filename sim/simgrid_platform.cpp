@@ -83,13 +83,26 @@ void set_latency_factor(sg::NetZone* zone, const LatencyFactor& factor) {
 #endif
 }
 
+// No TCP window: the cost model's links alone bound a flow. From 3.34,
+// TCP-gamma 0 says so. Before, CM02 bounds every flow by gamma / (2 x its
+// latency) whatever gamma is, so 0 gave each flow a bound of 0, which the
+// 3.32 solver does not treat as no bound: of two transfers crossing two
+// nodes in opposite directions at once, one ran past its wires' bandwidth
+// (EngineClosedForm.OppositeTransfersAtOnceEachGetTheirOwnWires). A gamma
+// whose bound never binds gives the rates 3.34 and later give with 0.
+#if SIMGRID_VERSION >= 33400
+constexpr const char* no_tcp_window = "network/TCP-gamma:0";
+#else
+constexpr const char* no_tcp_window = "network/TCP-gamma:1e200";
+#endif
+
 }  // namespace
 
 void SimgridPlatform::configure_engine() {
     // Every key set here is in relied_on_simgrid_keys() (engine.cpp): a user's --cfg may not move it.
     sg::Engine::set_config("network/model:CM02");
     sg::Engine::set_config("network/crosstraffic:0");
-    sg::Engine::set_config("network/TCP-gamma:0");
+    sg::Engine::set_config(no_tcp_window);
 }
 
 SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair>& routes,

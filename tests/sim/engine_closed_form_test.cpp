@@ -146,6 +146,25 @@ TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     expect_near_relative(result.timeline.makespan_ns, 300 + 900 + 300 + 1 + m / 3);
 }
 
+TEST(EngineClosedForm, OppositeTransfersAtOnceEachGetTheirOwnWires) {
+    // Two nodes exchange at once (recursive doubling's step): each direction has
+    // its own wire halves and PCIe halves, and they share only the memory
+    // controllers (30 B/ns here), so each takes what it takes alone. On SimGrid
+    // 3.32 with TCP-gamma 0 one of the two ran at about 27 B/ns, past its 3 B/ns wires.
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
+    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
+    params.at(costs::Level::dram) = {{80, "test"}, {30, "test"}, {30, "test"}};
+    const sim::PlatformModel platform(test::load("westmere"), params, 2);
+    const double m = 1 << 20;
+    const auto result = sim::simulate_plans(platform,
+                                            {{{transfer(platform.dma(0, 0, 0), platform.dma(1, 0, 0), m)}},
+                                             {{transfer(platform.dma(1, 0, 0), platform.dma(0, 0, 0), m)}}},
+                                            independent(2));
+    expect_near_relative(result.timeline.tasks[0].end_ns, 300 + 900 + 300 + m / 3);
+    expect_near_relative(result.timeline.tasks[1].end_ns, 300 + 900 + 300 + m / 3);
+}
+
 TEST(EngineClosedForm, SerialStepsOfOneResourceRunOneAfterTheOther) {
     // A root that sends p messages spends p * o on its core (LogGP's o): the
     // overheads of one core queue, those of two cores do not.
