@@ -85,11 +85,12 @@ void set_latency_factor(sg::NetZone* zone, const LatencyFactor& factor) {
 
 // No TCP window: the cost model's links alone bound a flow. From 3.34,
 // TCP-gamma 0 says so. Before, CM02 bounds every flow by gamma / (2 x its
-// latency) whatever gamma is, so 0 gave each flow a bound of 0, which the
-// 3.32 solver does not treat as no bound: of two transfers crossing two
-// nodes in opposite directions at once, one ran past its wires' bandwidth
-// (EngineClosedForm.OppositeTransfersAtOnceEachGetTheirOwnWires). A gamma
-// whose bound never binds gives the rates 3.34 and later give with 0.
+// latency) whatever gamma is, so 0 gave each flow a bound of 0, which 3.32
+// does not handle as no bound (where exactly was not traced): of two
+// transfers crossing two nodes in opposite directions at once, one ran
+// past its wires' bandwidth. A gamma whose bound never binds gives the
+// rates that 3.34 and later give with 0 (held by the closed-form test
+// OppositeTransfersAtOnceEachGetTheirOwnWires).
 #if SIMGRID_VERSION >= 33400
 constexpr const char* no_tcp_window = "network/TCP-gamma:0";
 #else
