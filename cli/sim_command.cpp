@@ -58,7 +58,8 @@ CommandRun add_sim_command(CLI::App& app) {
                         "before ends");
     command->add_option("--cfg", options->simgrid_configs,
                         "SimGrid configuration as KEY:VALUE, as SimGrid's own --cfg (repeatable; numacoll keeps "
-                        "network/model, network/crosstraffic and network/TCP-gamma, which its cost model rests on)");
+                        "network/model, network/crosstraffic, network/TCP-gamma and the timing precision, which its "
+                        "cost model and unit of time rest on)");
     command->add_option("--log", options->simgrid_logs,
                         "SimGrid logging, as SimGrid's own --log, e.g. root.thres:info (repeatable)");
     command->add_option("--repeat", options->repeat,

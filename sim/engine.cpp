@@ -718,8 +718,10 @@ std::string simgrid_description() {
 
 const std::vector<std::string>& relied_on_simgrid_keys() {
     // The congestion model the cost model is calibrated against (CM02, no
-    // cross-traffic, no TCP window): docs/simulation.md says why.
-    static const std::vector<std::string> keys = {"network/model", "network/crosstraffic", "network/TCP-gamma"};
+    // cross-traffic, no TCP window), and the timing precision its unit of
+    // time needs (both of SimGrid's names for it): docs/simulation.md says why.
+    static const std::vector<std::string> keys = {"network/model", "network/crosstraffic", "network/TCP-gamma",
+                                                  "precision/timing", "surf/precision"};
     return keys;
 }
 

@@ -9,8 +9,8 @@
 // that runs several ranks (hyper-threads) is an Exec, so they share it. Activities are created just in
 // time, when a task's last predecessor completes (creating the whole DAG up
 // front makes SimGrid 3.32 quadratic). Time unit: nanoseconds (bandwidths in
-// bytes/ns). Network model CM02 with network/crosstraffic:0,
-// network/TCP-gamma:0 and equal raw route latencies (simgrid_platform.hpp):
+// bytes/ns). Network model CM02 with network/crosstraffic:0, no TCP
+// window and equal raw route latencies (simgrid_platform.hpp):
 // concurrent flows share links max-min fairly and d flows of m bytes through
 // a shared link take exactly a + m·max(b, B·d) (tests/sim/engine_closed_form_test.cpp).
 //

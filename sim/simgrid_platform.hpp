@@ -17,7 +17,7 @@
 // route shows SimGrid the same raw latency (1 ns: one core stream link, or
 // two PCIe halves between nodes), and the real latency of a route, the sum of
 // the model's link latencies, comes back through the network model's latency
-// factor callback. With network/crosstraffic:0 and network/TCP-gamma:0 this
+// factor callback. With network/crosstraffic:0 and no TCP window this
 // gives exact max-min sharing and a + m·max(b, B·d), with CM02's lazy updates
 // (ptask_L07 gives the same times but re-solves every flow at every event).
 //
