@@ -56,17 +56,18 @@ simgrid::kernel::routing::NetPoint* new_router(sg::NetZone* zone, const std::str
 }
 #endif
 
-// One direction only. SimGrid 4.0 deprecated this form (routes with
-// gateways given per route) in favour of zone gateways; it stays until 4.2.
+// One direction only. SimGrid 3.35 deprecated this form (routes with
+// gateways given per route) in favour of zone gateways; 4.1 still has it
+// (until 4.2).
 void add_route(sg::NetZone* zone, simgrid::kernel::routing::NetPoint* from, simgrid::kernel::routing::NetPoint* to,
                simgrid::kernel::routing::NetPoint* gateway_from, simgrid::kernel::routing::NetPoint* gateway_to,
                const std::vector<sg::LinkInRoute>& links) {
-#if SIMGRID_VERSION >= 40000
+#if SIMGRID_VERSION >= 33500
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
     zone->add_route(from, to, gateway_from, gateway_to, links, false);
-#if SIMGRID_VERSION >= 40000
+#if SIMGRID_VERSION >= 33500
 #pragma GCC diagnostic pop
 #endif
 }
