@@ -37,7 +37,8 @@ RecyclingHeap::RecyclingHeap(std::size_t reserve_bytes) {
     // The region starts with its table of slab classes, one byte per slab.
     slab_class_ = static_cast<std::uint8_t*>(region);
     const std::size_t table_bytes = reserve_bytes / slab_bytes;
-    next_slab_ = base_ + (table_bytes + slab_bytes - 1) / slab_bytes * slab_bytes;
+    first_slab_ = base_ + (table_bytes + slab_bytes - 1) / slab_bytes * slab_bytes;
+    next_slab_ = first_slab_;
 }
 
 RecyclingHeap::~RecyclingHeap() {
@@ -59,11 +60,7 @@ void* RecyclingHeap::allocate_new(std::size_t size_class) noexcept {
     return block;
 }
 
-std::size_t RecyclingHeap::slab_bytes_used() const {
-    if (reserved_bytes_ == 0) return 0;
-    const std::size_t table_bytes = reserved_bytes_ / slab_bytes;
-    return next_slab_ - base_ - (table_bytes + slab_bytes - 1) / slab_bytes * slab_bytes;
-}
+std::size_t RecyclingHeap::slab_bytes_used() const { return next_slab_ - first_slab_; }
 
 namespace {
 

@@ -85,6 +85,7 @@ private:
     std::uintptr_t base_ = 0;
     std::size_t reserved_bytes_ = 0;
     std::uint8_t* slab_class_ = nullptr;  // per slab of the region: its size class
+    std::uintptr_t first_slab_ = 0;       // the first slab after that table
     std::uintptr_t next_slab_ = 0;        // the first slab not handed out
     std::array<FreeBlock*, class_count> free_{};
     std::array<std::uintptr_t, class_count> cursor_{};  // per class: the next new block in its slab
