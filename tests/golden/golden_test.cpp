@@ -82,10 +82,14 @@ sched::Schedule generate(const GoldenCase& golden) {
     return schedule;
 }
 
-std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedule) {
+// The case's machine with its own params, on the case's nodes.
+sim::PlatformModel golden_platform(const GoldenCase& golden) {
     const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-    const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
-    return fmt::format("{:.6f}", sim::simulate(schedule, platform).timeline.makespan_ns);
+    return sim::PlatformModel(machine, costs::params_for(*machine, ""), golden.nodes);
+}
+
+std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedule) {
+    return fmt::format("{:.6f}", sim::simulate(schedule, golden_platform(golden)).timeline.makespan_ns);
 }
 
 std::filesystem::path golden_dir() { return NUMACOLL_GOLDEN_DIR; }
@@ -164,8 +168,7 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheSimGridSubstitutes) {
     for (const GoldenCase& golden : cases()) {
         SCOPED_TRACE(golden.name);
         const sched::Schedule schedule = generate(golden);
-        const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
+        const sim::PlatformModel platform = golden_platform(golden);
         sim::keep_comms_attached(true);
         sim::PlatformIndex::set_enabled(true);
         const sim::Simulation with = sim::simulate(schedule, platform);
@@ -199,8 +202,7 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheRecyclingHeap) {
     for (const GoldenCase& golden : cases()) {
         SCOPED_TRACE(golden.name);
         const sched::Schedule schedule = generate(golden);
-        const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-        const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), golden.nodes);
+        const sim::PlatformModel platform = golden_platform(golden);
         sim::request_recycling_heap(true);
         const sim::Simulation with = sim::simulate(schedule, platform);
         sim::request_recycling_heap(false);

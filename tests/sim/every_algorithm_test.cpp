@@ -3,11 +3,25 @@
 // change, and takes a positive time that ends with its last task.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "algorithms/registry.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace numacoll;
+
+namespace {
+
+// Every task ran, and the makespan is the last task's end.
+void expect_ran_to_its_end(const sim::Simulation& result, const sched::Schedule& schedule) {
+    ASSERT_EQ(static_cast<int>(result.timeline.tasks.size()), schedule.task_count());
+    double last_end = 0;
+    for (const auto& task : result.timeline.tasks) last_end = std::max(last_end, task.end_ns);
+    EXPECT_DOUBLE_EQ(result.timeline.makespan_ns, last_end);
+}
+
+}  // namespace
 
 class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
 
@@ -29,10 +43,7 @@ TEST_P(EveryAlgorithm, SimulatesOnOneToSixteenNodes) {
             const sched::Schedule schedule = algo::generate_schedule(spec, layout);
             const sim::Simulation result = sim::simulate(schedule, platform);
             EXPECT_GT(result.timeline.makespan_ns, 0);
-            ASSERT_EQ(static_cast<int>(result.timeline.tasks.size()), schedule.task_count());
-            double last_end = 0;
-            for (const auto& task : result.timeline.tasks) last_end = std::max(last_end, task.end_ns);
-            EXPECT_DOUBLE_EQ(result.timeline.makespan_ns, last_end);
+            ASSERT_NO_FATAL_FAILURE(expect_ran_to_its_end(result, schedule));
         }
     }
 }
@@ -56,10 +67,7 @@ TEST(EveryAlgorithmLong, RunsToItsEndAtFourMebibytesOnThreeNodes) {
         spec.bytes = 4 << 20;
         const sched::Schedule schedule = algo::generate_schedule(spec, layout);
         const sim::Simulation result = sim::simulate(schedule, platform);
-        ASSERT_EQ(static_cast<int>(result.timeline.tasks.size()), schedule.task_count());
-        double last_end = 0;
-        for (const auto& task : result.timeline.tasks) last_end = std::max(last_end, task.end_ns);
-        EXPECT_DOUBLE_EQ(result.timeline.makespan_ns, last_end);
+        ASSERT_NO_FATAL_FAILURE(expect_ran_to_its_end(result, schedule));
         // Only the pingpong between two ranks of one node ends below a millisecond.
         if (info.collective != sched::Collective::pingpong) {
             EXPECT_GT(result.timeline.makespan_ns, 1e6);
