@@ -27,10 +27,6 @@ shift $(($# < 3 ? $# : 3))
 node_counts=("$@")
 ((${#node_counts[@]})) || node_counts=(512 4096)
 
-command -v valgrind > /dev/null || {
-  echo "valgrind is not installed (apt-get install valgrind)" >&2
-  exit 1
-}
 [[ -x $numacoll ]] || {
   echo "no numacoll at $numacoll (build it first: cmake --build build)" >&2
   exit 2
@@ -47,6 +43,11 @@ for nodes in "${node_counts[@]}"; do
     exit 2
   }
 done
+
+command -v valgrind > /dev/null || {
+  echo "valgrind is not installed (apt-get install valgrind)" >&2
+  exit 1
+}
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
