@@ -36,6 +36,16 @@ void expect_near_relative(double actual, double expected) {
     EXPECT_NEAR(actual, expected, tolerance * expected) << "expected " << expected;
 }
 
+// The costs of the tests across two nodes: a 300 ns NIC at 4 B/ns, a 900 ns
+// network at 3 B/ns, DRAM at 80 ns with the given bandwidths.
+costs::Params two_node_params(double dram_stream_bytes_per_ns, double dram_aggregate_bytes_per_ns) {
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
+    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
+    params.at(costs::Level::dram) = {{80, "test"}, {dram_stream_bytes_per_ns, "test"}, {dram_aggregate_bytes_per_ns, "test"}};
+    return params;
+}
+
 }  // namespace
 
 TEST(EngineClosedForm, OneTransferTakesLatencyPlusBytesOverBandwidth) {
@@ -135,10 +145,7 @@ TEST(EngineClosedForm, RanksOnOneCoreShareItsSpeed) {
 
 TEST(EngineClosedForm, NetworkTransfersCrossBothNics) {
     // memory -> NIC -> switch -> NIC -> memory: latencies add, the slowest link rules.
-    auto params = test::uniform_params(1, 1000, 1000);
-    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
-    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
-    params.at(costs::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
+    auto params = two_node_params(10, 30);
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
     const double m = 1 << 20;
     auto result = sim::simulate_plans(platform, {{{transfer(platform.dma(0, 0, 0), platform.dma(1, 1, 0), m)}}}, independent(1));
@@ -151,10 +158,7 @@ TEST(EngineClosedForm, OppositeTransfersAtOnceEachGetTheirOwnWires) {
     // its own wire halves and PCIe halves, and they share only the memory
     // controllers (30 B/ns here), so each takes what it takes alone. On SimGrid
     // 3.32 with TCP-gamma 0 one of the two ran at about 27 B/ns, past its 3 B/ns wires.
-    auto params = test::uniform_params(1, 1000, 1000);
-    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
-    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
-    params.at(costs::Level::dram) = {{80, "test"}, {30, "test"}, {30, "test"}};
+    auto params = two_node_params(30, 30);
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
     const double m = 1 << 20;
     const auto result = sim::simulate_plans(platform,
@@ -184,10 +188,7 @@ TEST(EngineClosedForm, NicDmaIsLimitedByItsWindowOverTheRoundTrip) {
     // A NIC writing into a NUMA node one hop away keeps write_window bytes in
     // flight over a longer round trip: 2 a_hop + a_dram (posted: PCIe is not
     // in it); a read holds its tag across PCIe too: 2 (a_nic + a_hop) + a_dram.
-    auto params = test::uniform_params(1, 1000, 1000);
-    params.at(costs::Level::nic) = {{300, "test"}, {4, "test"}, {4, "test"}};
-    params.at(costs::Level::network) = {{900, "test"}, {3, "test"}, {3, "test"}};
-    params.at(costs::Level::dram) = {{80, "test"}, {10, "test"}, {30, "test"}};
+    auto params = two_node_params(10, 30);
     params.at(costs::Level::other_socket) = {{100, "test"}, {1000, "test"}, {1000, "test"}};
     params.nic_dma = costs::NicDmaParams{{16384, "test"}, {1024, "test"}};
     const sim::PlatformModel platform(test::load("westmere"), params, 2);
