@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "common/progress.hpp"
 #include "sim/platform_lookups.hpp"
+#include "sim/route_table_zone.hpp"
 
 namespace numacoll::sim {
 
@@ -26,7 +27,6 @@ namespace {
 sg::NetZone* new_star_root(const std::string& name) {
     return sg::Engine::get_instance()->get_netzone_root()->add_netzone_star(name);
 }
-sg::NetZone* new_full_zone(sg::NetZone* parent, const std::string& name) { return parent->add_netzone_full(name); }
 sg::Host* new_host(sg::NetZone* zone, const std::string& name, double speed) { return zone->add_host(name, speed); }
 sg::Link* new_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
     return zone->add_link(name, bandwidth);
@@ -39,11 +39,6 @@ simgrid::kernel::routing::NetPoint* new_router(sg::NetZone* zone, const std::str
 }
 #else
 sg::NetZone* new_star_root(const std::string& name) { return sg::create_star_zone(name); }
-sg::NetZone* new_full_zone(sg::NetZone* parent, const std::string& name) {
-    auto* zone = sg::create_full_zone(name);
-    zone->set_parent(parent);
-    return zone;
-}
 sg::Host* new_host(sg::NetZone* zone, const std::string& name, double speed) { return zone->create_host(name, speed); }
 sg::Link* new_link(sg::NetZone* zone, const std::string& name, double bandwidth) {
     return zone->create_link(name, bandwidth);
@@ -144,7 +139,8 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
     ProgressReport progress("building the SimGrid platform", "nodes", static_cast<std::size_t>(model.nodes()));
     for (int node = 0; node < model.nodes(); ++node) {
         progress.advance(static_cast<std::size_t>(node));
-        auto* zone = new_full_zone(root_, fmt::format("node{}", node));
+        // Not SimGrid's FullZone: its table has a slot per pair of netpoints (sim/route_table_zone.hpp).
+        auto* zone = RouteTableZone::create(root_, fmt::format("node{}", node));
         index.add_node_zone(zone);
         node_zones_.push_back(zone);
         for (int core = 0; core < model.machine().core_count(); ++core) {

@@ -1,10 +1,11 @@
 // Turns a PlatformModel into SimGrid zones, hosts, links and routes (SimGrid
 // 3.32 to 4.1: the calls that changed are chosen by SIMGRID_VERSION).
 //
-// Layout: a star root zone; a full zone per node whose gateway is a router,
-// the node's port into the network. Only the routes a simulation needs are
-// added (a full zone's table is n x n, and a 1024-core node has thousands of
-// hosts): routes inside a node for every (source, destination) pair its
+// Layout: a star root zone; a zone per node whose gateway is a router, the
+// node's port into the network, holding only the routes added to it
+// (sim/route_table_zone.hpp: SimGrid's full zone keeps a slot per pair of
+// netpoints, 8.6 GB for a 16,384-core node). Only the routes a simulation
+// needs are added: routes inside a node for every (source, destination) pair its
 // steps use, DMA endpoint <-> port routes (through the endpoint's NIC) for
 // traffic between nodes, and in the root each node's wire up and down (a
 // star: no table of node pairs, which at 4,096 nodes would hold 16.8 million
