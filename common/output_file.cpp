@@ -26,6 +26,7 @@ constexpr std::size_t pending_slots = 64;
 std::array<std::atomic<const OutputFile::Pending*>, pending_slots> pending_outputs{};
 static_assert(std::atomic<const OutputFile::Pending*>::is_always_lock_free, "the handler reads these pointers");
 static_assert(std::atomic<off_t>::is_always_lock_free, "the handler reads how much to keep");
+static_assert(std::atomic<pid_t>::is_always_lock_free, "the handler reads the child to stop");
 
 int publish(const OutputFile::Pending* pending) {
     for (std::size_t slot = 0; slot < pending_outputs.size(); ++slot) {
@@ -44,8 +45,13 @@ constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction previous_actions[NSIG];
 bool installed[NSIG] = {};
 
+std::array<std::atomic<const PendingFolder*>, 8> pending_folders{};
+std::atomic<pid_t> child_to_stop{0};
+
 extern "C" void on_interrupt(int signal) {
-    // Only async-signal-safe calls: ftruncate, rename, unlink, signal, raise.
+    // Only async-signal-safe calls: kill, ftruncate, rename, unlink, rmdir,
+    // open, write, close, signal, raise.
+    if (const pid_t child = child_to_stop.load(); child > 0) ::kill(child, SIGTERM);
     for (auto& slot : pending_outputs) {
         const OutputFile::Pending* pending = slot.load();
         if (pending == nullptr) continue;
@@ -55,6 +61,8 @@ extern "C" void on_interrupt(int signal) {
         else
             ::unlink(pending->temporary);
     }
+    for (auto& slot : pending_folders)
+        if (const PendingFolder* folder = slot.load()) settle_unfinished_folder(*folder);
     std::signal(signal, SIG_DFL);
     std::raise(signal);
 }
@@ -82,7 +90,8 @@ int descriptor_named(const std::string& path) {
     return -1;
 }
 
-// Follows symlinks to the path they finally name (which may not exist).
+}  // namespace
+
 std::string final_target(const std::string& path) {
     std::string current = path;
     for (int hop = 0; hop < 40; ++hop) {
@@ -100,8 +109,6 @@ std::string final_target(const std::string& path) {
     }
     throw UsageError(fmt::format("cannot write '{}': too many levels of symbolic links", path));
 }
-
-}  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     const auto refuse = [&](int error) {
@@ -211,6 +218,45 @@ void discard_earlier_output(const std::string& path) {
         if (fd >= 0) ::close(fd);
     }
 }
+
+int publish_pending_folder(const PendingFolder* folder) {
+    for (std::size_t slot = 0; slot < pending_folders.size(); ++slot) {
+        const PendingFolder* expected = nullptr;
+        if (pending_folders[slot].compare_exchange_strong(expected, folder)) return static_cast<int>(slot);
+    }
+    return -1;
+}
+
+void withdraw_pending_folder(int slot) {
+    if (slot >= 0) pending_folders[static_cast<std::size_t>(slot)].store(nullptr);
+}
+
+void settle_unfinished_folder(const PendingFolder& folder) {
+    ::unlink(folder.marker);
+    if (::rmdir(folder.staging) == 0) {
+        if (folder.created != nullptr) ::rmdir(folder.created);
+        return;
+    }
+    // Something finished: the marker goes back, naming the run, and the
+    // folder takes its visible name.
+    const int fd = ::open(folder.marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        [[maybe_unused]] const ssize_t written = ::write(fd, folder.marker_text, folder.marker_bytes);
+        ::close(fd);
+    }
+    ::rename(folder.staging, folder.unfinished);
+}
+
+void set_child_to_stop(pid_t child) { child_to_stop.store(child); }
+
+InterruptsHeld::InterruptsHeld() {
+    sigset_t signals;
+    sigemptyset(&signals);
+    for (const int signal : cleanup_signals) sigaddset(&signals, signal);
+    ::pthread_sigmask(SIG_BLOCK, &signals, &previous_);
+}
+
+InterruptsHeld::~InterruptsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 void install_interrupt_cleanup() {
     for (const int signal : cleanup_signals) {

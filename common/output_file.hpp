@@ -25,6 +25,8 @@
 #pragma once
 
 #include <atomic>
+#include <csignal>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <sys/types.h>
@@ -79,6 +81,10 @@ private:
     int slot_ = -1;  // in the interrupt handler's table, -1 if none
 };
 
+// Follows symlinks to the path they finally name (which may not exist);
+// UsageError for a loop.
+std::string final_target(const std::string& path);
+
 // Opens, writes and commits: a whole output at once.
 void write_output_file(const std::string& path, std::string_view text);
 
@@ -90,9 +96,48 @@ void write_output_file(const std::string& path, std::string_view text);
 // is left alone.
 void discard_earlier_output(const std::string& path);
 
+// A folder of outputs being written (common/output_folder.hpp), as the
+// interrupt handler sees it once the pending files are dealt with: what the
+// run finished moves from `staging` to `unfinished`; a staging folder that
+// holds nothing is removed, and with it `created` (the folder itself, when
+// the run made it and it is empty). Set before it is published, unchanged
+// until withdrawn.
+struct PendingFolder {
+    const char* staging = nullptr;
+    const char* marker = nullptr;       // a file inside `staging` naming the run
+    const char* marker_text = nullptr;  // what it holds
+    std::size_t marker_bytes = 0;
+    const char* unfinished = nullptr;
+    const char* created = nullptr;      // null when the folder existed before
+};
+// Publishes `folder` to the handler (-1 when its table is full: the folder
+// is then settled by its owner only); withdraw with the slot.
+int publish_pending_folder(const PendingFolder* folder);
+void withdraw_pending_folder(int slot);
+// What the handler does for a folder, for its owner to do the same when a
+// run fails: only async-signal-safe calls.
+void settle_unfinished_folder(const PendingFolder& folder);
+
+// A child process writing into this process's outputs (a plotting script),
+// ended by the handler before it cleans up; 0 for none.
+void set_child_to_stop(pid_t child);
+
 // Installs the handler described above for SIGINT, SIGTERM and SIGHUP
 // (those the process does not ignore).
 void install_interrupt_cleanup();
+
+// Holds SIGINT, SIGTERM and SIGHUP back in this thread while it lives (a
+// folder's commit, which must not stop halfway), and delivers them after.
+class InterruptsHeld {
+public:
+    InterruptsHeld();
+    ~InterruptsHeld();
+    InterruptsHeld(const InterruptsHeld&) = delete;
+    InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+private:
+    sigset_t previous_;
+};
 
 // For a child process that must not act on its parent's files (the
 // simulation's fork): gives those signals back the actions they had before

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace numacoll {
 
@@ -19,6 +20,14 @@ bool& enabled_flag() {
 }
 
 }  // namespace
+
+void reached_stage(const char* stage) {
+    const char* pause_at = std::getenv("NUMACOLL_PAUSE_AT");
+    if (pause_at == nullptr || std::strcmp(pause_at, stage) != 0) return;
+    std::fprintf(stderr, "numacoll: paused at %s\n", stage);
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::seconds(60));
+}
 
 void set_progress_reports(bool enabled) { enabled_flag() = enabled; }
 bool progress_reports() { return enabled_flag(); }

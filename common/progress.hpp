@@ -18,6 +18,13 @@ namespace numacoll {
 void set_progress_reports(bool enabled);
 bool progress_reports();
 
+// A command that writes a folder reached a stage of its work: "simulating"
+// (or measuring), "writing" (its tables written, not yet in place),
+// "plotting". For the tests of interruptions: with NUMACOLL_PAUSE_AT=STAGE
+// the process says "numacoll: paused at STAGE" on stderr there and sleeps
+// up to 60 s, so that a signal lands in that stage; otherwise nothing.
+void reached_stage(const char* stage);
+
 // When and where a report writes (tests shorten the delays).
 struct ProgressTiming {
     std::chrono::milliseconds quiet_start{2000};
