@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
+#include "common/byte_size.hpp"
 #include "common/progress.hpp"
 
 namespace numacoll::tune {
@@ -72,52 +74,139 @@ std::size_t planned_timings(const SweepRequest& request) {
     return per_point * request.nodes.size() * request.ranks_per_node.size() * request.bytes.size();
 }
 
+namespace {
+
+algo::Layout layout_of(const std::shared_ptr<const topo::Machine>& machine, int nodes, int per_node) {
+    algo::LayoutOptions layout_options;
+    layout_options.nodes = nodes;
+    layout_options.ranks_per_node = per_node;
+    return algo::make_layout(machine, layout_options);
+}
+
+sched::CollectiveSpec spec_of(sched::Collective collective, const Candidate& candidate, std::uint64_t bytes, int root) {
+    sched::CollectiveSpec spec;
+    spec.collective = collective;
+    spec.algorithm = candidate.algorithm;
+    spec.bytes = bytes;
+    spec.root = root;
+    spec.options = candidate.options;
+    return spec;
+}
+
+// One point of a sweep, as for_each_point hands it over.
+struct PointOf {
+    std::size_t index = 0;  // in sweep order
+    sched::Collective collective = sched::Collective::allreduce;
+    const std::vector<Candidate>* candidates = nullptr;
+    const algo::Layout* layout = nullptr;
+    std::uint64_t bytes = 0;
+
+    // "allreduce at 2 nodes x 12 ranks, 64KiB"
+    std::string name() const {
+        return fmt::format("{} at {} node{} x {} ranks, {}", sched::to_string(collective), layout->nodes,
+                           layout->nodes == 1 ? "" : "s", layout->ranks_per_node, format_bytes(bytes));
+    }
+};
+
+// Every point in the order collective, shape (nodes, then ranks per node),
+// size, each shape laid out once on `machine` (compact placement).
+void for_each_point(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
+                    const std::function<void(const PointOf&)>& visit) {
+    PointOf point;
+    for (sched::Collective collective : request.collectives) {
+        const std::vector<Candidate> candidates = candidates_for(collective, request);
+        point.collective = collective;
+        point.candidates = &candidates;
+        for (int nodes : request.nodes)
+            for (int per_node : request.ranks_per_node) {
+                const algo::Layout layout = layout_of(machine, nodes, per_node);
+                point.layout = &layout;
+                for (std::uint64_t bytes : request.bytes) {
+                    point.bytes = bytes;
+                    visit(point);
+                    ++point.index;
+                }
+            }
+    }
+}
+
+}  // namespace
+
+SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine) {
+    SweepCheck check;
+    // Per option value asked for (segment=N, fanout=K): whether some point took it, and the first refusal.
+    std::map<std::string, std::pair<bool, std::string>> asked;
+    for_each_point(request, machine, [&](const PointOf& point) {
+        const std::vector<Candidate>& candidates = *point.candidates;
+        std::string first_refusal;
+        bool taken = false;
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            std::string refusal;
+            try {
+                (void)algo::check_schedule_request(spec_of(point.collective, candidates[c], point.bytes, request.root),
+                                                   *point.layout);
+            } catch (const UsageError& error) {
+                refusal = error.what();
+            }
+            taken = taken || refusal.empty();
+            if (!refusal.empty()) {
+                check.refused.emplace(point.index, c);
+                if (first_refusal.empty()) first_refusal = refusal;
+            }
+            for (const char* key : {"segment", "fanout"}) {
+                const auto found = candidates[c].options.find(key);
+                if (found == candidates[c].options.end()) continue;
+                auto& [used, why] = asked[fmt::format("{}={}", key, found->second)];
+                used = used || refusal.empty();
+                if (why.empty() && !refusal.empty()) why = fmt::format("{}: {}", point.name(), refusal);
+            }
+        }
+        if (!taken) throw UsageError(fmt::format("{}: {}", point.name(), first_refusal));
+    });
+    for (const auto& [value, outcome] : asked)
+        if (!outcome.first)
+            throw UsageError(fmt::format("--{}s {} fits no candidate at any point: {}", value.substr(0, value.find('=')),
+                                         value.substr(value.find('=') + 1), outcome.second));
+    return check;
+}
+
 std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
-                             const Timer& time, const std::string& what) {
+                             const Timer& time, const std::string& what, const SweepCheck* checked) {
+    std::optional<SweepCheck> own;
+    if (checked == nullptr) checked = &own.emplace(check_sweep(request, machine));
     const std::size_t planned = planned_timings(request);
     ProgressReport progress(what, "timings", planned);
     std::size_t done = 0;
     std::vector<TunePoint> points;
-    for (sched::Collective collective : request.collectives) {
-        const std::vector<Candidate> candidates = candidates_for(collective, request);
-        for (int nodes : request.nodes)
-            for (int per_node : request.ranks_per_node) {
-                algo::LayoutOptions layout_options;
-                layout_options.nodes = nodes;
-                layout_options.ranks_per_node = per_node;
-                const algo::Layout layout = algo::make_layout(machine, layout_options);
-                for (std::uint64_t bytes : request.bytes) {
-                    TunePoint point;
-                    point.collective = collective;
-                    point.nodes = nodes;
-                    point.ranks_per_node = layout.size() / nodes;
-                    point.bytes = bytes;
-                    for (const Candidate& candidate : candidates) {
-                        sched::CollectiveSpec spec;
-                        spec.collective = collective;
-                        spec.algorithm = candidate.algorithm;
-                        spec.bytes = bytes;
-                        spec.root = request.root;
-                        spec.options = candidate.options;
-                        // Returned from the handler: assigning inside the try, GCC 12 at -O2
-                        // kept a stale time here when the call threw (tests/tune/sweep_test.cpp).
-                        const std::optional<Timing> timing = [&]() -> std::optional<Timing> {
-                            try {
-                                return time(spec, layout);
-                            } catch (const UsageError&) {
-                                return std::nullopt;  // a size or shape this algorithm does not take
-                            }
-                        }();
-                        if (timing)
-                            point.times.push_back({candidate, timing->time_ns, timing->p10_ns, timing->p90_ns});
-                        else
-                            point.times.push_back({candidate, std::nullopt, std::nullopt, std::nullopt});
-                        progress.advance_each(++done);
-                    }
-                    points.push_back(std::move(point));
+    for_each_point(request, machine, [&](const PointOf& at) {
+        TunePoint point;
+        point.collective = at.collective;
+        point.nodes = at.layout->nodes;
+        point.ranks_per_node = at.layout->ranks_per_node;
+        point.bytes = at.bytes;
+        const std::vector<Candidate>& candidates = *at.candidates;
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            const Candidate& candidate = candidates[c];
+            const sched::CollectiveSpec spec = spec_of(at.collective, candidate, at.bytes, request.root);
+            const bool refused = checked->refused.count({at.index, c}) > 0;
+            // Returned from the handler: assigning inside the try, GCC 12 at -O2
+            // kept a stale time here when the call threw (tests/tune/sweep_test.cpp).
+            const std::optional<Timing> timing = [&]() -> std::optional<Timing> {
+                if (refused) return std::nullopt;  // a size or shape this algorithm does not take
+                try {
+                    return time(spec, *at.layout);
+                } catch (const UsageError&) {
+                    return std::nullopt;  // one the engine does not take (no model for it)
                 }
-            }
-    }
+            }();
+            if (timing)
+                point.times.push_back({candidate, timing->time_ns, timing->p10_ns, timing->p90_ns});
+            else
+                point.times.push_back({candidate, std::nullopt, std::nullopt, std::nullopt});
+            progress.advance_each(++done);
+        }
+        points.push_back(std::move(point));
+    });
     return points;
 }
 

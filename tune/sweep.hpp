@@ -15,7 +15,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "algorithms/layout.hpp"
@@ -52,10 +54,28 @@ struct Timing {
 };
 using Timer = std::function<std::optional<Timing>(const sched::CollectiveSpec& spec, const algo::Layout& layout)>;
 
+// What the checks before a sweep found: every shape laid out, and the
+// candidates that do not take a point (a size, root or shape their
+// generator refuses), which the sweep then skips without timing.
+struct SweepCheck {
+    std::set<std::tuple<std::size_t, std::size_t>> refused;  // (point, candidate), in sweep order
+};
+
+// Checks every point and candidate of `request` on `machine` as `numacoll
+// sim` checks a schedule before generating it (algo::check_schedule_request:
+// sizes, root, options, the task bound's estimate), and the shapes' layouts,
+// before any timing. UsageError, with sim's message and the point, when a
+// shape cannot be laid out, when some point has no candidate that takes
+// it, or when a segment size or fan-out asked for fits no candidate at any
+// point.
+SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine);
+
 // Every point, in the order collective, shape (nodes, then ranks per node),
 // size, each shape laid out once on `machine` (compact placement); progress
-// on stderr (common/progress.hpp), named `what`.
+// on stderr (common/progress.hpp), named `what`. With `checked` (from
+// check_sweep), the candidates it refused are not timed; without, it checks first.
 std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
-                             const Timer& time, const std::string& what = "tune: timing candidates");
+                             const Timer& time, const std::string& what = "tune: timing candidates",
+                             const SweepCheck* checked = nullptr);
 
 }  // namespace numacoll::tune
