@@ -6,6 +6,8 @@
 
 #include "algorithms/registry.hpp"
 #include "common/byte_size.hpp"
+#include "common/error.hpp"
+#include "common/shell_word.hpp"
 #include "costs/params.hpp"
 #include "sim/engine.hpp"
 
@@ -19,11 +21,6 @@ std::string join_ints(const std::vector<int>& values) {
     return text;
 }
 
-// Quotes what a shell would split.
-std::string quoted(const std::string& text) {
-    return text.find_first_of(" \"'") == std::string::npos ? text : "\"" + text + "\"";
-}
-
 std::string key_of(const Setting& s) {
     std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", s.topology, s.params, s.nodes, s.ranks_per_node,
                                   join_ints(s.pus), sched::to_string(s.collective), s.algorithm, s.bytes, s.root);
@@ -35,8 +32,8 @@ std::string key_of(const Setting& s) {
 
 std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>& sizes,
                         const std::vector<std::string>& algorithms) {
-    std::string command = "numacoll sim -t " + quoted(setting.topology);
-    if (!setting.params.empty()) command += " --params " + setting.params;
+    std::string command = "numacoll sim -t " + shell_word(setting.topology);
+    if (!setting.params.empty()) command += " --params " + shell_word(setting.params);
     if (setting.nodes != 1) command += fmt::format(" -N {}", setting.nodes);
     if (setting.ranks_per_node != 0) command += fmt::format(" -p {}", setting.ranks_per_node);
     if (!setting.pus.empty()) command += " --placement list --pus " + join_ints(setting.pus);
@@ -55,13 +52,35 @@ std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>
     return command + " --bytes " + bytes;
 }
 
+void check_substitute(const std::string& name, const std::string& path, const topo::Machine& substitute) {
+    const topo::Machine bundled = topo::load_machine(name);
+    const auto refuse = [&](const std::string& what, std::size_t has, std::size_t needs) {
+        return UsageError(fmt::format("--machine {}={}: it has {} {}, and {}'s findings need {} (a node of the same "
+                                      "kind: packages, NUMA nodes, a NIC)",
+                                      name, path, has, what, name, needs));
+    };
+    if (substitute.packages.size() < bundled.packages.size())
+        throw refuse("package(s)", substitute.packages.size(), bundled.packages.size());
+    if (substitute.numa_nodes.size() < bundled.numa_nodes.size())
+        throw refuse("NUMA node(s)", substitute.numa_nodes.size(), bundled.numa_nodes.size());
+    // The NUIOA findings place processes near opteron8218's NIC and two hops
+    // from it; elsewhere a missing NIC is a virtual one (sim/platform_model.hpp).
+    if (name == "opteron8218" && substitute.nics().size() < bundled.nics().size())
+        throw refuse("NIC(s)", substitute.nics().size(), bundled.nics().size());
+}
+
+std::shared_ptr<const topo::Machine> Experiment::machine(const std::string& topology) {
+    auto& machine = machines_[topology];
+    if (!machine) machine = std::make_shared<const topo::Machine>(topo::load_machine(topology));
+    return machine;
+}
+
 const sim::PlatformModel& Experiment::platform(const Setting& setting) {
-    auto& machine = machines_[setting.topology];
-    if (!machine) machine = std::make_shared<const topo::Machine>(topo::load_machine(setting.topology));
+    const auto loaded = machine(setting.topology);
     const std::string key = fmt::format("{}|{}|{}", setting.topology, setting.params, setting.nodes);
     auto& platform = platforms_[key];
     if (!platform)
-        platform = std::make_unique<sim::PlatformModel>(machine, costs::params_for(*machine, setting.params), setting.nodes);
+        platform = std::make_unique<sim::PlatformModel>(loaded, costs::params_for(*loaded, setting.params), setting.nodes);
     return *platform;
 }
 
@@ -77,7 +96,6 @@ double Experiment::time_ns(const Setting& requested) {
     const Setting setting = resolved(requested);
     const std::string key = key_of(setting);
     if (auto found = times_.find(key); found != times_.end()) return found->second;
-    const sim::PlatformModel& model = platform(setting);
     algo::LayoutOptions layout;
     layout.nodes = setting.nodes;
     layout.ranks_per_node = setting.ranks_per_node;
@@ -91,10 +109,15 @@ double Experiment::time_ns(const Setting& requested) {
     spec.bytes = setting.bytes;
     spec.root = setting.root;
     spec.options = setting.options;
-    auto machine = machines_[setting.topology];
-    const sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
-    const double time = sim::simulate(schedule, model).timeline.makespan_ns;
+    const algo::Layout made = algo::make_layout(machine(setting.topology), layout);
+    const double tasks = static_cast<double>(algo::check_schedule_request(spec, made));
     ++simulations_;
+    if (check_only_) {
+        times_.emplace(key, tasks);
+        return tasks;
+    }
+    const sched::Schedule schedule = algo::generate_schedule(spec, made);
+    const double time = sim::simulate(schedule, platform(setting)).timeline.makespan_ns;
     if (!quiet_ && simulations_ % 25 == 0) std::cerr << "  " << simulations_ << " simulations\n";
     times_.emplace(key, time);
     return time;

@@ -37,9 +37,22 @@ struct Setting {
 std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>& sizes = {},
                         const std::vector<std::string>& algorithms = {});
 
+// UsageError when `substitute` cannot stand for bundled machine `name` in
+// its findings: fewer packages or NUMA nodes than `name` has (the findings
+// compare sockets and NUMA distances), or, for opteron8218, fewer NICs (the
+// NUIOA findings place processes near it). `path` names it in the message.
+// The PUs a finding names are checked as its settings are laid out.
+void check_substitute(const std::string& name, const std::string& path, const topo::Machine& substitute);
+
 class Experiment {
 public:
-    explicit Experiment(bool quiet) : quiet_(quiet) {}
+    // `check_only`: nothing is simulated; each setting is checked as `numacoll
+    // sim` checks one before generating it (its layout, sizes, root, the task
+    // bound's estimate) and counted, and time_ns returns the estimate's task
+    // count (a lower bound) in its place, so that the findings' code runs
+    // through: a run's settings are all checked before it starts. Nothing of
+    // it is a result.
+    explicit Experiment(bool quiet, bool check_only = false) : quiet_(quiet), check_only_(check_only) {}
 
     // Simulates machine `name` (a bundled one) from `topology` instead (an
     // hwloc XML export of a real node), with `name`'s parameters.
@@ -53,8 +66,10 @@ public:
 
 private:
     const sim::PlatformModel& platform(const Setting& setting);
+    std::shared_ptr<const topo::Machine> machine(const std::string& topology);
 
     bool quiet_;
+    bool check_only_;
     std::size_t simulations_ = 0;
     std::map<std::string, std::shared_ptr<const topo::Machine>> machines_;
     std::map<std::string, std::unique_ptr<sim::PlatformModel>> platforms_;

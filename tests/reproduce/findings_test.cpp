@@ -7,6 +7,7 @@
 #include <set>
 
 #include "algorithms/registry.hpp"
+#include "common/error.hpp"
 #include "reproduce/sweep.hpp"
 #include "sim/engine.hpp"
 
@@ -52,6 +53,35 @@ TEST(Findings, AnExperimentGivesWhatTheSimulatorGives) {
                               .timeline.makespan_ns;
     EXPECT_DOUBLE_EQ(via_experiment, direct);
     EXPECT_EQ(sim_command(setting), "numacoll sim -t westmere -N 2 -c bcast -a binomial --bytes 4KiB");
+}
+
+// The commands reproduce.csv gives paste into a shell as they are.
+TEST(Findings, CommandsQuoteWhatAShellWouldSplit) {
+    Setting setting;
+    setting.topology = "synthetic:Package:1 Core:1";
+    setting.params = "my params.json";
+    EXPECT_EQ(sim_command(setting),
+              "numacoll sim -t 'synthetic:Package:1 Core:1' --params 'my params.json' -c allreduce -a tree --bytes 8B");
+    setting.topology = "it's.xml";
+    setting.params.clear();
+    EXPECT_EQ(sim_command(setting), "numacoll sim -t 'it'\\''s.xml' -c allreduce -a tree --bytes 8B");
+}
+
+// Checking a run simulates nothing: it checks every setting as sim would.
+TEST(Findings, ACheckOfEverySettingSimulatesNothing) {
+    Experiment estimate(true, true);
+    for (const Finding& finding : findings())
+        if (finding.name.starts_with("hpdc13-westmere")) (void)finding.evaluate(estimate);
+    EXPECT_GT(estimate.simulations(), 10u);
+    // A setting on PUs the machine does not have is refused as its layout is made.
+    Setting beyond;
+    beyond.topology = "westmere";
+    beyond.ranks_per_node = 1;
+    beyond.pus = {99};
+    EXPECT_THROW((void)estimate.time_ns(beyond), UsageError);
+    // A machine of one package cannot stand for westmere.
+    EXPECT_THROW(check_substitute("westmere", "one.xml", topo::load_machine("synthetic:Package:1 Core:2")), UsageError);
+    EXPECT_NO_THROW(check_substitute("westmere", "two.xml", topo::load_machine("synthetic:Package:2 NUMANode:1 Core:2")));
 }
 
 TEST(Findings, CrossoversAreInterpolatedBetweenTheSizesAroundTheSwitch) {
