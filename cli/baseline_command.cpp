@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -50,7 +51,7 @@ void force_ompi_algorithm(const BaselineOptions& options, sched::Collective coll
     }
 }
 
-int run_baseline(const BaselineOptions& options) {
+int run_baseline(const BaselineOptions& options, const CLI::App& command) {
     // Everything that can be checked before MPI starts is, on every process alike.
     sched::CollectiveSpec base;
     base.collective = sched::parse_collective(options.collective);
@@ -70,7 +71,9 @@ int run_baseline(const BaselineOptions& options) {
     // The process has one thread, which calls MPI (the harness runs the timed
     // calls on it): Open MPI 4.1 makes an 8-byte MPI_Allreduce about 80 ns
     // slower when initialised with any thread level above MPI_THREAD_SINGLE.
-    exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_SINGLE);
+    const StartedMpi started = start_mpi(command, MPI_THREAD_SINGLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
     std::unique_ptr<results::ResultWriter> output;
     std::shared_ptr<const topo::Machine> machine;
     if (const int code = agree_on(
@@ -106,21 +109,22 @@ int run_baseline(const BaselineOptions& options) {
                 const bool pinned_everywhere = world.true_everywhere(result.threads_pinned);
                 const bool bound_everywhere = world.true_everywhere(result.memory_bound);
                 ++done;
-                if (world.rank() != 0) continue;
-                results::ResultRow row = results::measured_row(exec::native_schedule(spec, world.size()), result.stats,
-                                                               pinned_everywhere, bound_everywhere);
-                row.engine = "mpi-native";
-                row.topology = machine->source;
-                row.provenance = provenance;
-                output->write(row);
-                if (!options.quiet)
-                    std::cerr << fmt::format("[{}/{}] MPI_{} ({}) {} on {} processes: median {:.0f} ns (p10 {:.0f}, "
-                                             "p90 {:.0f}), verified\n",
-                                             done, sizes.size(), sched::to_string(spec.collective), spec.algorithm,
-                                             format_bytes(bytes), world.size(), result.stats.median_ns,
-                                             result.stats.p10_ns, result.stats.p90_ns);
+                on_writer(world, [&] {
+                    results::ResultRow row = results::measured_row(exec::native_schedule(spec, world.size()),
+                                                                   result.stats, pinned_everywhere, bound_everywhere);
+                    row.engine = "mpi-native";
+                    row.topology = machine->source;
+                    row.provenance = provenance;
+                    output->write(row);
+                    if (!options.quiet)
+                        std::cerr << fmt::format("[{}/{}] MPI_{} ({}) {} on {} processes: median {:.0f} ns (p10 "
+                                                 "{:.0f}, p90 {:.0f}), verified\n",
+                                                 done, sizes.size(), sched::to_string(spec.collective), spec.algorithm,
+                                                 format_bytes(bytes), world.size(), result.stats.median_ns,
+                                                 result.stats.p10_ns, result.stats.p90_ns);
+                });
             }
-            if (output) output->finish();
+            on_writer(world, [&] { output->finish(); });
         },
         "rank");
 }
@@ -150,7 +154,7 @@ CommandRun add_baseline_command(CLI::App& app) {
         "Examples:\n"
         "  mpirun -np 2 numacoll baseline -c allreduce -b 8B:1MiB -o native.csv\n"
         "  mpirun -np 4 numacoll baseline -c bcast --ompi-algorithm binomial -b 64KiB");
-    return [options] { return run_baseline(*options); };
+    return [options, command] { return run_baseline(*options, *command); };
 }
 
 }  // namespace numacoll::cli

@@ -9,6 +9,7 @@
 #include "calibrate/network.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "exec/mpi_world.hpp"
@@ -29,8 +30,10 @@ struct CalibrateOptions {
 // calibrates its node while the others wait without spinning, then processes
 // 0 and 1 measure the network (calibrate/network.hpp) and process 0 writes
 // the file with both.
-int calibrate_with_network(const CalibrateOptions& options) {
-    exec::MpiWorld world(nullptr, nullptr);
+int calibrate_with_network(const CalibrateOptions& options, const CLI::App& command) {
+    const StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
     const bool quiet = options.step.quiet;
     const topo::Machine machine = topo::load_live();
     auto measure = [&]() {
@@ -42,47 +45,52 @@ int calibrate_with_network(const CalibrateOptions& options) {
         const exec::MpiWorld::Agreement agreed = world.agree(0);  // while process 0 calibrates its node
         if (agreed.code != 0) return agreed.code;
         measure();
-        return 0;
+        return world.agree(0).code;  // whether process 0 could write the file
     }
     bool released = false;  // whether the others were told to go on
+    bool measured = false;  // whether the network was measured (the others then wait for the file)
     const auto add_network = [&](costs::Params& params) {
         released = true;
         world.agree(0);
-        const calibrate::NetworkMeasurement measured = measure();
-        const calibrate::NetworkFit fit = calibrate::fit_network(measured.pingpong);
+        const calibrate::NetworkMeasurement measured_network = measure();
+        measured = true;
+        const calibrate::NetworkFit fit = calibrate::fit_network(measured_network.pingpong);
         const results::Provenance provenance = results::current_provenance();
-        calibrate::apply_network(params, measured, fit,
+        calibrate::apply_network(params, measured_network, fit,
                                  fmt::format("calibrated on {} at {} by numacoll {}", provenance.host, provenance.date,
                                              provenance.numacoll));
         if (options.step.network_only) params.name = calibrate::calibrated_name(provenance.host);
         params.description += fmt::format("; then measured between MPI processes ({}): the network and NIC levels, "
                                           "the message overheads{}",
-                                          measured.host_pair, measured.hops_far > 0 ? ", the NIC DMA windows" : "");
+                                          measured_network.host_pair,
+                                          measured_network.hops_far > 0 ? ", the NIC DMA windows" : "");
         if (quiet) return;
         std::cerr << fmt::format("calibrate:   network      one-way {:.0f} ns + m / {:.2f} GB/s (residual {:.1f}%), "
                                  "o_s {:.0f} ns, o_r {:.0f} ns, g {:.0f} ns{}\n",
                                  fit.latency_ns, fit.bandwidth_bytes_per_ns, 100 * fit.residual,
-                                 measured.send_overhead_ns, measured.receive_overhead_ns, measured.gap_ns,
-                                 measured.same_host ? " (one host: shared memory, no NIC)" : "");
-        for (const calibrate::NetworkPoint& p : measured.pingpong)
+                                 measured_network.send_overhead_ns, measured_network.receive_overhead_ns,
+                                 measured_network.gap_ns,
+                                 measured_network.same_host ? " (one host: shared memory, no NIC)" : "");
+        for (const calibrate::NetworkPoint& p : measured_network.pingpong)
             std::cerr << fmt::format("calibrate:   ping-pong    {:<11} {:>8}: one-way {:.0f} ns (p10 {:.0f}, p90 {:.0f}), "
                                      "fit {:.0f} ns\n",
                                      to_string(p.placement), format_bytes(p.bytes), p.one_way_ns, p.p10_ns, p.p90_ns,
                                      fit.latency_ns + static_cast<double>(p.bytes) / fit.bandwidth_bytes_per_ns);
     };
+    // One process alone has no network to measure: it calibrates its node.
+    const bool network = world.size() > 1 || options.step.network_only;
     try {
-        // One process alone has no network to measure: it calibrates its node.
-        const bool network = world.size() > 1 || options.step.network_only;
         write_calibration(options.output, options.measurements, quiet, options.step, nullptr,
                           network ? std::function<void(costs::Params&)>(add_network) : nullptr);
     } catch (const std::exception& error) {
         const int code = dynamic_cast<const UsageError*>(&error) ? 2 : 1;
-        // Once the others measure the network with this process, they would wait for it: end the job.
-        if (released) world.abort(fmt::format("numacoll: {}", error.what()), code);
+        // While the others measure the network with this process, they would wait for it: end the job.
+        if (released && !measured) world.abort(fmt::format("numacoll: {}", error.what()), code);
         std::cerr << "numacoll: " << error.what() << "\n";
         world.agree(code);
         return code;
     }
+    if (network) world.agree(0);
     std::cout << fmt::format("wrote {}\n", options.output);
     return 0;
 }
@@ -107,8 +115,8 @@ CommandRun add_calibrate_command(CLI::App& app) {
                     "  numacoll calibrate --quick --measurements points.csv\n"
                     "  mpirun -np 2 --map-by node numacoll calibrate -o cluster.json   (adds the network)\n"
                     "  mpirun -np 2 --map-by node numacoll calibrate --network-only --base node.json -o cluster.json");
-    return [options] {
-        if (exec::MpiWorld::launched_by_mpirun()) return calibrate_with_network(*options);
+    return [options, command] {
+        if (exec::MpiWorld::launched_by_mpirun()) return calibrate_with_network(*options, *command);
         if (options->step.network_only)
             throw UsageError("--network-only measures between MPI processes: mpirun -np 2 numacoll calibrate "
                              "--network-only --base FILE -o FILE");

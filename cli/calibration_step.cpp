@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.hpp"
 #include "calibrate/host_check.hpp"
+#include "cli/common.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -21,13 +22,16 @@ namespace numacoll::cli {
 double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,
                          const CalibrationStep& step, costs::Params* params_out,
                          const std::function<void(costs::Params&)>& before_writing) {
+    check_distinct_paths(
+        {{"-o", params_path, true}, {"--measurements", measurements_path, true}, {"--base", step.base, false}});
+    if (step.network_only && !measurements_path.empty())
+        throw UsageError("--measurements lists the node's microbenchmarks: not with --network-only");
     // Both outputs open before the work, so that a bad path fails at once.
     OutputFile params_file(params_path);
     std::optional<OutputFile> measurements_file;
     if (!measurements_path.empty()) measurements_file.emplace(measurements_path);
     const costs::Params base = costs::load_params(step.base);  // an unknown base fails before the work too
     if (step.network_only) {
-        if (measurements_file) throw UsageError("--measurements lists the node's microbenchmarks: not with --network-only");
         costs::Params params = base;
         if (before_writing) before_writing(params);
         params_file.write(costs::params_to_json(params));
@@ -42,12 +46,11 @@ double write_calibration(const std::string& params_path, const std::string& meas
     if (!quiet) options.progress = [](const std::string& line) { std::cerr << "calibrate: " << line << "\n"; };
     calibrate::CalibrationRun run = calibrate::calibrate_machine(machine, options);
     if (before_writing) before_writing(run.params);
+    // Every text written before any is put in place: a failure leaves neither.
+    if (measurements_file) measurements_file->write(calibrate::measurements_csv(run.measurements, run.params));
     params_file.write(costs::params_to_json(run.params));
     params_file.commit();
-    if (measurements_file) {
-        measurements_file->write(calibrate::measurements_csv(run.measurements, run.params));
-        measurements_file->commit();
-    }
+    if (measurements_file) measurements_file->commit();
     if (!quiet) {
         std::cerr << fmt::format("calibrate: {} points in {:.1f} s{}{}\n", run.measurements.size(), run.seconds,
                                  run.threads_pinned ? "" : "; threads NOT pinned (the system refused)",
@@ -102,17 +105,29 @@ bool host_runs_as_calibrated(const costs::Params& params, bool quiet) {
 
 }  // namespace
 
-costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step) {
-    const std::filesystem::path dir(folder);
-    const std::string params_path = (dir / "params-calibrated.json").string();
+costs::Params calibrate_into_folder(const OutputFolder& folder, const CalibrationStep& step) {
+    const std::string params_name = "params-calibrated.json";
+    const std::string measurements_name = "calibration.csv";
     const std::string host = results::current_provenance().host;
     std::error_code error;
-    if (step.reuse && std::filesystem::is_regular_file(params_path, error)) {
+    if (step.reuse && std::filesystem::is_regular_file(folder.earlier(params_name), error)) {
         try {
-            costs::Params cached = costs::parse_params(read_text_file(params_path, "params", params_file_cap_bytes), params_path);
+            const std::string text = read_text_file(folder.earlier(params_name), "params", params_file_cap_bytes);
+            costs::Params cached = costs::parse_params(text, folder.final_path(params_name));
             if (cached.name == calibrate::calibrated_name(host)) {
-                if (!step.quiet) std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n", params_path);
-                if (host_runs_as_calibrated(cached, step.quiet)) return cached;
+                if (!step.quiet)
+                    std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n",
+                                             folder.final_path(params_name));
+                if (host_runs_as_calibrated(cached, step.quiet)) {
+                    // The run keeps the calibration it used, with its measurements.
+                    write_output_file(folder.file(params_name), text);
+                    if (std::filesystem::is_regular_file(folder.earlier(measurements_name), error))
+                        write_output_file(folder.file(measurements_name),
+                                          read_text_file(folder.earlier(measurements_name), "calibration measurements",
+                                                         params_file_cap_bytes));
+                    cached.origin = folder.final_path(params_name);
+                    return cached;
+                }
             }
         } catch (const InputError&) {
             // A damaged cache is measured again and replaced.
@@ -123,11 +138,12 @@ costs::Params calibrate_into_folder(const std::string& folder, const Calibration
     // so it is checked at once and redone (a few times at most).
     costs::Params params;
     for (int attempt = 1; attempt <= calibration_attempts; ++attempt) {
-        const double residual = write_calibration(params_path, (dir / "calibration.csv").string(), step.quiet, step, &params);
+        const double residual =
+            write_calibration(folder.file(params_name), folder.file(measurements_name), step.quiet, step, &params);
         if (attempt == calibration_attempts) break;
         if (residual <= consistent_residual_limit && host_runs_as_calibrated(params, step.quiet)) break;
     }
-    params.origin = params_path;
+    params.origin = folder.final_path(params_name);
     return params;
 }
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 
+#include "common/output_folder.hpp"
 #include "costs/params.hpp"
 
 namespace numacoll::cli {
@@ -26,11 +27,15 @@ struct CalibrationStep {
     bool network_only = false;
 };
 
-costs::Params calibrate_into_folder(const std::string& folder, const CalibrationStep& step);
+// Calibrates into the run's `folder` (or, with `step.reuse`, copies the
+// earlier run's calibration there when it still holds).
+costs::Params calibrate_into_folder(const OutputFolder& folder, const CalibrationStep& step);
 
 // Writes a calibration's params and measurements (the `calibrate` command's
-// files); returns the fit's worst cache-level residual, and says on stderr
-// when it is above consistent_residual_limit.
+// files), both whole before either is put in place (a failure leaves
+// neither); returns the fit's worst cache-level residual, and says on stderr
+// when it is above consistent_residual_limit. UsageError, before any work,
+// when the two paths, or one of them and --base, name the same file.
 // `before_writing` completes the params before they are written (the
 // network level, measured under mpirun).
 double write_calibration(const std::string& params_path, const std::string& measurements_path, bool quiet,

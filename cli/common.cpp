@@ -6,12 +6,14 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <utility>
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
 #include "costs/core_levels.hpp"
+#include "results/provenance.hpp"
 #include "schedule/schedule_io.hpp"
 
 namespace numacoll::cli {
@@ -215,22 +217,44 @@ void add_iteration_options(CLI::App& command, int& iterations, int* warmup) {
             ->check(CLI::Range(0, 100000000));
 }
 
-void check_distinct_outputs(const std::string& output, const std::string& trace) {
-    if (output.empty() || trace.empty()) return;
+void check_distinct_paths(const std::vector<CommandPath>& paths) {
     std::error_code ignored;
-    const auto resolved = [&](const std::string& path) {
-        return std::filesystem::weakly_canonical(path == "-" ? "/dev/stdout" : path, ignored);
+    const auto resolved = [&](const CommandPath& path) -> std::optional<std::filesystem::path> {
+        if (path.path.empty()) return std::nullopt;
+        const std::string named = path.path != "-" ? path.path : path.output ? "/dev/stdout" : "/dev/stdin";
+        // An input that is no file here names something bundled (westmere, generic, live).
+        if (!path.output && !std::filesystem::exists(named, ignored)) return std::nullopt;
+        return std::filesystem::weakly_canonical(named, ignored);
     };
-    if (resolved(output) == resolved(trace))
-        throw UsageError(fmt::format("-o and --trace name the same file '{}': give each its own", trace));
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        for (std::size_t j = i + 1; j < paths.size(); ++j) {
+            if (!paths[i].output && !paths[j].output) continue;
+            const auto first = resolved(paths[i]);
+            const auto second = resolved(paths[j]);
+            if (!first || !second || *first != *second) continue;
+            if (paths[i].output && paths[j].output)
+                throw UsageError(fmt::format("{} and {} name the same file '{}': give each its own", paths[i].option,
+                                             paths[j].option, paths[j].path));
+            const CommandPath& input = paths[i].output ? paths[j] : paths[i];
+            const CommandPath& output = paths[i].output ? paths[i] : paths[j];
+            throw UsageError(fmt::format("{} writes the file {} reads ('{}'): write the result elsewhere", output.option,
+                                         input.option, input.path));
+        }
 }
 
-void ensure_folder(const std::string& path) {
-    std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error || !std::filesystem::is_directory(path))
-        throw UsageError(fmt::format("cannot create output folder '{}': {}", path,
-                                     error ? error.message() : "a file is in the way"));
+std::unique_ptr<OutputFolder> open_output_folder(const std::string& path, const std::string& command,
+                                                 const std::vector<CommandPath>& inputs, OutputFolder::Scope scope) {
+    const results::Provenance provenance = results::current_provenance();
+    auto folder = std::make_unique<OutputFolder>(
+        path, fmt::format("numacoll {} on {} at {}, numacoll {}", command, provenance.host, provenance.date,
+                          provenance.numacoll),
+        std::move(scope));
+    for (const CommandPath& input : inputs)
+        if (!input.output && !input.path.empty() && input.path != "-" && folder->would_remove(input.path))
+            throw UsageError(fmt::format("{} reads '{}', a file of the earlier run in '{}' that this run replaces: "
+                                         "copy it out of the folder first",
+                                         input.option, input.path, path));
+    return folder;
 }
 
 std::vector<int> llc_domains_of_ranks(const sched::Schedule& schedule, const topo::Machine& machine) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/layout.hpp"
+#include "common/output_folder.hpp"
 #include "costs/params.hpp"
 #include "schedule/schedule.hpp"
 #include "topologies/machine.hpp"
@@ -117,9 +118,6 @@ std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm
 sched::Schedule load_schedule(const std::string& path);
 std::vector<sched::Schedule> load_schedules(const std::string& path);
 
-// Creates a folder for output files (UsageError when it cannot).
-void ensure_folder(const std::string& path);
-
 // UsageError when an option that shapes a generated schedule (layout,
 // collective, algorithm and its options, sizes) is given with --from.
 void refuse_generation_options_with_from(CLI::App& command);
@@ -138,7 +136,25 @@ void add_iteration_options(CLI::App& command, int& iterations, int* warmup);
 // `machine` (what the DOT picture clusters by).
 std::vector<int> llc_domains_of_ranks(const sched::Schedule& schedule, const topo::Machine& machine);
 
-// UsageError when the results and the trace would go to one file.
-void check_distinct_outputs(const std::string& output, const std::string& trace);
+// A path a command reads or writes, by the option that names it.
+struct CommandPath {
+    std::string option;  // "-o", "--trace", "--params"...
+    std::string path;
+    bool output = false;
+};
+
+// UsageError when an output and another path of `paths` (an output or an
+// input) name the same file, symlinks followed; inputs that are no file
+// (a bundled name, "live") and empty paths are left out. "-" is standard
+// output for an output, standard input for an input.
+void check_distinct_paths(const std::vector<CommandPath>& paths);
+
+// A folder command's output folder (common/output_folder.hpp), its manifest
+// headed by the command and this run's provenance; UsageError when an input
+// of `inputs` is a file of the folder's earlier run, which the run would
+// replace or remove.
+std::unique_ptr<OutputFolder> open_output_folder(const std::string& path, const std::string& command,
+                                                 const std::vector<CommandPath>& inputs = {},
+                                                 OutputFolder::Scope scope = {});
 
 }  // namespace numacoll::cli

@@ -145,6 +145,7 @@ CommandRun add_dag_command(CLI::App& app) {
             throw UsageError("--stats reports on the schedule instead of writing it: --format has nothing to shape");
         // With --stats, -o receives the report; with --check alone, the
         // verdict goes to standard output and the schedule to -o when named.
+        check_distinct_paths({{"-o", options->output, true}, {"--from", options->from, false}});
         std::optional<OutputFile> output;
         if (options->stats || !options->check || options->output != "-") output.emplace(options->output);
         std::ostringstream report_text;

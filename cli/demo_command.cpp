@@ -14,10 +14,12 @@
 #include "cli/calibration_step.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/plotting.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/progress.hpp"
 #include "costs/params.hpp"
 #include "exec/harness.hpp"
 #include "schedule/schedule_io.hpp"
@@ -63,9 +65,13 @@ CommandRun add_demo_command(CLI::App& app) {
     return [options] {
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
         const algo::Layout layout = options->machine.layout();
+        for (const auto& spec : specs) (void)algo::check_schedule_request(spec, layout);
         const auto& machine = layout.machine;
-        ensure_folder(options->output_dir);
-        const std::filesystem::path dir(options->output_dir);
+        const std::unique_ptr<OutputFolder> folder = open_output_folder(
+            options->output_dir, "demo",
+            {{"--topology", options->machine.topology, false}, {"--params", options->params, false}},
+            validation_folder_scope());
+        const std::filesystem::path dir(folder->staging());
 
         // 1. The machine and one DAG, proven and drawn.
         std::cout << "== This machine, as hwloc describes it ==\n" << topo::describe(*machine) << "\n";
@@ -81,14 +87,17 @@ CommandRun add_demo_command(CLI::App& app) {
                                  schedule.spec.algorithm, layout.size(), schedule.task_count(), kind_counts(schedule));
         std::cout << (report.holds ? fmt::format("symbolic check: holds ({} outputs proven)\n", report.outputs_checked)
                                    : fmt::format("symbolic check: FAILS: {}\n", report.problems.front()));
-        const bool drawn = run_program({"dot", "-Tpng", (dir / (stem + ".dot")).string(), "-o", (dir / (stem + ".png")).string()});
+        const bool drawn = run_program({"dot", "-Tpng", (dir / (stem + ".dot")).string(), "-o",
+                                        (dir / (stem + ".png")).string()},
+                                       false)
+                               .status == 0;
         if (!report.holds) throw CheckError("the symbolic check fails: " + report.problems.front());
 
         // 2. The sweep: simulated, executed, modelled.
         if (options->params.empty())
             std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
         const costs::Params params = options->params.empty()
-                                         ? calibrate_into_folder(options->output_dir, {true, "generic", true, false})
+                                         ? calibrate_into_folder(*folder, {true, "generic", true, false})
                                          : costs::params_for(*machine, options->params);
         std::cout << fmt::format("params: {}\n", params.description);
         const sim::PlatformModel platform(machine, params, 1);
@@ -99,17 +108,19 @@ CommandRun add_demo_command(CLI::App& app) {
         std::cout << fmt::format("\n== {} {} from {}: simulated, executed on {} threads, modelled ==\n",
                                  sched::to_string(schedule.spec.collective), schedule.spec.algorithm, options->bytes,
                                  layout.size());
-        const std::string summary =
-            write_validation_folder(options->output_dir, layout, platform, specs, exec_options, 64u << 10, false,
-                                    options->machine.placement_name(), 3);
+        reached_stage("simulating");
+        const std::string summary = write_validation_folder(folder->staging(), layout, platform, specs, exec_options,
+                                                            64u << 10, false, options->machine.placement_name(), 3);
         std::cout << summary;
+        reached_stage("writing");
 
-        // 3. The plots.
-        std::vector<std::string> pictures = plot_folder(options->output_dir);
-        if (drawn) pictures.push_back((dir / (stem + ".png")).string());
+        // 3. The plots, and every file in place together.
+        std::vector<std::string> pictures = plot_folder(folder->staging(), folder->staging());
+        if (drawn) pictures.push_back(stem + ".png");
+        folder->commit();
         std::cout << "pictures:\n";
-        for (const auto& picture : pictures) std::cout << "  " << picture << "\n";
-        std::cout << fmt::format("everything is in {}\n", std::filesystem::absolute(dir).string());
+        for (const auto& picture : pictures) std::cout << "  " << folder->final_path(picture) << "\n";
+        std::cout << fmt::format("everything is in {}\n", std::filesystem::absolute(options->output_dir).string());
         return 0;
     };
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
@@ -74,12 +75,29 @@ int run_command_line(int argc, char** argv) {
     remember(numacoll::cli::add_overlap_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
-    // Under mpirun every process checks the same arguments before MPI starts,
-    // and fails alike: rank 0 says why, the others only exit with the code.
+    // Under mpirun, a command that takes part in MPI and fails before MPI
+    // starts says so in the agreement the others meet it in
+    // (cli/mpi_agreement.hpp): the first process that failed says why, and
+    // every process exits with its code. Any other command fails alike on
+    // every process: rank 0 says why, the others only exit with the code.
     // (Once MPI runs, the commands that use it report their own failures.)
+    const bool under_launcher = numacoll::exec::MpiWorld::launched_by_mpirun();
+    const bool joins_mpi = under_launcher && argc > 1 && numacoll::cli::joins_mpi_under_launcher(argv[1]);
     const bool reports_errors = numacoll::exec::MpiWorld::launcher_rank() <= 0;
     auto report = [&](const std::string& line) {
         if (reports_errors) std::cerr << line << "\n";
+    };
+    auto fail = [&](const std::string& line, int code) {
+        if (joins_mpi && !numacoll::exec::MpiWorld::started()) {
+            try {
+                return numacoll::cli::fail_in_agreement(code, line);
+            } catch (const std::exception&) {  // no MPI to agree in: say it here
+            }
+            std::cerr << line << "\n";
+            return code;
+        }
+        report(line);
+        return code;
     };
     // Whatever a command printed must have reached its standard output (a
     // full disk, a closed pipe): else one line and exit 1.
@@ -114,17 +132,13 @@ int run_command_line(int argc, char** argv) {
         if (error.get_exit_code() == 0) return output_reached(app.exit(error));  // --help, --version
         std::string message = error.what();
         if (auto newline = message.find('\n'); newline != std::string::npos) message.resize(newline);
-        report("numacoll: " + message + " (see --help)");
-        return 2;
+        return fail("numacoll: " + message + " (see --help)", 2);
     } catch (const numacoll::UsageError& error) {
-        report(std::string("numacoll: ") + error.what());
-        return 2;
+        return fail(std::string("numacoll: ") + error.what(), 2);
     } catch (const numacoll::Error& error) {
-        report(std::string("numacoll: ") + error.what());
-        return 1;
+        return fail(std::string("numacoll: ") + error.what(), 1);
     } catch (const std::exception& error) {
-        report(std::string("numacoll: unexpected error: ") + error.what());
-        return 1;
+        return fail(std::string("numacoll: unexpected error: ") + error.what(), 1);
     }
 }
 

@@ -41,6 +41,9 @@ int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, c
         work();
     } catch (const exec::PeerFailure& failure) {  // another process said why
         return failure.exit_code;
+    } catch (const AgreedFailure& failure) {  // the others end with PeerFailure
+        say_from_process(world, failure.what(), unit);
+        return failure.exit_code;
     } catch (const UsageError& error) {  // agreed: the others end with PeerFailure
         say_from_process(world, error.what(), unit);
         return 2;
@@ -51,6 +54,24 @@ int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, c
         world.abort(line_from(world, error.what(), unit), 1);
     }
     return 0;
+}
+
+void on_writer(const exec::MpiWorld& world, const std::function<void()>& write, int writer) {
+    int code = 0;
+    std::string failure;
+    if (world.rank() == writer) {
+        try {
+            write();
+        } catch (const UsageError& error) {
+            code = 2, failure = error.what();
+        } catch (const std::exception& error) {
+            code = 1, failure = error.what();
+        }
+    }
+    const exec::MpiWorld::Agreement agreed = world.agree(code);
+    if (agreed.code == 0) return;
+    if (code != 0) throw AgreedFailure(failure, code);
+    throw exec::PeerFailure(agreed.code);
 }
 
 }  // namespace numacoll::cli

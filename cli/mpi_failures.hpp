@@ -6,13 +6,15 @@
 //   first process that failed says why;
 // - in the work, a failure the engine agrees on (a wrong result: the
 //   process that found it throws, the others get exec::PeerFailure) is
-//   reported by the process that found it; anything else is one process's
-//   alone and ends the job through MPI_Abort with that process's line.
+//   reported by the process that found it, and so is a failure to write
+//   the results (on_writer); anything else is one process's alone and ends
+//   the job through MPI_Abort with that process's line.
 #pragma once
 
 #include <functional>
 #include <string>
 
+#include "common/error.hpp"
 #include "exec/mpi_world.hpp"
 
 namespace numacoll::cli {
@@ -27,5 +29,18 @@ int agree_on(const exec::MpiWorld& world, const std::function<void()>& setup, co
 
 // Runs `work` (the engine's collective calls) and returns the exit code.
 int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, const char* unit = "node");
+
+// A failure every process knows of, thrown by the process that says why.
+class AgreedFailure : public Error {
+public:
+    AgreedFailure(const std::string& what, int exit_code) : Error(what), exit_code(exit_code) {}
+    int exit_code;
+};
+
+// Runs `write` (what one process writes: rows, a folder) on process
+// `writer` alone, and agrees on how it went: when it failed, that process
+// throws AgreedFailure and the others exec::PeerFailure, which run_agreed
+// turns into its exit code on every process (no MPI_Abort).
+void on_writer(const exec::MpiWorld& world, const std::function<void()>& write, int writer = 0);
 
 }  // namespace numacoll::cli

@@ -14,7 +14,9 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/mpi_failures.hpp"
-#include "cli/validation_output.hpp"
+#include "cli/mpi_agreement.hpp"
+#include "cli/plotting.hpp"
+#include "common/output_folder.hpp"
 #include "common/byte_size.hpp"
 #include "common/duration.hpp"
 #include "common/error.hpp"
@@ -109,27 +111,25 @@ struct Timed {
     bool pinned = false, bound = false;
 };
 
-// The logical PUs of the progress threads under `strategy` on the threads
-// engine: the ranks' own (shared-thread), or PUs no rank uses (thread).
-std::vector<int> progress_thread_pus(sim::ProgressStrategy strategy, const sched::Schedule& schedule,
+// The logical PUs of the progress threads under `strategy` on the real
+// engines, for ranks on `rank_pus`: the ranks' own (shared-thread), or PUs
+// no rank uses (thread).
+std::vector<int> progress_thread_pus(sim::ProgressStrategy strategy, const std::vector<int>& rank_pus,
                                      const topo::Machine& machine) {
     std::vector<int> pus;
     if (strategy == sim::ProgressStrategy::manual) return pus;
     if (strategy == sim::ProgressStrategy::offload)
         throw UsageError("--progress offload: the threads of one node have no NIC to offload to (simulate it with --engine sim)");
-    if (strategy == sim::ProgressStrategy::shared_thread) {
-        for (const sched::RankInfo& rank : schedule.ranks) pus.push_back(rank.pu);
-        return pus;
-    }
+    if (strategy == sim::ProgressStrategy::shared_thread) return rank_pus;
     std::vector<bool> used(static_cast<std::size_t>(machine.pu_count()), false);
-    for (const sched::RankInfo& rank : schedule.ranks)
-        if (rank.pu >= 0 && rank.pu < machine.pu_count()) used[static_cast<std::size_t>(rank.pu)] = true;
-    for (int pu = 0; pu < machine.pu_count() && pus.size() < schedule.ranks.size(); ++pu)
+    for (int pu : rank_pus)
+        if (pu >= 0 && pu < machine.pu_count()) used[static_cast<std::size_t>(pu)] = true;
+    for (int pu = 0; pu < machine.pu_count() && pus.size() < rank_pus.size(); ++pu)
         if (!used[static_cast<std::size_t>(pu)]) pus.push_back(pu);
-    if (pus.size() < schedule.ranks.size())
+    if (pus.size() < rank_pus.size())
         throw UsageError(fmt::format("--progress thread needs a spare PU per rank: {} ranks leave {} of this machine's {} "
                                      "PUs (use fewer ranks, or shared-thread)",
-                                     schedule.ranks.size(), pus.size(), machine.pu_count()));
+                                     rank_pus.size(), pus.size(), machine.pu_count()));
     return pus;
 }
 
@@ -184,41 +184,79 @@ std::vector<std::string> overlap_fields(const results::ResultRow& row, sim::Prog
     return fields;
 }
 
+// What one engine needs for its rows, made and checked before any engine
+// runs: the machine, the layout, and for a simulation the params and the
+// platform.
+struct EngineSetup {
+    std::string engine;
+    std::shared_ptr<const topo::Machine> machine;
+    std::optional<algo::Layout> layout;
+    std::optional<costs::Params> params;
+    std::optional<sim::PlatformModel> platform;
+};
+
+// Makes `engine`'s setup and checks every point of the sweep on it as sim
+// checks a schedule before generating it, and every progress strategy: a
+// UsageError names what is wrong before anything is simulated or measured.
+// `world`: the MPI job (engines mpi and mpi-native).
+EngineSetup prepare_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
+                           const exec::MpiWorld* world) {
+    EngineSetup setup;
+    setup.engine = engine;
+    if (engine == "sim") {
+        setup.machine = options.machine.load();
+        setup.layout.emplace(options.machine.layout(setup.machine));
+        setup.params.emplace(costs::params_for(*setup.machine, options.params));
+        if (!setup.params->compute_flops_per_ns)
+            throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation "
+                                         "into flops (docs/params.md)",
+                                         setup.params->origin));
+    } else {
+        const bool over_mpi = engine == "mpi" || engine == "mpi-native";
+        if (!over_mpi && options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");
+        const std::string topology = options.machine.topology;
+        setup.machine = load_this_machine(topology);
+        setup.layout.emplace(live_layout(options.machine.ranks_per_node, false, options.machine.placement_name(),
+                                         options.machine.pus, over_mpi ? world->size() : 1, topology));
+    }
+    if (engine == "mpi-native") return setup;  // the library's own collectives: no schedule to check
+    for (const auto& spec : sweep.specs) {
+        (void)algo::check_schedule_request(spec, *setup.layout);
+        if (engine != "sim") exec::check_vector_memory(spec.bytes, setup.layout->ranks_per_node, *setup.machine);
+    }
+    if (engine != "sim") {
+        std::vector<int> rank_pus;
+        for (int r = 0; r < setup.layout->ranks_per_node; ++r)
+            rank_pus.push_back(setup.layout->ranks[static_cast<std::size_t>(r)].pu);
+        for (const sim::ProgressStrategy strategy : sweep.strategies)
+            (void)progress_thread_pus(strategy, rank_pus, *setup.machine);
+    }
+    return setup;
+}
+
 // One engine's rows: every schedule, strategy and test interval.
 // `world`: the MPI job (engine mpi); `output`: null on the processes that
 // do not write (all but process 0 of an MPI job).
-void sweep_engine(const OverlapOptions& options, const std::string& engine, const Sweep& sweep,
-                  results::CsvWriter* output, ProgressReport& progress, std::size_t& done,
-                  const exec::MpiWorld* world = nullptr) {
+void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep& sweep, results::CsvWriter* output,
+                  ProgressReport& progress, std::size_t& done, const exec::MpiWorld* world = nullptr) {
+    const std::string& engine = setup.engine;
     const bool simulated = engine == "sim";
     const bool over_mpi = engine == "mpi";
     const auto& strategies = sweep.strategies;
     const auto& intervals = sweep.intervals;
     const auto& specs = sweep.specs;
-    std::shared_ptr<const topo::Machine> machine;
-    std::optional<algo::Layout> layout;
-    std::optional<costs::Params> params;
-    std::optional<sim::PlatformModel> platform;
+    const std::shared_ptr<const topo::Machine>& machine = setup.machine;
+    const algo::Layout& layout = *setup.layout;
+    const std::optional<costs::Params>& params = setup.params;
     double flops_per_ns = 0;
     if (simulated) {
-        machine = options.machine.load();
-        layout.emplace(options.machine.layout(machine));
-        params.emplace(costs::params_for(*machine, options.params));
         announce_generic_params(*params, *machine, "overlap", options.quiet);
-        if (!params->compute_flops_per_ns)
-            throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation "
-                                         "into flops (docs/params.md)",
-                                         params->origin));
         flops_per_ns = params->compute_flops_per_ns->value;
-        platform.emplace(machine, *params, layout->nodes);
+        if (!setup.platform) setup.platform.emplace(machine, *params, layout.nodes);
     } else {
-        if (!over_mpi && options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");
-        const std::string topology = options.machine.topology;
-        machine = load_this_machine(topology);
-        layout.emplace(live_layout(options.machine.ranks_per_node, false, options.machine.placement_name(),
-                                   options.machine.pus, over_mpi ? world->size() : 1, topology));
         flops_per_ns = measured_flops_per_ns(over_mpi ? world : nullptr);
     }
+    const std::optional<sim::PlatformModel>& platform = setup.platform;
     auto time_of = [&](const sched::Schedule& schedule, sim::ProgressStrategy strategy) {
         Timed timed;
         if (simulated) {
@@ -229,7 +267,9 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
         run_options.timed_iterations = options.iterations;
         run_options.warmup_iterations = options.warmup;
         exec::resolve_iterations(run_options, schedule.spec.bytes);
-        run_options.progress_thread_pus = progress_thread_pus(strategy, schedule, *machine);
+        std::vector<int> rank_pus;
+        for (const sched::RankInfo& rank : schedule.ranks) rank_pus.push_back(rank.pu);
+        run_options.progress_thread_pus = progress_thread_pus(strategy, rank_pus, *machine);
         const exec::ExecResult result = over_mpi ? exec::run_on_mpi(schedule, *machine, run_options, *world)
                                                  : exec::run_on_threads(schedule, *machine, run_options);
         timed.time_ns = result.stats.median_ns;
@@ -246,7 +286,7 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
     results::Provenance provenance = results::current_provenance();
     if (over_mpi) provenance.mpi = world->describe();
     for (const auto& spec : specs) {
-        const sched::Schedule collective = algo::generate_schedule(spec, *layout);
+        const sched::Schedule collective = algo::generate_schedule(spec, layout);
         for (const sim::ProgressStrategy strategy : strategies) {
             // The collective alone, issued and waited for, as OSU times it first.
             const double pure_ns = time_of(overlap::compose(collective, {}, flops_per_ns), strategy).time_ns;
@@ -266,8 +306,14 @@ void sweep_engine(const OverlapOptions& options, const std::string& engine, cons
                 row.topology = machine->source;
                 row.params = params ? params->origin : "";
                 row.provenance = provenance;
-                if (output)
-                    output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.time_ns));
+                const auto write = [&] {
+                    if (output)
+                        output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.time_ns));
+                };
+                if (over_mpi)
+                    on_writer(*world, write);  // every process learns whether process 0 could write it
+                else
+                    write();
                 progress.advance(++done);
             }
         }
@@ -324,8 +370,11 @@ void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::Cs
                 row.placement = options.machine.placement_name();
                 row.topology = machine->source;
                 row.provenance = provenance;
-                if (output)
-                    output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.stats.median_ns));
+                on_writer(world, [&] {
+                    if (output)
+                        output->row(
+                            overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.stats.median_ns));
+                });
                 progress.advance(++done);
             }
         }
@@ -361,48 +410,75 @@ Sweep parse_sweep(const OverlapOptions& options, std::size_t engines) {
     return sweep;
 }
 
-void finish_folder(const OverlapOptions& options, results::CsvWriter& output) {
+// The table in place, the picture drawn, and the folder put in place.
+void finish_folder(const OverlapOptions& options, OutputFolder& folder, results::CsvWriter& output) {
     output.finish();
-    std::cout << (std::filesystem::path(options.folder) / "overlap.csv").string() << "\n";
+    reached_stage("writing");
+    std::vector<std::string> written = {"overlap.csv"};
     if (!options.no_plots)
-        for (const auto& picture : plot_folder(options.folder, "plot_overlap", "overlap.csv")) std::cout << picture << "\n";
+        for (const auto& picture : plot_folder(folder.staging(), folder.staging(), "plot_overlap", "overlap.csv"))
+            written.push_back(picture);
+    folder.commit();
+    for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
+}
+
+// Every engine's setup, made and checked before any engine runs.
+std::vector<EngineSetup> prepare_engines(const OverlapOptions& options, const std::vector<std::string>& engines,
+                                         const Sweep& sweep, const exec::MpiWorld* world) {
+    std::vector<EngineSetup> setups;
+    for (const std::string& engine : engines) setups.push_back(prepare_engine(options, engine, sweep, world));
+    return setups;
+}
+
+std::vector<CommandPath> overlap_inputs(const OverlapOptions& options) {
+    return {{"--topology", options.machine.topology, false}, {"--params", options.params, false}};
 }
 
 // One process per node under mpirun: every process measures, process 0
 // writes the folder (and the simulated rows); failures end every process
 // (cli/mpi_failures.hpp).
-int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::string>& engines) {
+int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::string>& engines,
+                       const CLI::App& command) {
     const Sweep sweep = parse_sweep(options, engines.size());
     const int nodes = options.machine.nodes;
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll overlap --engine mpi --nodes {} ...",
                                      nodes, nodes, nodes));
-    exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_MULTIPLE);
+    const StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
+    std::vector<EngineSetup> setups;
+    std::unique_ptr<OutputFolder> folder;
     std::optional<results::CsvWriter> output;
     if (const int code = agree_on(world, [&] {
             if (world.size() != nodes)
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
+            setups = prepare_engines(options, engines, sweep, &world);
             if (world.rank() != 0) return;
-            ensure_folder(options.folder);
-            output.emplace((std::filesystem::path(options.folder) / "overlap.csv").string(), overlap_columns());
+            folder = open_output_folder(options.folder, "overlap", overlap_inputs(options));
+            output.emplace(folder->file("overlap.csv"), overlap_columns());
         }))
         return code;
     return run_agreed(world, [&] {
         ProgressReport progress("overlap", "points", sweep.points * engines.size());
         std::size_t done = 0;
-        for (const std::string& engine : engines) {
-            if (engine == "mpi-native")
-                sweep_native(options, sweep, output ? &*output : nullptr, progress, done, world);
-            else if (engine == "mpi" || world.rank() == 0)
-                sweep_engine(options, engine, sweep, output ? &*output : nullptr, progress, done, &world);
+        if (world.rank() == 0) reached_stage("simulating");
+        for (EngineSetup& setup : setups) {
+            results::CsvWriter* rows = output ? &*output : nullptr;
+            if (setup.engine == "mpi-native")
+                sweep_native(options, sweep, rows, progress, done, world);
+            else if (setup.engine == "mpi")
+                sweep_engine(options, setup, sweep, rows, progress, done, &world);
+            else  // simulated by process 0 alone, while the others wait
+                on_writer(world, [&] { sweep_engine(options, setup, sweep, rows, progress, done); });
         }
-        if (output) finish_folder(options, *output);
+        on_writer(world, [&] { finish_folder(options, *folder, *output); });
     });
 }
 
-int run_overlap(const OverlapOptions& options) {
+int run_overlap(const OverlapOptions& options, const CLI::App& command) {
     const std::vector<std::string> engines = split_list(options.engine, "--engine");
     for (const std::string& engine : engines)
         if (engine != "sim" && engine != "threads" && engine != "mpi" && engine != "mpi-native")
@@ -416,14 +492,19 @@ int run_overlap(const OverlapOptions& options) {
         throw UsageError(fmt::format("--engine {} runs on this machine: --topology live (or a saved export of it), "
                                      "not '{}'",
                                      over_mpi ? "mpi" : "threads", options.machine.topology));
-    if (over_mpi) return run_overlap_on_mpi(options, engines);
+    if (over_mpi) return run_overlap_on_mpi(options, engines, command);
+    if (const int code = agree_to_run_alone(command, "--engine sim and threads run in this one process (--engine mpi "
+                                                     "measures with one process per node)"))
+        return code;
     const Sweep sweep = parse_sweep(options, engines.size());
-    ensure_folder(options.folder);
-    results::CsvWriter output((std::filesystem::path(options.folder) / "overlap.csv").string(), overlap_columns());
+    std::vector<EngineSetup> setups = prepare_engines(options, engines, sweep, nullptr);
+    const std::unique_ptr<OutputFolder> folder = open_output_folder(options.folder, "overlap", overlap_inputs(options));
+    results::CsvWriter output(folder->file("overlap.csv"), overlap_columns());
     ProgressReport progress("overlap", "points", sweep.points * engines.size());
     std::size_t done = 0;
-    for (const std::string& engine : engines) sweep_engine(options, engine, sweep, &output, progress, done);
-    finish_folder(options, output);
+    reached_stage("simulating");
+    for (EngineSetup& setup : setups) sweep_engine(options, setup, sweep, &output, progress, done);
+    finish_folder(options, *folder, output);
     return 0;
 }
 
@@ -470,7 +551,7 @@ CommandRun add_overlap_command(CLI::App& app) {
         "  mpirun -np 2 numacoll overlap --engine sim,mpi,mpi-native -t live --nodes 2 --ranks 1 -a tree,tiled -o p\n"
         "  numacoll overlap -t westmere --nodes 8 -a tree --compute 50us --test-every never,5us "
         "--progress manual,offload -o o2");
-    return [options] { return run_overlap(*options); };
+    return [options, command] { return run_overlap(*options, *command); };
 }
 
 }  // namespace numacoll::cli

@@ -11,7 +11,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/validation_output.hpp"
+#include "cli/plotting.hpp"
+#include "common/output_folder.hpp"
+#include "common/progress.hpp"
+#include "common/shell_word.hpp"
 #include "common/error.hpp"
 #include "reproduce/findings.hpp"
 #include "results/csv_writer.hpp"
@@ -61,10 +64,10 @@ std::vector<const reproduce::Finding*> chosen(const std::vector<std::string>& na
     return result;
 }
 
-void write_figures(const std::string& folder, const std::vector<reproduce::FigureData>& figures) {
-    results::CsvWriter points(folder + "/figures.csv",
+void write_figures(const OutputFolder& folder, const std::vector<reproduce::FigureData>& figures) {
+    results::CsvWriter points(folder.file("figures.csv"),
                               {"figure", "title", "x_label", "y_label", "log_x", "log_y", "series", "x", "y"});
-    results::CsvWriter marks(folder + "/figure_marks.csv", {"figure", "axis", "value", "label"});
+    results::CsvWriter marks(folder.file("figure_marks.csv"), {"figure", "axis", "value", "label"});
     for (const auto& figure : figures) {
         std::vector<std::vector<std::string>> rows;
         for (const auto& series : figure.series)
@@ -88,6 +91,7 @@ int run_reproduce(const ReproduceOptions& options) {
     }
     const auto findings = chosen(options.names);
     std::vector<std::pair<std::string, std::string>> substitutes;
+    std::vector<CommandPath> inputs;
     for (const std::string& text : options.machines) {
         const auto equals = text.find('=');
         const std::string name = text.substr(0, equals);
@@ -95,19 +99,40 @@ int run_reproduce(const ReproduceOptions& options) {
         if (equals == std::string::npos || equals + 1 == text.size() ||
             std::find(bundled.begin(), bundled.end(), name) == bundled.end())
             throw UsageError(fmt::format("--machine '{}' must look like NAME=FILE, NAME a bundled machine", text));
-        topo::load_machine(text.substr(equals + 1));  // a bad file fails here, before any simulation
-        substitutes.emplace_back(name, text.substr(equals + 1));
+        const std::string path = text.substr(equals + 1);
+        for (const auto& [earlier, ignored] : substitutes)
+            if (earlier == name) throw UsageError(fmt::format("--machine {} is given twice", name));
+        // A bad file, or a machine that cannot stand for NAME, fails here, before any simulation.
+        reproduce::check_substitute(name, path, topo::load_machine(path));
+        substitutes.emplace_back(name, path);
+        inputs.push_back({"--machine", path, false});
     }
-    ensure_folder(options.folder);
-    results::CsvWriter table(options.folder + "/reproduce.csv",
+    // Every setting of the chosen findings checked as sim checks one before
+    // generating it (its layout on the machine, sizes, root, the task
+    // bound's estimate), before the first simulation.
+    reproduce::Experiment check(true, true);
+    for (const auto& [name, path] : substitutes) check.substitute(name, path);
+    for (const reproduce::Finding* finding : findings) {
+        try {
+            (void)finding->evaluate(check);
+        } catch (const UsageError& error) {
+            throw UsageError(fmt::format("{}: {}", finding->name, error.what()));
+        }
+    }
+    const std::unique_ptr<OutputFolder> folder = open_output_folder(options.folder, "reproduce", inputs);
+    reached_stage("simulating");
+    results::CsvWriter table(folder->file("reproduce.csv"),
                              {"finding", "paper", "setup", "claim", "numacoll", "verdict", "why", "command"});
     reproduce::Experiment experiment(options.quiet);
     for (const auto& [name, path] : substitutes) experiment.substitute(name, path);
     // The commands name the file and the parameters the simulations used.
     auto command_of = [&](std::string command) {
-        for (const auto& [name, path] : substitutes)
-            for (std::size_t at; (at = command.find(" -t " + name + " ")) != std::string::npos;)
-                command.replace(at, name.size() + 5, " -t " + path + " --params " + name + " ");
+        for (const auto& [name, path] : substitutes) {
+            const std::string bundled = " -t " + name + " ";
+            const std::string named = " -t " + shell_word(path) + " --params " + name + " ";
+            for (std::size_t at = 0; (at = command.find(bundled, at)) != std::string::npos; at += named.size())
+                command.replace(at, bundled.size(), named);
+        }
         return command;
     };
     std::vector<reproduce::FigureData> figures;
@@ -127,16 +152,19 @@ int run_reproduce(const ReproduceOptions& options) {
         figures.insert(figures.end(), outcome.figures.begin(), outcome.figures.end());
     }
     table.finish();
-    write_figures(options.folder, figures);
+    write_figures(*folder, figures);
+    reached_stage("writing");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::vector<std::string> pictures;
+    if (!options.no_plots && !figures.empty())
+        pictures = plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv");
+    folder->commit();
     std::cout << fmt::format("\n{} findings: {} reproduced, {} reproduced qualitatively, {} not reproduced "
-                             "({} simulations, {:.0f} s). Why and how: {}/reproduce.csv\n",
+                             "({} simulations, {:.0f} s). Why and how: {}\n",
                              findings.size(), counts[reproduce::Verdict::reproduced],
                              counts[reproduce::Verdict::qualitative], counts[reproduce::Verdict::not_reproduced],
-                             experiment.simulations(), seconds, options.folder);
-    if (!options.no_plots && !figures.empty())
-        for (const auto& picture : plot_folder(options.folder, "plot_reproduce", "figures.csv"))
-            std::cout << picture << "\n";
+                             experiment.simulations(), seconds, folder->final_path("reproduce.csv"));
+    for (const auto& picture : pictures) std::cout << folder->final_path(picture) << "\n";
     return 0;
 }
 
@@ -151,9 +179,11 @@ CommandRun add_reproduce_command(CLI::App& app) {
     command->add_option("-o,--output", options->folder,
                         "folder for reproduce.csv (with why and a command per finding), figures.csv and the figures")
         ->capture_default_str();
-    command->add_option("--machine", options->machines,
-                        "NAME=FILE: simulate bundled machine NAME from an hwloc XML export of a real node instead, "
-                        "with NAME's parameters (repeatable)");
+    command
+        ->add_option("--machine", options->machines,
+                     "NAME=FILE: simulate bundled machine NAME from an hwloc XML export of a real node instead, "
+                     "with NAME's parameters (repeatable, one NAME=FILE each time)")
+        ->allow_extra_args(false);
     command->add_flag("--list", options->list, "list the findings and exit");
     command->add_flag("--no-plots", options->no_plots, "write the CSV files but draw no figures");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");

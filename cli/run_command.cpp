@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -51,10 +52,13 @@ struct RunSetup {
 
 RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
     RunSetup setup;
+    check_distinct_paths({{"-o", options.output, true},
+                          {"--trace", options.trace, true},
+                          {"--from", options.from, false},
+                          {"--topology", options.machine.topology, false}});
     if (writes_outputs) {
         setup.output = std::make_unique<results::ResultWriter>(options.output);
         if (!options.trace.empty()) {
-            check_distinct_outputs(options.output, options.trace);
             discard_earlier_output(options.trace);  // an interrupted run keeps its rows, never beside an older trace
             setup.trace = std::make_unique<results::TraceWriter>(options.trace);
         }
@@ -105,14 +109,16 @@ void report_point(const RunOptions& options, int done, std::size_t points, const
 
 // One process per node, under mpirun; failures end every process as
 // cli/mpi_failures.hpp says.
-int run_on_mpi_processes(const RunOptions& options) {
+int run_on_mpi_processes(const RunOptions& options, const CLI::App& command) {
     const int nodes = options.machine.nodes;
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll run --engine mpi --nodes {} ...",
                                      nodes, nodes, nodes));
-    exec::MpiWorld world(nullptr, nullptr,
-                         options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
+    const StartedMpi started =
+        start_mpi(command, options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
     RunSetup setup;
     if (const int code = agree_on(world, [&] {
             if (world.size() != nodes)
@@ -134,16 +140,18 @@ int run_on_mpi_processes(const RunOptions& options) {
             const bool pinned_everywhere = world.true_everywhere(result.threads_pinned);
             const bool bound_everywhere = world.true_everywhere(result.memory_bound);
             ++done;
-            if (world.rank() != 0) continue;
-            results::ResultRow row = results::measured_row(schedule, result.stats, pinned_everywhere, bound_everywhere);
-            row.engine = "mpi";
-            write_point(options, setup, schedule, row, provenance, result.timeline);
-            report_point(options, done, setup.schedules.size(), schedule, result.stats, where);
+            on_writer(world, [&] {
+                results::ResultRow row =
+                    results::measured_row(schedule, result.stats, pinned_everywhere, bound_everywhere);
+                row.engine = "mpi";
+                write_point(options, setup, schedule, row, provenance, result.timeline);
+                report_point(options, done, setup.schedules.size(), schedule, result.stats, where);
+            });
         }
-        if (world.rank() == 0) {
+        on_writer(world, [&] {
             if (setup.trace) setup.trace->finish();
             setup.output->finish();
-        }
+        });
     });
 }
 
@@ -186,7 +194,10 @@ CommandRun add_run_command(CLI::App& app) {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);
         if (options->engine != "mpi" && command->count("--mpi-thread") > 0)
             throw UsageError("--mpi-thread goes with --engine mpi");
-        if (options->engine == "mpi") return run_on_mpi_processes(*options);
+        if (options->engine == "mpi") return run_on_mpi_processes(*options, *command);
+        if (const int code = agree_to_run_alone(*command, "--engine threads runs in this one process (--engine mpi "
+                                                          "runs one process per node)"))
+            return code;
         if (options->machine.nodes != 1)
             throw UsageError(fmt::format("the thread engine runs one node: --nodes must be 1 (got {}); start one "
                                          "process per node with mpirun -np {} numacoll run --engine mpi",

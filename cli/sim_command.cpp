@@ -84,10 +84,14 @@ CommandRun add_sim_command(CLI::App& app) {
         // The result columns, and the closed-form model's prediction beside the simulation's.
         std::vector<std::string> columns = results::result_columns();
         columns.push_back("model_ns");
+        check_distinct_paths({{"-o", options->output, true},
+                              {"--trace", options->trace, true},
+                              {"--from", options->from, false},
+                              {"--topology", options->machine.topology, false},
+                              {"--params", options->params, false}});
         results::CsvWriter output(options->output, columns);
         std::optional<results::TraceWriter> trace;
         if (!options->trace.empty()) {
-            check_distinct_outputs(options->output, options->trace);
             discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
             trace.emplace(options->trace);
         }

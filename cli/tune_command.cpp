@@ -15,13 +15,14 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/model_predictions.hpp"
-#include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "common/text_file.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
+#include "cli/plotting.hpp"
 #include "exec/mpi_executor.hpp"
 #include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
@@ -116,7 +117,7 @@ int run_compare(const TuneOptions& options) {
     return 0;
 }
 
-// Every file of the folder is written in full before any is put in place.
+// The folder's tables, in the order write_tune_folder makes them.
 const std::vector<std::string>& folder_files() {
     static const std::vector<std::string> names = {"selection.csv",      "selection.json",  "timings.csv",
                                                    "ompi-rules.conf",    "ompi-rules-v2.conf", "ompi-rules.json",
@@ -124,16 +125,18 @@ const std::vector<std::string>& folder_files() {
     return names;
 }
 
-// What every engine needs before the first timing: the request, the machine,
-// its params and, on the process that writes them, the output files (opened
-// first, so that a folder that cannot take them fails at once; each is
-// written in full before any is put in place).
+// What every engine needs before the first timing: the request and its
+// checks, the machine, its params and, on the process that writes them, the
+// output folder (opened after every check, so that a refused run makes no
+// folder, and before any timing, so that one that cannot be written fails at
+// once).
 struct TuneSetup {
     tune::SweepRequest request;
+    tune::SweepCheck check;
     std::shared_ptr<const topo::Machine> machine;
     costs::Params params;
     std::size_t planned = 0;
-    std::vector<std::unique_ptr<OutputFile>> files;
+    std::unique_ptr<OutputFolder> folder;
 };
 
 TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
@@ -143,7 +146,9 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
         const sched::Collective collective = sched::parse_collective(name);
         if (collective == sched::Collective::pingpong)
             throw UsageError("pingpong is a measurement, not a collective to tune");
-        request.collectives.push_back(collective);
+        // Named twice, tuned once.
+        if (std::find(request.collectives.begin(), request.collectives.end(), collective) == request.collectives.end())
+            request.collectives.push_back(collective);
     }
     if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithms");
     request.nodes = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
@@ -151,7 +156,11 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
     request.bytes = parse_byte_sizes(options.bytes, "--bytes");
     std::sort(request.bytes.begin(), request.bytes.end());
     request.bytes.erase(std::unique(request.bytes.begin(), request.bytes.end()), request.bytes.end());
-    if (!options.segments.empty()) request.segments = parse_byte_sizes(options.segments, "--segments");
+    if (!options.segments.empty()) {
+        request.segments = parse_byte_sizes(options.segments, "--segments");
+        std::sort(request.segments.begin(), request.segments.end());
+        request.segments.erase(std::unique(request.segments.begin(), request.segments.end()), request.segments.end());
+    }
     if (!options.fanouts.empty()) request.fanouts = whole_numbers(options.fanouts, "--fanouts", 1, 1024);
     request.root = options.root;
 
@@ -165,7 +174,6 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
     setup.machine = measuring ? load_this_machine(options.topology_given ? options.topology : "live")
                               : std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
     setup.params = costs::params_for(*setup.machine, options.params);
-    if (!measuring) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
     setup.planned = tune::planned_timings(request);
     if (setup.planned > max_timings)
         throw UsageError(fmt::format("that is {} timings ({} candidates x shapes x sizes); at most {}: name fewer "
@@ -174,22 +182,33 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
                                      setup.planned / (request.nodes.size() * request.ranks_per_node.size() *
                                                       request.bytes.size()),
                                      max_timings));
+    // Every point and candidate as sim checks it, and every shape laid out, before any timing.
+    setup.check = tune::check_sweep(request, setup.machine);
+    if (measuring)
+        for (int per_node : request.ranks_per_node) {
+            algo::LayoutOptions layout_options;
+            layout_options.ranks_per_node = per_node;
+            const int ranks = algo::make_layout(setup.machine, layout_options).ranks_per_node;
+            for (std::uint64_t bytes : request.bytes) exec::check_vector_memory(bytes, ranks, *setup.machine);
+        }
+    if (!measuring) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
     if (!writes_files) return setup;
-    ensure_folder(options.folder);
-    for (const std::string& name : folder_files())
-        setup.files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
+    setup.folder = open_output_folder(options.folder, "tune",
+                                      {{"--topology", options.topology, false}, {"--params", options.params, false}});
     if (progress_reports())
         std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", setup.planned, options.engine,
                                  setup.machine->source.empty() ? setup.machine->name : setup.machine->source);
     return setup;
 }
 
-// Picks the winners and writes every file of the folder, then the pictures.
+// Picks the winners and writes every file of the folder, then the pictures,
+// and puts them in place together.
 void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::vector<tune::TunePoint>& points) {
     const std::vector<tune::SelectionRow> rows = tune::select_winners(points);
     if (rows.empty()) throw Error("no candidate could be timed at any point: nothing to choose from");
     const std::vector<tune::OmpiCommRule> rules = tune::ompi_rules(points);
     const topo::Machine& machine = *setup.machine;
+    OutputFolder& folder = *setup.folder;
     const results::Provenance provenance = results::current_provenance();
     const std::map<std::string, std::string> about = {
         {"engine", options.engine},          {"topology", machine.source.empty() ? machine.name : machine.source},
@@ -218,17 +237,19 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
                                             tune::ompi_classic_rules(rules, true, comments),
                                             tune::ompi_json_rules(rules, about),
                                             mca};
-    for (std::size_t i = 0; i < texts.size(); ++i) setup.files[i]->write(texts[i]);
-    for (auto& file : setup.files) file->commit();
+    std::vector<std::string> written = folder_files();
+    for (std::size_t i = 0; i < texts.size(); ++i) write_output_file(folder.file(written[i]), texts[i]);
+    reached_stage("writing");
+    if (!options.no_plots)
+        for (const auto& picture : plot_folder(folder.staging(), folder.staging(), "plot_tune", "selection.csv"))
+            written.push_back(picture);
+    folder.commit();
 
     int points_with_ompi = 0;
     for (const auto& rule : rules) points_with_ompi += static_cast<int>(rule.choices.size());
     std::cout << fmt::format("{} points chosen ({} candidates timed); {} Open MPI rules over {} communicator shapes\n",
                              rows.size(), setup.planned, points_with_ompi, rules.size());
-    for (const std::string& name : folder_files())
-        std::cout << (std::filesystem::path(options.folder) / name).string() << "\n";
-    if (!options.no_plots)
-        for (const auto& picture : plot_folder(options.folder, "plot_tune", "selection.csv")) std::cout << picture << "\n";
+    for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
 }
 
 exec::ExecOptions exec_options_of(const TuneOptions& options) {
@@ -241,7 +262,7 @@ exec::ExecOptions exec_options_of(const TuneOptions& options) {
 // One process per node under mpirun, as numacoll run --engine mpi: every
 // process runs the same sweep, process 0 writes the folder; failures end
 // every process (cli/mpi_failures.hpp).
-int run_tune_on_mpi(const TuneOptions& options) {
+int run_tune_on_mpi(const TuneOptions& options, const CLI::App& command) {
     // Checked before MPI starts: a usage error then ends the process at once.
     const std::vector<int> node_counts = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
     if (node_counts.size() != 1)
@@ -251,7 +272,9 @@ int run_tune_on_mpi(const TuneOptions& options) {
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll tune --engine mpi --nodes {} ...",
                                      nodes, nodes, nodes));
-    exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_MULTIPLE);
+    const StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
     TuneSetup setup;
     if (const int code = agree_on(world, [&] {
             if (world.size() != nodes)
@@ -265,26 +288,31 @@ int run_tune_on_mpi(const TuneOptions& options) {
         const auto points = tune::sweep(
             setup.request, setup.machine,
             [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-                exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
                 // Every execution verifies its result on every process.
                 const auto stats =
                     exec::run_on_mpi(algo::generate_schedule(spec, layout), *setup.machine, exec_options, world).stats;
                 return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
-            });
-        if (world.rank() == 0) write_tune_folder(options, setup, points);
+            },
+            "tune: timing candidates", &setup.check);
+        on_writer(world, [&] { write_tune_folder(options, setup, points); });
     });
 }
 
-int run_tune(const TuneOptions& options) {
+int run_tune(const TuneOptions& options, const CLI::App& command) {
+    if (options.engine == "mpi" && options.compare.empty()) return run_tune_on_mpi(options, command);
+    if (const int code = agree_to_run_alone(command, fmt::format("{} runs in this one process (--engine mpi measures "
+                                                                 "with one process per node)",
+                                                                 options.compare.empty()
+                                                                     ? "--engine " + options.engine
+                                                                     : std::string("--compare"))))
+        return code;
     if (!options.compare.empty()) return run_compare(options);
-    if (options.engine == "mpi") return run_tune_on_mpi(options);
     TuneSetup setup = prepare_tune(options, true);
     const exec::ExecOptions exec_options = exec_options_of(options);
     std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
     tune::Timer timer;
     if (options.engine == "threads") {
         timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
             // Every execution verifies its result; a wrong one throws and ends the sweep.
             const auto stats =
                 exec::run_on_threads(algo::generate_schedule(spec, layout), *setup.machine, exec_options).stats;
@@ -304,7 +332,9 @@ int run_tune(const TuneOptions& options) {
             return tune::Timing{*ns, std::nullopt, std::nullopt};
         };
     }
-    write_tune_folder(options, setup, tune::sweep(setup.request, setup.machine, timer));
+    reached_stage("simulating");
+    const auto points = tune::sweep(setup.request, setup.machine, timer, "tune: timing candidates", &setup.check);
+    write_tune_folder(options, setup, points);
     return 0;
 }
 
@@ -364,7 +394,7 @@ CommandRun add_tune_command(CLI::App& app) {
                                      "--iterations", "--warmup"})
                 if (command->count(name) > 0)
                     throw UsageError(fmt::format("--compare reads two finished folders: {} has nothing to shape", name));
-        return run_tune(*options);
+        return run_tune(*options, *command);
     };
 }
 

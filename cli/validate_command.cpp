@@ -3,17 +3,22 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
+#include "algorithms/registry.hpp"
 #include "calibrate/host_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
+#include "cli/plotting.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "common/progress.hpp"
 #include "costs/params.hpp"
 #include "exec/mpi_executor.hpp"
 
@@ -50,25 +55,37 @@ std::uint64_t trace_bytes_of(const ValidateOptions& options, bool given) {
     return trace_bytes;
 }
 
+// The files validate reads (none of them may be a file its folder's earlier run left).
+std::vector<CommandPath> validate_inputs(const ValidateOptions& options) {
+    return {{"--topology", options.machine.topology, false},
+            {"--params", options.params, false},
+            {"--from", options.from, false}};
+}
+
 // One MPI process per node, under mpirun: every process simulates and models
 // the same points (the simulation is deterministic) and runs its node's
 // slice of each; the process of node 0 writes the folder.
-int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_given) {
+int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_given, const CLI::App& command) {
     if (options.calibrate)
         throw UsageError("--calibrate measures one process's cores; with --engine mpi give --params (a file that "
                          "mpirun -np N numacoll calibrate wrote, with the network measured)");
-    exec::MpiWorld world(nullptr, nullptr);
+    const StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld& world = *started.world;
     std::optional<algo::Layout> layout;
     std::optional<sim::PlatformModel> platform;
     std::vector<sched::CollectiveSpec> specs;
     std::uint64_t trace_bytes = 0;
+    std::unique_ptr<OutputFolder> folder;
     if (const int code = agree_on(world, [&] {
             layout.emplace(options.machine.layout(world.size()));
             specs = sweep_specs(options.algorithm, options.bytes);
+            for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
             if (world.rank() == 0) {
-                ensure_folder(options.output_dir);
+                folder = open_output_folder(options.output_dir, "validate", validate_inputs(options),
+                                            validation_folder_scope());
                 announce_generic_params(params, *layout->machine, "validate", options.quiet);
             }
             platform.emplace(layout->machine, params, world.size());
@@ -80,18 +97,22 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     exec_options.pin_threads = !options.machine.no_pin;
     ValidationEngine engine;
     engine.writes_files = world.rank() == 0;
+    engine.world = &world;
     engine.description = fmt::format("engine mpi ({})", world.describe());
     const topo::Machine& machine = *layout->machine;
     engine.execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& run_options) -> exec::ExecResult {
         return exec::run_on_mpi(schedule, machine, run_options, world);
     };
     return run_agreed(world, [&] {
-        const std::string summary =
-            write_validation_folder(options.output_dir, *layout, *platform, specs, exec_options, trace_bytes,
-                                    options.quiet || world.rank() != 0, options.machine.placement_name(),
-                                    options.rounds, nullptr, "", &engine);
-        if (world.rank() == 0)
+        if (world.rank() == 0) reached_stage("simulating");
+        const std::string summary = write_validation_folder(
+            folder ? folder->staging() : std::string(), *layout, *platform, specs, exec_options, trace_bytes,
+            options.quiet || world.rank() != 0, options.machine.placement_name(), options.rounds, nullptr, "", &engine);
+        on_writer(world, [&] {
+            reached_stage("writing");
+            folder->commit();
             std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options.output_dir);
+        });
     });
 }
 
@@ -147,8 +168,11 @@ CommandRun add_validate_command(CLI::App& app) {
             if (!options->from.empty())
                 throw UsageError("--from goes with --engine threads (validate --engine mpi generates its schedules for "
                                  "the processes of mpirun)");
-            return validate_on_mpi_processes(*options, trace_bytes_given);
+            return validate_on_mpi_processes(*options, trace_bytes_given, *command);
         }
+        if (const int code = agree_to_run_alone(*command, "--engine threads runs in this one process (--engine mpi "
+                                                          "runs one process per node)"))
+            return code;
         if (options->quick && !options->calibrate) throw UsageError("--quick goes with --calibrate");
         if (attempts_option->count() > 0 && !options->calibrate) throw UsageError("--attempts goes with --calibrate");
         // A saved schedule brings its layout and its one point; otherwise the
@@ -174,6 +198,7 @@ CommandRun add_validate_command(CLI::App& app) {
         } else {
             layout_made = options->machine.layout();
             specs = sweep_specs(options->algorithm, options->bytes);
+            for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout_made);
             trace_bytes = trace_bytes_of(*options, trace_bytes_given);
         }
         const algo::Layout& layout = *layout_made;
@@ -181,7 +206,10 @@ CommandRun add_validate_command(CLI::App& app) {
         std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;  // empty: generate
         if (saved) make_schedule = [&saved](const sched::CollectiveSpec&) { return *saved; };
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
-        ensure_folder(options->output_dir);  // only once the arguments are known to be good
+        // Only once the arguments are known to be good: a refused run makes no folder.
+        const std::unique_ptr<OutputFolder> folder =
+            open_output_folder(options->output_dir, "validate", validate_inputs(*options),
+                               validation_folder_scope());
         exec::ExecOptions exec_options;
         exec_options.timed_iterations = options->iterations;
         exec_options.warmup_iterations = options->warmup;
@@ -192,7 +220,7 @@ CommandRun add_validate_command(CLI::App& app) {
         std::string summary;
         for (int attempt = 1; attempt <= attempts; ++attempt) {
             if (options->calibrate)
-                params = calibrate_into_folder(options->output_dir, {options->quick, "generic", false, options->quiet});
+                params = calibrate_into_folder(*folder, {options->quick, "generic", false, options->quiet});
             announce_generic_params(params, *machine, "validate", options->quiet);
             const sim::PlatformModel platform(machine, params, 1);
             const std::string note =
@@ -202,7 +230,8 @@ CommandRun add_validate_command(CLI::App& app) {
                                            attempt, attempts, 100 * calibrate::host_drift_limit);
             bool host_moved = false;
             // A saved schedule was laid out by whoever made it.
-            summary = write_validation_folder(options->output_dir, layout, platform, specs, exec_options, trace_bytes,
+            reached_stage("simulating");
+            summary = write_validation_folder(folder->staging(), layout, platform, specs, exec_options, trace_bytes,
                                               options->quiet, saved ? "" : options->machine.placement_name(),
                                               options->rounds, &host_moved, note, nullptr, make_schedule);
             if (!host_moved) break;
@@ -211,6 +240,8 @@ CommandRun add_validate_command(CLI::App& app) {
                                          "and measuring again ({} of {} attempts made)\n",
                                          100 * calibrate::host_drift_limit, attempt, attempts);
         }
+        reached_stage("writing");
+        folder->commit();
         std::cout << summary << fmt::format("wrote validation.csv and summary.txt into {}\n", options->output_dir);
         return 0;
     };
@@ -221,7 +252,16 @@ CommandRun add_plot_command(CLI::App& app) {
     auto folder = std::make_shared<std::string>();
     command->add_option("folder", *folder, "a folder written by numacoll validate")->required();
     return [folder] {
-        for (const auto& picture : plot_folder(*folder)) std::cout << picture << "\n";
+        if (!std::filesystem::is_regular_file(std::filesystem::path(*folder) / "validation.csv"))
+            throw InputError(fmt::format("no validation.csv in '{}': run numacoll validate -o {} first", *folder, *folder));
+        // The pictures are this run's: the folder's other files stay as they are.
+        OutputFolder::Scope pictures;
+        pictures.replaces = [](const std::string& name) { return name.ends_with(".png"); };
+        pictures.also_earlier = is_validation_picture;
+        const std::unique_ptr<OutputFolder> out = open_output_folder(*folder, "plot", {}, pictures);
+        const std::vector<std::string> drawn = plot_folder(*folder, out->staging());
+        out->commit();
+        for (const auto& picture : drawn) std::cout << out->final_path(picture) << "\n";
         return 0;
     };
 }

@@ -11,7 +11,8 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/validation_output.hpp"
+#include "cli/mpi_agreement.hpp"
+#include "cli/plotting.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -106,20 +107,38 @@ int run_whatif(const WhatifOptions& options) {
             variants.push_back(std::move(variant));
         }
 
-    ensure_folder(options.folder);
+    // Every variant's points checked as sim checks them, before any simulation.
+    std::vector<tune::SweepCheck> checks;
+    for (const Variant& variant : variants) {
+        request.nodes = {variant.shape.nodes};
+        try {
+            checks.push_back(tune::check_sweep(request, variant.machine));
+        } catch (const UsageError& error) {
+            std::string named;
+            for (std::size_t k = 0; k < keys.size(); ++k) named += fmt::format(" {}={}", keys[k].key, variant.values[k]);
+            throw UsageError(fmt::format("the machine with{}: {}", named, error.what()));
+        }
+    }
+    const std::unique_ptr<OutputFolder> folder =
+        open_output_folder(options.folder, "whatif",
+                           {{"--topology", options.topology, false}, {"--params", options.params, false}});
     const std::vector<std::string> names = {"whatif.csv", "whatif-best.csv", "whatif-map.csv"};
-    std::vector<std::unique_ptr<OutputFile>> files;
-    for (const std::string& name : names)
-        files.push_back(std::make_unique<OutputFile>((std::filesystem::path(options.folder) / name).string()));
     if (progress_reports())
         std::cerr << fmt::format("whatif: {} machines x {} algorithms x {} sizes = {} simulations\n", variants.size(),
                                  algorithms, request.bytes.size(), planned);
 
+    // The varied keys first, then the machine; `nodes` once, as a key when it is one.
     std::string header;
-    for (const tune::VaryKey& key : keys) header += key.key + ",";
-    std::string all = header + "machine,nodes,ranks,bytes,algorithm,time_ns\n";
-    std::string best = header + "machine,nodes,ranks,bytes,algorithm,time_ns,runner_up,margin\n";
-    std::string map = header + "machine,nodes,ranks,first_best,crossover_bytes,then_best,best_at_largest\n";
+    bool nodes_varied = false;
+    for (const tune::VaryKey& key : keys) {
+        header += key.key + ",";
+        nodes_varied = nodes_varied || key.key == "nodes";
+    }
+    header += nodes_varied ? "machine," : "machine,nodes,";
+    std::string all = header + "ranks,bytes,algorithm,time_ns\n";
+    std::string best = header + "ranks,bytes,algorithm,time_ns,runner_up,margin\n";
+    std::string map = header + "ranks,first_best,crossover_bytes,then_best,best_at_largest\n";
+    reached_stage("simulating");
     std::size_t index = 0;
     for (const Variant& variant : variants) {
         ++index;
@@ -134,42 +153,45 @@ int run_whatif(const WhatifOptions& options) {
                     sim::simulate(algo::generate_schedule(spec, layout), platform).timeline.makespan_ns, std::nullopt,
                     std::nullopt});
             },
-            fmt::format("whatif: machine {} of {} ({})", index, variants.size(), named.substr(1)));
+            fmt::format("whatif: machine {} of {} ({})", index, variants.size(), named.substr(1)), &checks[index - 1]);
         if (progress_reports())
             std::cerr << fmt::format("[{}/{}]{}: {}\n", index, variants.size(), named, variant.description);
         const auto rows = tune::select_winners(points);
         std::string values;
         for (const std::string& value : variant.values) values += value + ",";
-        const std::string machine = "\"" + variant.description + "\"";
+        // The machine, and its node count unless that is a varied key (then among the values).
+        const std::string machine = "\"" + variant.description + "\"" +
+                                    (nodes_varied ? std::string() : fmt::format(",{}", variant.shape.nodes));
         int ranks = 0;
         for (const auto& point : points) {
             ranks = point.ranks();
             for (const auto& entry : point.times)
-                all += fmt::format("{}{},{},{},{},{},{}\n", values, machine, point.nodes, point.ranks(), point.bytes,
+                all += fmt::format("{}{},{},{},{},{}\n", values, machine, point.ranks(), point.bytes,
                                    tune::describe(entry.candidate),
                                    entry.time_ns ? fmt::format("{:.3f}", *entry.time_ns) : "");
         }
         std::vector<std::string> winners;
         for (const auto& row : rows) {
             winners.push_back(row.winner.algorithm);
-            best += fmt::format("{}{},{},{},{},{},{:.3f},{},{}\n", values, machine, row.nodes,
-                                row.nodes * row.ranks_per_node, row.bytes, row.winner.algorithm, row.time_ns,
+            best += fmt::format("{}{},{},{},{},{:.3f},{},{}\n", values, machine, row.nodes * row.ranks_per_node,
+                                row.bytes, row.winner.algorithm, row.time_ns,
                                 row.runner_up ? row.runner_up->algorithm : "",
                                 row.margin() ? fmt::format("{:.4f}", *row.margin()) : "");
         }
         const auto crossover = tune::first_crossover(winners);
-        map += fmt::format("{}{},{},{},{},{},{},{}\n", values, machine, variant.shape.nodes, ranks,
-                           winners.empty() ? "" : winners.front(),
+        map += fmt::format("{}{},{},{},{},{},{}\n", values, machine, ranks, winners.empty() ? "" : winners.front(),
                            crossover ? std::to_string(rows[*crossover].bytes) : "",
                            crossover ? winners[*crossover] : "", winners.empty() ? "" : winners.back());
     }
-    for (const auto& [file, text] : {std::pair{files[0].get(), &all}, {files[1].get(), &best}, {files[2].get(), &map}})
-        file->write(*text);
-    for (auto& file : files) file->commit();
-    for (const std::string& name : names) std::cout << (std::filesystem::path(options.folder) / name).string() << "\n";
+    for (const auto& [name, text] : {std::pair{names[0], &all}, {names[1], &best}, {names[2], &map}})
+        write_output_file(folder->file(name), *text);
+    reached_stage("writing");
+    std::vector<std::string> written = names;
     if (!options.no_plots)
-        for (const auto& picture : plot_folder(options.folder, "plot_whatif", "whatif-map.csv"))
-            std::cout << picture << "\n";
+        for (const auto& picture : plot_folder(folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv"))
+            written.push_back(picture);
+    folder->commit();
+    for (const std::string& name : written) std::cout << folder->final_path(name) << "\n";
     return 0;
 }
 

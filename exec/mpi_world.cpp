@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -150,6 +151,40 @@ bool MpiWorld::same_everywhere(unsigned long long value) const {
     check(MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
     check(MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
     return low == high;
+}
+
+std::string MpiWorld::text_of_process_zero(const std::string& text) const {
+    unsigned long long length = rank_ == 0 ? text.size() : 0;
+    check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    std::string result = rank_ == 0 ? text : std::string(length, '\0');
+    for (unsigned long long done = 0; done < length;) {
+        const int count = static_cast<int>(std::min<unsigned long long>(length - done, 1u << 30));
+        check(MPI_Bcast(result.data() + done, count, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+        done += static_cast<unsigned long long>(count);
+    }
+    return result;
+}
+
+std::pair<int, int> MpiWorld::smallest_with_process(int value) const {
+    struct {
+        int value;
+        int process;
+    } mine{value, rank_}, smallest{0, 0};
+    check(MPI_Allreduce(&mine, &smallest, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD), "MPI_Allreduce");
+    return {smallest.value, smallest.process};
+}
+
+std::vector<int> MpiWorld::gather_everywhere(int value) const {
+    std::vector<int> values(static_cast<std::size_t>(size_));
+    check(MPI_Allgather(&value, 1, MPI_INT, values.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    return values;
+}
+
+bool MpiWorld::started() {
+    int initialised = 0, finalised = 0;
+    MPI_Initialized(&initialised);
+    MPI_Finalized(&finalised);
+    return initialised || finalised;
 }
 
 void MpiWorld::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -38,6 +39,8 @@ public:
     MpiWorld(const MpiWorld&) = delete;
     MpiWorld& operator=(const MpiWorld&) = delete;
 
+    // Whether MPI was initialised in this process (finalised or not).
+    static bool started();
     // Whether a launcher (mpirun, srun, hydra) started this process: checked
     // before MPI_Init, from the environment those launchers set.
     static bool launched_by_mpirun();
@@ -81,6 +84,12 @@ public:
     bool true_everywhere(bool value) const { return max_over_processes({value ? 0.0 : 1.0})[0] == 0; }
     // Whether `value` is the same on every process.
     bool same_everywhere(unsigned long long value) const;
+    // Process 0's `text`, on every process.
+    std::string text_of_process_zero(const std::string& text) const;
+    // The smallest `value` over all processes, and the lowest process that has it.
+    std::pair<int, int> smallest_with_process(int value) const;
+    // Every process's `value`, in process order, on every process.
+    std::vector<int> gather_everywhere(int value) const;
     void barrier() const;
 
 private:

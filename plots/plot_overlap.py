@@ -4,9 +4,9 @@ per collective and algorithm of DIR/overlap.csv, the overlap percentage
 (OSU's definition) over the message size, one line per progress strategy
 and test interval; simulated points as solid lines, measured ones (threads,
 mpi) dashed. Prints the path of the PNG. The picture is put in place once
-drawn; a CSV that cannot be read gives one line and exit status 1.
+drawn; a CSV that cannot be read gives one line and exit status 2.
 
-Usage: plot_overlap.py DIR
+Usage: plot_overlap.py DIR [OUT]   (the pictures go into OUT when given)
 """
 import csv
 import os
@@ -17,11 +17,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from picture_set import run_script, size_label  # noqa: E402
+from picture_set import open_input, run_script, size_label  # noqa: E402
 
 
 def read_table(folder):
-    with open(os.path.join(folder, "overlap.csv"), newline="") as handle:
+    with open_input(os.path.join(folder, "overlap.csv")) as handle:
         rows = list(csv.DictReader(handle))
     if not rows:
         raise ValueError("overlap.csv holds no point")

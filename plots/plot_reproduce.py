@@ -3,9 +3,9 @@
 DIR/figures.csv, the simulated series as lines, the paper's values from
 DIR/figure_marks.csv as dashed lines. Prints the path of every PNG. The
 pictures are put in place together once all are drawn; a CSV that cannot
-be read gives one line and exit status 1.
+be read gives one line and exit status 2.
 
-Usage: plot_reproduce.py DIR
+Usage: plot_reproduce.py DIR [OUT]   (the pictures go into OUT when given)
 """
 import csv
 import os
@@ -17,12 +17,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from picture_set import run_script  # noqa: E402
+from picture_set import open_input, run_script  # noqa: E402
 
 
 def read_figures(folder):
     figures = OrderedDict()
-    with open(os.path.join(folder, "figures.csv"), newline="") as handle:
+    with open_input(os.path.join(folder, "figures.csv")) as handle:
         for row in csv.DictReader(handle):
             figure = figures.setdefault(row["figure"], {"meta": row, "series": OrderedDict(), "marks": []})
             series = figure["series"].setdefault(row["series"], ([], []))
@@ -30,7 +30,7 @@ def read_figures(folder):
             series[1].append(float(row["y"]))
     marks_path = os.path.join(folder, "figure_marks.csv")
     if os.path.exists(marks_path):
-        with open(marks_path, newline="") as handle:
+        with open_input(marks_path) as handle:
             for row in csv.DictReader(handle):
                 if row["figure"] in figures:
                     figures[row["figure"]]["marks"].append(row)

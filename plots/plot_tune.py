@@ -5,9 +5,9 @@ over message size (x) and communicator shape (y), each cell coloured by
 the winner's margin over the next best algorithm (how much choosing it is
 worth) and labelled with its name. Prints the path of every PNG. The
 pictures are put in place together once all are drawn; a CSV that cannot
-be read gives one line and exit status 1.
+be read gives one line and exit status 2.
 
-Usage: plot_tune.py DIR
+Usage: plot_tune.py DIR [OUT]   (the pictures go into OUT when given)
 """
 import csv
 import os
@@ -20,12 +20,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors  # noqa: E402
 
-from picture_set import run_script, size_label  # noqa: E402
+from picture_set import open_input, run_script, size_label  # noqa: E402
 
 
 def read_rows(folder):
     collectives = OrderedDict()
-    with open(os.path.join(folder, "selection.csv"), newline="") as handle:
+    with open_input(os.path.join(folder, "selection.csv")) as handle:
         for row in csv.DictReader(handle):
             table = collectives.setdefault(row["collective"], [])
             table.append({

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws a numacoll validation folder: latency over vector size, and timelines.
 
-Usage: python3 plots/plot_validation.py DIR      (or: numacoll plot DIR)
+Usage: python3 plots/plot_validation.py DIR [OUT]   (or: numacoll plot DIR)
 
 Reads DIR/validation.csv (written by `numacoll validate`) and writes
 DIR/latency.png: log-log latency over vector size, one panel per algorithm,
@@ -20,8 +20,9 @@ DIR/gantt-COLL-ALG.png per traced algorithm: its simulated and measured
 timelines on one time axis, one row per thread, one bar per task, coloured
 by kind.
 
-The pictures of one run are put in place together, once all are drawn.
-A CSV that cannot be read gives one line and exit status 1.
+The pictures of one run are put in place together, once all are drawn
+(into OUT when it is given). A CSV that cannot be read gives one line and
+exit status 2.
 
 Needs only Debian's python3-matplotlib.
 """
@@ -37,7 +38,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from picture_set import PictureSet  # noqa: E402
+from picture_set import PictureSet, UnreadableInput, open_input  # noqa: E402
 
 
 PICTURES = None  # the run's PictureSet, made by main
@@ -55,7 +56,7 @@ def human_bytes(value, _position=None):
 
 
 def read_rows(path):
-    with open(path, newline="") as handle:
+    with open_input(path) as handle:
         return list(csv.DictReader(handle))
 
 
@@ -233,20 +234,17 @@ def plot_gantts(folder, provenance):
     return pictures
 
 
-class UnreadableInput(Exception):
-    """A CSV that lacks a column or holds a value of the wrong kind."""
-
-
 def main(argv):
     global PICTURES
-    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) == 2 else 2
     folder = argv[1]
+    out = argv[2] if len(argv) == 3 else folder
     if not os.path.exists(os.path.join(folder, "validation.csv")):
         print(f"plot_validation: no validation.csv in '{folder}' (run numacoll validate -o {folder} first)", file=sys.stderr)
         return 2
-    PICTURES = PictureSet()
+    PICTURES = PictureSet(out)
     try:
         rows = read_rows(os.path.join(folder, "validation.csv"))
         if not rows:
@@ -254,15 +252,15 @@ def main(argv):
         paths = [plot_latency(folder)] + plot_comparisons(folder, rows) + plot_gantts(folder, rows[0].get("provenance", ""))
         PICTURES.commit()
         # A picture this run did not draw (an algorithm no longer measured) is an earlier run's.
-        for name in os.listdir(folder):
-            path = os.path.join(folder, name)
+        for name in os.listdir(out):
+            path = os.path.join(out, name)
             if name.endswith(".png") and name.startswith(PICTURE_PREFIXES) and path not in paths and os.path.isfile(path):
                 os.remove(path)
-    except (KeyError, ValueError, IndexError, csv.Error, UnreadableInput) as error:
+    except (KeyError, ValueError, IndexError, OSError, csv.Error) as error:
         PICTURES.discard()
         what = f"no column {error}" if isinstance(error, KeyError) else str(error)
         print(f"plot_validation: '{folder}' cannot be drawn: {what}", file=sys.stderr)
-        return 1
+        return 2
     except BaseException:
         PICTURES.discard()
         raise

@@ -5,9 +5,9 @@ crossover size (the first size at which the best algorithm at the smallest
 size stops being best; blank where one algorithm wins everywhere) and the
 best algorithm at the largest size, one colour per algorithm, each cell
 labelled. Prints the path of the PNG. The picture is put in place once
-drawn; a CSV that cannot be read gives one line and exit status 1.
+drawn; a CSV that cannot be read gives one line and exit status 2.
 
-Usage: plot_whatif.py DIR
+Usage: plot_whatif.py DIR [OUT]   (the pictures go into OUT when given)
 """
 import csv
 import math
@@ -20,15 +20,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors  # noqa: E402
 
-from picture_set import run_script, size_label  # noqa: E402
+from picture_set import open_input, run_script, size_label  # noqa: E402
 
-FIXED = ("machine", "nodes", "ranks", "first_best", "crossover_bytes", "then_best", "best_at_largest")
+# The columns after the varied keys (which come first, before "machine";
+# "nodes" is among the keys when the node count is varied).
+FIXED = ("machine", "ranks", "first_best", "crossover_bytes", "then_best", "best_at_largest")
 
 
 def read_map(folder):
-    with open(os.path.join(folder, "whatif-map.csv"), newline="") as handle:
+    with open_input(os.path.join(folder, "whatif-map.csv")) as handle:
         reader = csv.DictReader(handle)
-        keys = [name for name in reader.fieldnames if name not in FIXED]
+        names = reader.fieldnames or []
+        keys = names[:names.index("machine")] if "machine" in names else []
         rows = list(reader)
     if not keys or not rows:
         raise ValueError("whatif-map.csv holds no varied key or no machine")

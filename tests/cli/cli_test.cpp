@@ -522,6 +522,45 @@ TEST(Cli, TuneWritesTheTablesTheRulesAndThePictures) {
               std::string::npos);
 }
 
+// A collective named twice is tuned once; the checks of sim come before any
+// timing, and a refused tune makes no folder.
+TEST(Cli, TuneTunesEachCollectiveOnceAndRefusesBeforeTiming) {
+    const auto dir = scratch_dir() / "tune-twice";
+    const Result tuned = run("tune -t westmere -c allreduce,allreduce -a tree,tiled --bytes 64 --no-plots -q -o " +
+                             dir.string());
+    ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+    const std::string table = slurp(dir / "selection.csv");
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 2) << table;
+    const auto refused = scratch_dir() / "tune-refused";
+    for (const auto& [options, words] : std::vector<std::pair<std::string, std::string>>{
+             {"-c bcast --root -1", "root -1 does not exist"},
+             {"-c bcast --root 99999", "root 99999 does not exist"},
+             {"-c allreduce --bytes 7", "7 bytes is not a multiple of 8"},
+             {"-c bcast --segments 1 --bytes 1MiB", "--segments 1 fits no candidate at any point"},
+             {"-c bcast --ranks 25", "25 ranks per node but 'westmere' has only 24 PUs"}}) {
+        expect_usage_error("tune -t westmere " + options + " -o " + refused.string(), words);
+        EXPECT_FALSE(std::filesystem::exists(refused)) << options;
+    }
+}
+
+// Varying the node count: `nodes` is a column once, and the map is drawn.
+TEST(Cli, WhatifVaryingTheNodesDrawsItsMap) {
+    const auto dir = scratch_dir() / "whatif-nodes";
+    const Result result = run("whatif -t westmere --vary nodes=1,2 -c allreduce -a tree,dissemination --bytes 64,4KiB "
+                              "-q -o " + dir.string());
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "whatif.png"));
+    for (const char* name : {"whatif.csv", "whatif-best.csv", "whatif-map.csv"}) {
+        const std::string text = slurp(dir / name);
+        const std::string header = text.substr(0, text.find('\n'));
+        EXPECT_EQ(header.rfind("nodes,machine,ranks,", 0), 0u) << name << ": " << header;
+        EXPECT_EQ(header.find("nodes", 1), std::string::npos) << name << ": " << header;
+    }
+    expect_usage_error("whatif -t westmere --vary nodes=1048576 -o " + (scratch_dir() / "whatif-huge").string(),
+                       "the machine with nodes=1048576");
+    EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "whatif-huge"));
+}
+
 TEST(Cli, WhatifMapsAMachineThatDoesNotExist) {
     const auto dir = scratch_dir() / "whatif";
     const Result result = run("whatif -t \"synthetic:Package:2 NUMANode:1 L3Cache:1 Core:4\" --params generic "
@@ -699,6 +738,11 @@ TEST(Cli, ValidateAndPlot) {
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
     expect_usage_error("plot " + (scratch_dir() / "empty").string(), "no validation.csv");
+    // A table larger than the cap is refused before it is read, exit 2, one line.
+    const Result capped = run("plot " + dir.string(), "NUMACOLL_MAX_INPUT_BYTES=100");
+    EXPECT_EQ(capped.exit_code, 2);
+    EXPECT_NE(capped.err.find("more than the 100 a picture reads"), std::string::npos) << capped.err;
+    EXPECT_EQ(std::count(capped.err.begin(), capped.err.end(), '\n'), 1) << capped.err;
     // A new run leaves nothing of the earlier one beside its rows: not its
     // summary, traces or pictures (a picture it will not draw stays gone).
     write_scratch("validation/compare-bcast.png", "an earlier run's");
@@ -706,14 +750,14 @@ TEST(Cli, ValidateAndPlot) {
     EXPECT_EQ(again.exit_code, 0) << again.err;
     for (const char* earlier : {"latency.png", "gantt-allreduce-tree.png", "compare-bcast.png"})
         EXPECT_FALSE(std::filesystem::exists(dir / earlier)) << earlier;
-    // A CSV that plot cannot read: one line, exit 1, no picture.
+    // A CSV that plot cannot read: one line, exit 2 (bad input, as for a missing one), no picture.
     write_scratch("broken/validation.csv", "collective,bytes\nallreduce,64\n");
     const Result broken = run("plot " + (scratch_dir() / "broken").string());
-    EXPECT_EQ(broken.exit_code, 1);
+    EXPECT_EQ(broken.exit_code, 2);
     EXPECT_EQ(broken.err, "numacoll: '" + (scratch_dir() / "broken").string() + "' cannot be drawn: no column 'algorithm'\n");
     EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "broken" / "latency.png"));
     const auto file = write_scratch("a-file", "x");
-    expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "cannot create output folder");
+    expect_usage_error("validate --bytes 64 -n 1 -o " + file.string(), "it is a file, not a folder");
 }
 
 // A saved schedule is validated as it is: its spec, its ranks' places, one
@@ -784,7 +828,15 @@ TEST(Cli, CalibrateWritesParamsThatSimulationsRead) {
     // The file is a params file like any other.
     const Result sim = run("sim --topology live --bytes 64 --params " + params.string() + " -o -");
     EXPECT_EQ(sim.exit_code, 0) << sim.err;
+    // An output that fails writes none: the params stay unwritten when the measurements cannot be.
+    const auto unwritten = scratch_dir() / "unwritten.json";
+    const Result full = run("calibrate --quick -q -o " + unwritten.string() + " --measurements /dev/full");
+    EXPECT_EQ(full.exit_code, 1) << full.err;
+    EXPECT_NE(full.err.find("cannot write '/dev/full'"), std::string::npos) << full.err;
+    EXPECT_FALSE(std::filesystem::exists(unwritten));
     // Bad input: one line, exit 2, before any measurement.
+    expect_usage_error("calibrate --quick -o " + points.string() + " --measurements " + points.string(),
+                       "-o and --measurements name the same file");
     expect_usage_error("calibrate --quick --base nowhere -o " + (scratch_dir() / "x.json").string(), "unknown params 'nowhere'");
     expect_usage_error("calibrate --quick -o /nonexistent-folder/p.json", "/nonexistent-folder/p.json");
     EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "x.json"));
@@ -889,5 +941,13 @@ TEST(Cli, ReproduceWritesTheTableTheCsvAndTheFigures) {
     expect_usage_error("reproduce hpdc13-westmere-line --machine westmere=" + (folder / "none.xml").string() + " -o " +
                            folder.string(),
                        "none.xml");
+    // A machine that cannot stand for the bundled one is refused before any
+    // simulation; a word after --machine NAME=FILE is a finding.
+    const auto one_core = write_scratch("one-core.xml", slurp(std::filesystem::path(NUMACOLL_SOURCE_DIR) /
+                                                              "fuzz/corpus/topology_xml/small-machine.xml"));
+    expect_usage_error("reproduce --machine westmere=" + one_core.string() + " hpdc13-westmere-line -o " +
+                           (scratch_dir() / "reproduce-refused").string(),
+                       "westmere's findings need 2");
+    EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "reproduce-refused"));
     EXPECT_EQ(run("reproduce --list").exit_code, 0);
 }

@@ -123,6 +123,21 @@ def make_fixtures(binary, source_dir, scratch):
     write("sequence-empty-list.json", "[]")
     write("sequence-list-bad-second.json", json.dumps([json.loads(schedule_json), {"format": "numacoll-schedule"}]))
     write("sequence-two.txt", text + text)
+    write("tree-westmere-copy.txt", text)
+    unreadable = os.path.join(scratch, "unreadable-validation")
+    os.mkdir(unreadable)
+    with open(os.path.join(unreadable, "validation.csv"), "w") as handle:
+        handle.write("collective,bytes\nallreduce,64\n")
+    fixtures["unreadable-validation"] = unreadable
+    # Machines for reproduce --machine, exported by hwloc's lstopo: a
+    # westmere of 4,096 cores, and opteron8218's shape without its NIC.
+    def lstopo(name, synthetic):
+        path = os.path.join(scratch, name)
+        subprocess.run(["lstopo-no-graphics", "-i", synthetic, "--of", "xml", path], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        fixtures[name] = path
+    lstopo("westmere-4k.xml", "Package:2 NUMANode:1 L3Cache:1 Core:2048 PU:1")
+    lstopo("opteron-without-nic.xml", "Package:4 NUMANode:1 L2Cache:2 Core:1 PU:1")
     write("a-file", "not a folder\n")
     os.mkdir(os.path.join(scratch, "a-folder"))
     fixtures["a-folder"] = os.path.join(scratch, "a-folder")

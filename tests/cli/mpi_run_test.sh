@@ -112,6 +112,16 @@ expect_usage_error "overlap over MPI without mpirun" "$numacoll" overlap --engin
 expect_usage_error "overlap over a world of 2 for 3 nodes" run_mpi 2 "$numacoll" overlap --engine mpi -t live --nodes 3 \
   --bytes 8 -o "$scratch/o"
 [[ ! -e "$scratch/o/overlap.csv" ]] || fail "a refused overlap left a table behind"
+
+# What process 0 cannot write ends every process with exit 1 and its one
+# line, agreed on, without MPI_Abort's banner.
+"$mpiexec" -np 2 --oversubscribe "$numacoll" baseline -b 8 -n 5 -q -o /dev/full >"$scratch/out" 2>&1
+status=$?
+[[ $status -eq 1 ]] || fail "baseline -o /dev/full: exit $status, expected 1"
+lines=$(grep -c "^numacoll: " "$scratch/out")
+[[ $lines -eq 1 ]] || fail "baseline -o /dev/full: $lines lines from numacoll, expected 1: $(cat "$scratch/out")"
+grep -q "No space left on device" "$scratch/out" || fail "baseline -o /dev/full: no reason given: $(cat "$scratch/out")"
+grep -q "MPI_ABORT" "$scratch/out" && fail "baseline -o /dev/full: ended through MPI_Abort"
 [[ ! -e "$scratch/x.csv" ]] || fail "a refused run left an output behind"
 
 [[ $failures -eq 0 ]] && echo "ok: mpi run and its refusals"
