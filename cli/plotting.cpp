@@ -85,11 +85,17 @@ bool is_validation_picture(const std::string& name) {
     return false;
 }
 
-ProgramRun run_program(std::vector<std::string> arguments, bool capture, const std::string& input) {
+ProgramRun run_program(std::vector<std::string> arguments, bool capture, const std::string& input,
+                       const std::vector<std::string>& environment) {
     ProgramRun run;
     std::vector<char*> argv;
     for (auto& argument : arguments) argv.push_back(argument.data());
     argv.push_back(nullptr);
+    std::vector<std::string> added = environment;
+    std::vector<char*> envp;
+    for (char** entry = environ; *entry != nullptr; ++entry) envp.push_back(*entry);
+    for (auto& entry : added) envp.push_back(entry.data());
+    envp.push_back(nullptr);
     int output_pipe[2] = {-1, -1};
     int input_pipe[2] = {-1, -1};
     posix_spawn_file_actions_t actions;
@@ -117,7 +123,7 @@ ProgramRun run_program(std::vector<std::string> arguments, bool capture, const s
         }
     }
     pid_t child = 0;
-    const int spawned = ::posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
+    const int spawned = ::posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (spawned == 0) set_child_to_stop(child);
     for (int* end : {&output_pipe[1], &input_pipe[0]})
@@ -174,11 +180,10 @@ std::vector<std::string> plot_folder(const std::string& input, const std::string
     for (const auto& [stem, text] : embedded::files())
         scripts += fmt::format("{}\n{}\n", stem, text.size()) + std::string(text);
     // The scripts read no table larger than numacoll reads its own inputs.
-    ::setenv("NUMACOLL_PLOT_INPUT_CAP_BYTES",
-             std::to_string(input_cap_bytes(std::uint64_t{256} << 20)).c_str(), 1);
+    const std::string cap = "NUMACOLL_PLOT_INPUT_CAP_BYTES=" + std::to_string(input_cap_bytes(std::uint64_t{256} << 20));
     reached_stage("plotting");
     const std::string python = python_with_matplotlib();
-    const ProgramRun run = run_program({python, "-B", "-c", loader, script_stem, input, output}, true, scripts);
+    const ProgramRun run = run_program({python, "-B", "-c", loader, script_stem, input, output}, true, scripts, {cap});
     if (run.status != 0) {
         // The scripts say what they could not read in one line, named after
         // themselves; anything else (a traceback, no matplotlib) by its last line.

@@ -35,8 +35,11 @@ struct ProgramRun {
 };
 
 // Runs a program with arguments, without a shell; `input` goes to its
-// standard input. `capture`: keep its standard output and error (else they
-// stay this process's). An interruption of this process ends it too.
-ProgramRun run_program(std::vector<std::string> arguments, bool capture, const std::string& input = "");
+// standard input; `environment` (NAME=VALUE) is added to this process's for
+// it (never set here: Open MPI's threads may read the environment).
+// `capture`: keep its standard output and error (else they stay this
+// process's). An interruption of this process ends it too.
+ProgramRun run_program(std::vector<std::string> arguments, bool capture, const std::string& input = "",
+                       const std::vector<std::string>& environment = {});
 
 }  // namespace numacoll::cli
