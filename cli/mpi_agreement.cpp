@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <climits>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -44,8 +42,9 @@ ResolvedCommand decode(const std::string& text) {
     return items;
 }
 
-std::string shown(const std::string& value) {
-    if (value.empty()) return "nothing";
+// A value as the line shows it: quoted, or what its absence means for `key`.
+std::string shown(const std::string& key, const std::string& value) {
+    if (value.empty()) return key.starts_with("NUMACOLL_") ? "not set" : "not given";
     return "'" + (value.size() > 80 ? value.substr(0, 77) + "..." : value) + "'";
 }
 
@@ -122,7 +121,7 @@ int agree_on_command(const exec::MpiWorld& world, int failure_code, const std::s
         const auto& [key, values] = compared[static_cast<std::size_t>(first_difference)];
         std::cerr << fmt::format("numacoll: the MPI processes were started differently: {} is {} on rank 0 and {} on "
                                  "rank {}{}; start every process with the same command line and NUMACOLL_ variables",
-                                 key, shown(values.first), shown(values.second), reporter,
+                                 key, shown(key, values.first), shown(key, values.second), reporter,
                                  ranks.size() > 1 ? fmt::format(" (ranks {} differ from rank 0)", ranks_list(ranks))
                                                   : std::string())
                   << std::endl;

@@ -69,7 +69,7 @@ disagree "run: segment" "--segment is '4KiB' on rank 0 and '8KiB'" \
   -- "${run[@]}" -c bcast -a pipeline --segment 4KiB -o r.csv -- "${run[@]}" -c bcast -a pipeline --segment 8KiB -o r.csv
 disagree "run: output path" "--output is 'a.csv' on rank 0 and 'b.csv'" \
   -- "${run[@]}" -o a.csv -- "${run[@]}" -o b.csv
-disagree "run: the environment" "NUMACOLL_MAX_TASKS is nothing on rank 0 and '1000'" \
+disagree "run: the environment" "NUMACOLL_MAX_TASKS is not set on rank 0 and '1000'" \
   -- "${run[@]}" -o r.csv -- -x NUMACOLL_MAX_TASKS=1000 "${run[@]}" -o r.csv
 tune=(tune --engine mpi --nodes 2 --ranks 1 -c allreduce -a tree "${quick[@]}" -o t)
 disagree "tune: sizes" "--bytes is '64' on rank 0 and '64,128'" -- "${tune[@]}" -b 64 -- "${tune[@]}" -b 64,128
