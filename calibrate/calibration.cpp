@@ -131,6 +131,7 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
     const std::uint64_t dram_bytes =
         std::clamp<std::uint64_t>((options.quick ? 2 : 4) * llc_bytes, 64 * MiB, 1024 * MiB);
     const bool dram_fits = 2 * dram_bytes < available_memory_bytes() / 2;
+    std::uint64_t dram_kept_bytes = 0;  // every DRAM point's buffers, kept from round to round
     if (dram_fits) {
         const int steps = options.quick ? 50000 : 200000;
         plan.push_back({fmt::format("DRAM chase through {}", format_bytes(dram_bytes)),
@@ -155,7 +156,9 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
             const std::uint64_t each = dram_bytes / static_cast<std::uint64_t>(d) / 64 * 64;
             plan.push_back({fmt::format("{} concurrent DRAM copies {}", d, format_bytes(each)),
                             [=](Microbenchmarks& b) { return b.dram_copy(some, each); }});
+            dram_kept_bytes += 2 * each * static_cast<std::uint64_t>(d);
         }
+        dram_kept_bytes += (1 + remote_by_hops.size() + 2) * dram_bytes;
     } else {
         say(fmt::format("DRAM not measured: its buffers ({} twice) need more than half the free memory", format_bytes(dram_bytes)));
     }
@@ -163,8 +166,10 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
         plan.push_back({fmt::format("compute {:.0e} flops", flops),
                         [=](Microbenchmarks& b) { return b.compute(core0_pu, flops); }});
 
-    // Rounds interleave; each point pools its iterations over them.
-    Microbenchmarks bench(machine, iterations);
+    // Rounds interleave; each point pools its iterations over them. The DRAM
+    // points keep their buffers from round to round when all of them fit in
+    // half the free memory at once (what is measured is the same).
+    Microbenchmarks bench(machine, iterations, dram_kept_bytes < available_memory_bytes() / 2);
     std::vector<Measurement> first_round(plan.size());
     std::vector<std::vector<double>> pooled(plan.size());
     const int total = static_cast<int>(plan.size()) * rounds;

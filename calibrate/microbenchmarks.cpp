@@ -126,8 +126,8 @@ private:
 
 }  // namespace
 
-Microbenchmarks::Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations)
-    : machine_(machine), iterations_(iterations), binding_(machine) {}
+Microbenchmarks::Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations, bool keep_dram_buffers)
+    : machine_(machine), iterations_(iterations), binding_(machine), keep_dram_buffers_(keep_dram_buffers) {}
 
 exec::HarnessOptions Microbenchmarks::options(int timed) const {
     exec::HarnessOptions options;
@@ -240,21 +240,36 @@ Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, 
     return finish(m, result, 1, pus, harness.timed_threads);
 }
 
+Microbenchmarks::DramBuffers& Microbenchmarks::dram_buffers(const std::string& kind, const std::vector<int>& pus,
+                                                             std::uint64_t bytes, int numa, int count) {
+    const auto key = std::make_tuple(kind, pus, bytes, numa);
+    if (!keep_dram_buffers_) dram_.clear();
+    DramBuffers& buffers = dram_[key];
+    if (buffers.memory.empty())
+        for (int b = 0; b < count; ++b)
+            buffers.memory.push_back(
+                binding_.allocate(bytes, numa >= 0 ? numa : numa_of_pu(pus[static_cast<std::size_t>(b) % pus.size()])));
+    return buffers;
+}
+
 Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa, int hops) {
     // Sattolo's shuffle makes one cycle through every line, so the walk
     // never settles in a cache-sized subset.
     const std::uint64_t lines = buffer_bytes / 64;
-    Buffer memory = binding_.allocate(lines * 64, numa >= 0 ? numa : numa_of_pu(pu));
-    auto* next = reinterpret_cast<std::uint64_t*>(memory.get());
-    std::vector<std::uint64_t> order(lines);
-    std::iota(order.begin(), order.end(), 0);
-    std::mt19937_64 random(12345);
-    for (std::uint64_t i = lines - 1; i > 0; --i) std::swap(order[i], order[random() % i]);
-    for (std::uint64_t i = 0; i < lines; ++i) next[order[i] * ChaseWork::lines_stride] = order[(i + 1) % lines];
-    std::uint64_t at = 0, length = 0;
-    do at = next[at * ChaseWork::lines_stride], ++length;
-    while (at != 0 && length <= lines);
-    if (length != lines) wrong(fmt::format("the chase cycle has {} of {} lines", length, lines));
+    DramBuffers& buffers = dram_buffers("chase", {}, lines * 64, numa >= 0 ? numa : numa_of_pu(pu), 1);
+    auto* next = reinterpret_cast<std::uint64_t*>(buffers.memory.front().get());
+    if (!buffers.prepared) {
+        std::vector<std::uint64_t> order(lines);
+        std::iota(order.begin(), order.end(), 0);
+        std::mt19937_64 random(12345);
+        for (std::uint64_t i = lines - 1; i > 0; --i) std::swap(order[i], order[random() % i]);
+        for (std::uint64_t i = 0; i < lines; ++i) next[order[i] * ChaseWork::lines_stride] = order[(i + 1) % lines];
+        std::uint64_t at = 0, length = 0;
+        do at = next[at * ChaseWork::lines_stride], ++length;
+        while (at != 0 && length <= lines);
+        if (length != lines) wrong(fmt::format("the chase cycle has {} of {} lines", length, lines));
+        buffers.prepared = true;  // a chase only reads it
+    }
     ChaseWork work(next, steps);
     const auto result = exec::run_iterations({pu}, binding_, options(std::max(3, iterations_.timed / 10)), work);
     Measurement m{Microbenchmark::dram_chase, costs::Level::dram, 64, 1, 0, 0, 0, 0, std::to_string(pu), hops};
@@ -264,10 +279,11 @@ Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_
 Microbenchmarks::Timed Microbenchmarks::dram_copy(const std::vector<int>& pus, std::uint64_t bytes) {
     std::vector<std::vector<std::pair<std::byte*, int>>> inputs(pus.size());
     std::vector<Job> jobs(pus.size());
-    std::vector<Buffer> memory;
+    // Each PU's source and destination, on its NUMA node.
+    std::vector<int> owners;
+    for (int pu : pus) owners.insert(owners.end(), {pu, pu});
+    const std::vector<Buffer>& memory = dram_buffers("copy", owners, bytes, -1, static_cast<int>(owners.size())).memory;
     for (std::size_t t = 0; t < pus.size(); ++t) {
-        memory.push_back(binding_.allocate(bytes, numa_of_pu(pus[t])));
-        memory.push_back(binding_.allocate(bytes, numa_of_pu(pus[t])));
         inputs[t].push_back({memory[2 * t].get(), static_cast<int>(t)});
         jobs[t] = {{memory[2 * t].get()}, memory[2 * t + 1].get()};
     }

@@ -26,6 +26,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -51,7 +54,10 @@ struct PuPair {
 
 class Microbenchmarks {
 public:
-    Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations);
+    // `keep_dram_buffers`: the DRAM points keep their buffers (and a chase its
+    // cycle) from one call to the next with the same arguments, as the rounds
+    // of a calibration make them; the caller checks that they all fit at once.
+    Microbenchmarks(const topo::Machine& machine, BenchmarkIterations iterations, bool keep_dram_buffers = false);
 
     // The raw iteration times of each (for rounds that are pooled later), and the point.
     struct Timed {
@@ -79,11 +85,24 @@ private:
                  const std::vector<int>& pus, const std::vector<bool>& timed_threads = {});
     double floor_ns(const std::vector<int>& pus, const std::vector<bool>& timed_threads);
 
+    // A DRAM point's buffers: new, or the ones an earlier call with the same
+    // key left when they are kept. First touching buffers larger than the
+    // last-level cache (1 GiB where hwloc reports a 508 MB L3) was over half
+    // of a quick calibration; the cycle of a chase depends on its size only.
+    struct DramBuffers {
+        std::vector<std::shared_ptr<std::byte>> memory;
+        bool prepared = false;  // a chase's cycle is written
+    };
+    DramBuffers& dram_buffers(const std::string& kind, const std::vector<int>& pus, std::uint64_t bytes, int numa,
+                              int count);
+
     const topo::Machine& machine_;
     BenchmarkIterations iterations_;
     exec::MemoryBinding binding_;
     bool pinned_ = true;
     std::map<std::pair<std::vector<int>, std::vector<bool>>, double> floors_;
+    bool keep_dram_buffers_ = false;
+    std::map<std::tuple<std::string, std::vector<int>, std::uint64_t, int>, DramBuffers> dram_;
 };
 
 }  // namespace numacoll::calibrate

@@ -11,7 +11,8 @@ Each line of the table is: EXIT | PATTERN | ARGUMENTS [| REDIRECTION]
 - PATTERN: a Python regular expression searched in standard error;
 - ARGUMENTS: shell words (shlex), where {D} is a scratch folder and
   {F:NAME} the path of the fixture NAME (made below, or a file of
-  fuzz/corpus/READER/NAME given as READER/NAME);
+  fuzz/corpus/READER/NAME given as READER/NAME); leading NAME=VALUE words
+  are set in the case's environment;
 - REDIRECTION: <NAME gives the fixture NAME on standard input (else
   /dev/null); >PATH sends standard output to PATH (else a file).
 """
@@ -129,14 +130,14 @@ def make_fixtures(binary, source_dir, scratch):
     with open(os.path.join(unreadable, "validation.csv"), "w") as handle:
         handle.write("collective,bytes\nallreduce,64\n")
     fixtures["unreadable-validation"] = unreadable
-    # Machines for reproduce --machine, exported by hwloc's lstopo: a
-    # westmere of 4,096 cores, and opteron8218's shape without its NIC.
+    # Machines for reproduce --machine, exported by hwloc's lstopo: westmere's
+    # shape with 8 cores a package, and opteron8218's without its NIC.
     def lstopo(name, synthetic):
         path = os.path.join(scratch, name)
         subprocess.run(["lstopo-no-graphics", "-i", synthetic, "--of", "xml", path], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         fixtures[name] = path
-    lstopo("westmere-4k.xml", "Package:2 NUMANode:1 L3Cache:1 Core:2048 PU:1")
+    lstopo("westmere-16.xml", "Package:2 NUMANode:1 L3Cache:1 Core:8 PU:1")
     lstopo("opteron-without-nic.xml", "Package:4 NUMANode:1 L2Cache:2 Core:1 PU:1")
     write("a-file", "not a folder\n")
     os.mkdir(os.path.join(scratch, "a-folder"))
@@ -179,10 +180,15 @@ def run_case(case, binary, fixtures, scratch):
     """Runs one case; returns a list of what went wrong (empty when it held)."""
     case_dir = tempfile.mkdtemp(prefix=f"case{case['line']}-", dir=scratch)
     arguments = [expand(word, fixtures, case_dir) for word in shlex.split(case["arguments"])]
+    environment = dict(os.environ)
+    while arguments and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", arguments[0]):
+        name, value = arguments.pop(0).split("=", 1)
+        environment[name] = value
     stdin_path = fixtures[case["stdin"]] if case["stdin"] else os.devnull
     out_path, err_path = case["stdout"] or os.path.join(case_dir, "stdout"), os.path.join(case_dir, "stderr")
     with open(stdin_path, "rb") as stdin, open(out_path, "wb") as out, open(err_path, "wb") as err:
-        process = subprocess.Popen([binary] + arguments, stdin=stdin, stdout=out, stderr=err, cwd=case_dir)
+        process = subprocess.Popen([binary] + arguments, stdin=stdin, stdout=out, stderr=err, cwd=case_dir,
+                                   env=environment)
     started = time.monotonic()
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -231,7 +237,8 @@ def main(argv):
                     for problem in problems:
                         print(f"    {problem}")
         os.chmod(fixtures["read-only"], 0o700)
-    channels = sorted({(shlex.split(case["arguments"]) or ["(none)"])[0] for case in cases})
+    channels = sorted({next((word for word in shlex.split(case["arguments"]) if "=" not in word), "(none)")
+                       for case in cases})
     print(f"{len(cases) - failures} of {len(cases)} bad inputs handled as expected (commands: {', '.join(channels)})")
     return 1 if failures else 0
 
