@@ -91,9 +91,7 @@ CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
         }
     }
     for (const auto& option : info.options) spec.options.emplace(option.name, option.default_value);
-    if (is_reduction(spec.collective) && spec.bytes % element_bytes != 0)
-        throw UsageError(fmt::format("{} works on {}-byte elements: {} bytes is not a multiple of {}",
-                                     to_string(spec.collective), element_bytes, spec.bytes, element_bytes));
+    check_datatype(spec);
     if (spec.collective == Collective::barrier && spec.bytes != 0)
         throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
     if (spec.root < 0 || spec.root >= layout.size())

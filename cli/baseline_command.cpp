@@ -27,6 +27,7 @@ struct BaselineOptions {
     std::string bytes = "8B:1MiB";
     int root = 0;
     std::string op = "sum";
+    std::string datatype = "double";
     std::string ompi_algorithm;
     std::string ompi_segment;
     int iterations = exec::iterations_by_size;
@@ -56,6 +57,7 @@ int run_baseline(const BaselineOptions& options, const CLI::App& command) {
     sched::CollectiveSpec base;
     base.collective = sched::parse_collective(options.collective);
     base.op = sched::parse_reduce_op(options.op);
+    base.datatype = sched::parse_datatype(options.datatype);
     base.root = options.root;
     base.algorithm = options.ompi_algorithm.empty() ? "default" : options.ompi_algorithm;
     const std::vector<std::uint64_t> sizes = parse_byte_sizes(options.bytes, "--bytes");
@@ -141,7 +143,8 @@ CommandRun add_baseline_command(CLI::App& app) {
     command->add_option("--bytes,-b", options->bytes, "sizes per rank: 8B:1MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
-    command->add_option("--op", options->op, "reduction operator: sum, min, max, prod")->capture_default_str();
+    command->add_option("--op", options->op, op_help)->capture_default_str();
+    command->add_option("--datatype", options->datatype, datatype_help)->capture_default_str();
     command->add_option("--ompi-algorithm", options->ompi_algorithm,
                         "force one of Open MPI's coll/tuned algorithms, by numacoll's name (binomial, chain, "
                         "split-binary, ring, recursive-doubling, ...)");

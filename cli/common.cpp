@@ -62,7 +62,8 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many) {
                                                          : "algorithm name (see numacoll dag --list)")
         ->capture_default_str();
     command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
-    command.add_option("--op", op, "reduction operator: sum, min, max, prod")->capture_default_str();
+    command.add_option("--op", op, op_help)->capture_default_str();
+    command.add_option("--datatype", datatype, datatype_help)->capture_default_str();
     for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }
@@ -74,6 +75,7 @@ sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
     spec.bytes = bytes;
     spec.root = root;
     spec.op = sched::parse_reduce_op(op);
+    spec.datatype = sched::parse_datatype(datatype);
     for (const auto& [name, value] : flagged)
         if (!value.empty()) spec.options[name] = value;
     for (const auto& item : extra_options) {
@@ -84,6 +86,15 @@ sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
     }
     return spec;
 }
+
+const char* const op_help =
+    "reduction operation, as MPI's: sum, prod, min, max, land, lor, lxor, band, bor, bxor, minloc, maxloc";
+const char* const datatype_help =
+    "element type, as MPI names it without MPI_: int8 to int64, uint8 to uint64, char (text: no reduction), signed_char, "
+    "unsigned_char, short, unsigned_short, int, unsigned, long, unsigned_long, long_long, unsigned_long_long, "
+    "float, double, long_double, c_float_complex, c_double_complex, c_long_double_complex, c_bool, integer, "
+    "real, double_precision, complex, double_complex, logical, byte, and for minloc/maxloc float_int, "
+    "double_int, long_int, 2int, short_int, long_double_int";
 
 const std::vector<std::pair<std::string, std::string>>& algorithm_option_flags() {
     static const std::vector<std::pair<std::string, std::string>> flags = {
@@ -193,7 +204,7 @@ sched::Schedule load_schedule(const std::string& path) {
 
 void refuse_generation_options_with_from(CLI::App& command) {
     for (const char* name : {"--nodes", "--ranks", "--threads", "--oversubscribe", "--placement", "--pus",
-                             "--collective", "--algorithm", "--root", "--op", "--arity", "--bcast", "--strip",
+                             "--collective", "--algorithm", "--root", "--op", "--datatype", "--arity", "--bcast", "--strip",
                              "--segment", "--leader", "--internode", "--option", "--bytes"}) {
         const CLI::Option* option = command.get_option_no_throw(name);
         if (option != nullptr && option->count() > 0)

@@ -47,7 +47,7 @@ private:
 // and the schedule's estimated tasks and memory, both before generating.
 inline constexpr int max_nodes = 1 << 20;
 
-// --collective, --algorithm, --root, --op and the algorithm options (the
+// --collective, --algorithm, --root, --op, --datatype and the algorithm options (the
 // common ones as flags, see algorithm_option_flags(); any other as
 // --option key=value).
 struct AlgorithmOptions {
@@ -55,6 +55,7 @@ struct AlgorithmOptions {
     std::string algorithm = "tree";
     int root = 0;
     std::string op = "sum";
+    std::string datatype = "double";
     std::map<std::string, std::string> flagged;  // option name -> value given with its flag
     std::vector<std::string> extra_options;
 
@@ -66,6 +67,9 @@ struct AlgorithmOptions {
 
 // Algorithm options that have a flag of their own (--NAME VALUE): name -> help.
 const std::vector<std::pair<std::string, std::string>>& algorithm_option_flags();
+// The help texts of --op and --datatype.
+extern const char* const op_help;
+extern const char* const datatype_help;
 // How to pass an algorithm option on the command line: "--arity" or "--option fanout=".
 std::string option_syntax(const std::string& name);
 

@@ -17,9 +17,7 @@ sched::CollectiveSpec spec_with_defaults(sched::CollectiveSpec spec, const algo:
         if (!known) throw UsageError(fmt::format("algorithm '{}' has no option '{}'", info.name, key));
     }
     for (const auto& option : info.options) spec.options.emplace(option.name, option.default_value);
-    if (sched::is_reduction(spec.collective) && spec.bytes % sched::element_bytes != 0)
-        throw UsageError(fmt::format("{} works on 8-byte elements: {} bytes is not a multiple of 8",
-                                     sched::to_string(spec.collective), spec.bytes));
+    sched::check_datatype(spec);
     if (spec.collective == sched::Collective::barrier && spec.bytes != 0)
         throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
     if (spec.root < 0 || spec.root >= layout.size())

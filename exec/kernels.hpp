@@ -1,6 +1,10 @@
-// The arithmetic of reduce and compute tasks on doubles. Reduction loops are
-// plain and contiguous so that the compiler vectorises them, and fold every
-// source block by block so that the vector crosses memory once.
+// The arithmetic of reduce and compute tasks. A reduction runs on every
+// predefined MPI datatype and operation that applies to it (with MPI's
+// semantics: integers wrap, logical results are 0 or 1, minloc and maxloc
+// keep the smaller index of equal values), one loop per pair instantiated
+// from exec/element_types.hpp. The loops are plain and contiguous so that
+// the compiler vectorises them, and fold every source block by block so that
+// the vector crosses memory once.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +17,11 @@ namespace numacoll::exec {
 // destination[i] = sources[0][i] op sources[1][i] op ... for i < count, in
 // that order (the result does not depend on the blocking). The destination
 // may be one of the sources (in-place folding).
+// `count` elements of `datatype`; Error when `op` does not apply to it
+// (sched::check_datatype refuses that before).
+void reduce_into(std::byte* destination, std::span<const std::byte* const> sources, std::size_t count,
+                 sched::Datatype datatype, sched::ReduceOp op);
+// The same on doubles.
 void reduce_into(double* destination, std::span<const double* const> sources, std::size_t count, sched::ReduceOp op);
 
 // A compute task's work: at least `flops` floating-point operations (a

@@ -8,22 +8,13 @@
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
 #include "exec/kernels.hpp"
+#include "exec/mpi_datatypes.hpp"
 #include "exec/program_runner.hpp"
 #include "schedule/collective_contract.hpp"
 
 namespace numacoll::exec {
 
 namespace {
-
-MPI_Op mpi_op(sched::ReduceOp op) {
-    switch (op) {
-        case sched::ReduceOp::sum: return MPI_SUM;
-        case sched::ReduceOp::prod: return MPI_PROD;
-        case sched::ReduceOp::min: return MPI_MIN;
-        case sched::ReduceOp::max: return MPI_MAX;
-    }
-    return MPI_SUM;
-}
 
 // One MPI call per iteration, on the calling process's rank.
 class NativeCollective : public ScheduleWork {
@@ -38,14 +29,15 @@ public:
     void run(int, std::uint32_t, bool) override {
         const sched::CollectiveSpec& spec = schedule_.spec;
         const int bytes = static_cast<int>(spec.bytes);
-        const int doubles = static_cast<int>(spec.bytes / sched::element_bytes);
+        const int elements = static_cast<int>(spec.bytes / sched::element_bytes(spec));
+        const MPI_Datatype datatype = mpi_datatype(spec.datatype);
         int status = MPI_SUCCESS;
         switch (spec.collective) {
             case sched::Collective::allreduce:
-                status = MPI_Allreduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), comm_);
+                status = MPI_Allreduce(input_, output_, elements, datatype, mpi_op(spec.op), comm_);
                 break;
             case sched::Collective::reduce:
-                status = MPI_Reduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), spec.root, comm_);
+                status = MPI_Reduce(input_, output_, elements, datatype, mpi_op(spec.op), spec.root, comm_);
                 break;
             case sched::Collective::bcast:
                 status = MPI_Bcast(rank_ == spec.root ? input_ : output_, bytes, MPI_BYTE, spec.root, comm_);
@@ -87,15 +79,16 @@ public:
     void run(int, std::uint32_t, bool) override {
         const sched::CollectiveSpec& spec = schedule_.spec;
         const int bytes = static_cast<int>(spec.bytes);
-        const int doubles = static_cast<int>(spec.bytes / sched::element_bytes);
+        const int elements = static_cast<int>(spec.bytes / sched::element_bytes(spec));
+        const MPI_Datatype datatype = mpi_datatype(spec.datatype);
         MPI_Request request = MPI_REQUEST_NULL;
         int status = MPI_SUCCESS;
         switch (spec.collective) {
             case sched::Collective::allreduce:
-                status = MPI_Iallreduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), comm_, &request);
+                status = MPI_Iallreduce(input_, output_, elements, datatype, mpi_op(spec.op), comm_, &request);
                 break;
             case sched::Collective::reduce:
-                status = MPI_Ireduce(input_, output_, doubles, MPI_DOUBLE, mpi_op(spec.op), spec.root, comm_, &request);
+                status = MPI_Ireduce(input_, output_, elements, datatype, mpi_op(spec.op), spec.root, comm_, &request);
                 break;
             case sched::Collective::bcast:
                 status = MPI_Ibcast(rank_ == spec.root ? input_ : output_, bytes, MPI_BYTE, spec.root, comm_, &request);
@@ -145,9 +138,7 @@ void check_native_spec(const sched::CollectiveSpec& spec, int processes) {
         throw UsageError(fmt::format("--root {} is not a rank of {} processes", spec.root, processes));
     if (spec.collective == sched::Collective::barrier && spec.bytes != 0)
         throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
-    if (sched::is_reduction(spec.collective) && spec.bytes % sched::element_bytes != 0)
-        throw UsageError(fmt::format("a reduction folds whole {}-byte doubles: {} bytes is not a multiple",
-                                     sched::element_bytes, spec.bytes));
+    sched::check_datatype(spec);
     if (spec.bytes > static_cast<std::uint64_t>(INT_MAX))
         throw UsageError(fmt::format("{} bytes per rank: one MPI call counts at most {}", spec.bytes, INT_MAX));
 }

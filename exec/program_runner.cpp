@@ -69,7 +69,7 @@ void ScheduleWork::prepare(int thread, std::uint32_t iteration) {
     const int input = inputs_[thread];
     if (input < 0) return;
     fill_input(buffers_.bytes(input), schedule_.buffer(input).bytes, programs_[thread].rank, iteration,
-               schedule_.spec.op);
+               schedule_.spec.datatype, schedule_.spec.op);
 }
 
 void ScheduleWork::execute_locally(const sched::Task& task) const {
@@ -78,9 +78,10 @@ void ScheduleWork::execute_locally(const sched::Task& task) const {
             std::memcpy(buffers_.at(task.write), buffers_.at(task.reads[0]), task.write.bytes);
             break;
         case sched::TaskKind::reduce: {
-            boost::container::small_vector<const double*, 8> sources;  // no heap in the timed loop
-            for (const sched::Range& read : task.reads) sources.push_back(buffers_.doubles(read));
-            reduce_into(buffers_.doubles(task.write), {sources.data(), sources.size()}, task.write.bytes / sizeof(double),
+            boost::container::small_vector<const std::byte*, 8> sources;  // no heap in the timed loop
+            for (const sched::Range& read : task.reads) sources.push_back(buffers_.at(read));
+            reduce_into(buffers_.at(task.write), {sources.data(), sources.size()},
+                        task.write.bytes / sched::element_bytes(schedule_.spec), schedule_.spec.datatype,
                         schedule_.spec.op);
             break;
         }

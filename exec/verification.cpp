@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "exec/input_pattern.hpp"
 #include "schedule/collective_contract.hpp"
@@ -20,8 +21,8 @@ void verify_outputs(const sched::Schedule& schedule, const Buffers& buffers, con
             before_verify(rank, reinterpret_cast<double*>(buffers.bytes(output)),
                           schedule.buffer(output).bytes / sizeof(double));
     }
-    const std::string what =
-        fmt::format("({} {}, {} bytes)", sched::to_string(spec.collective), spec.algorithm, spec.bytes);
+    const std::string what = fmt::format("({} {}, {} bytes of {})", sched::to_string(spec.collective), spec.algorithm,
+                                         spec.bytes, sched::to_string(spec.datatype));
     for (const sched::RequiredBlock& block : sched::required_blocks(spec, schedule.rank_count())) {
         if (!checked.count(block.rank)) continue;
         const int output = schedule.output_of(block.rank);
@@ -30,19 +31,29 @@ void verify_outputs(const sched::Schedule& schedule, const Buffers& buffers, con
                                                 block.output_offset + block.bytes, what));
         const std::byte* bytes = buffers.bytes(output) + block.output_offset;
         if (block.sources.size() > 1) {
-            const auto* values = reinterpret_cast<const double*>(bytes);
-            for (std::size_t i = 0; i < block.bytes / sizeof(double); ++i) {
-                const std::size_t element = block.input_offset / sizeof(double) + i;
-                const double expected = reduced_value(schedule.rank_count(), element, iteration, spec.op);
-                if (values[i] != expected)
+            // Element by element against the reference, a run of them at a time.
+            const std::size_t size = sched::element_size(spec.datatype);
+            constexpr std::size_t run_elements = 4096;
+            std::vector<std::byte> expected(run_elements * size);
+            const std::size_t elements = block.bytes / size;
+            for (std::size_t first = 0; first < elements; first += run_elements) {
+                const std::size_t count = std::min(run_elements, elements - first);
+                reduced_elements(expected.data(), schedule.rank_count(), block.input_offset / size + first, count,
+                                 iteration, spec.datatype, spec.op);
+                for (std::size_t i = 0; i < count; ++i) {
+                    const std::byte* got = bytes + (first + i) * size;
+                    if (same_value(got, expected.data() + i * size, spec.datatype)) continue;
                     throw VerificationError(fmt::format(
                         "verification failed: rank {} element {} is {} but the {} of the inputs is {} {}", block.rank,
-                        block.output_offset / sizeof(double) + i, values[i], sched::to_string(spec.op), expected, what));
+                        block.output_offset / size + first + i, element_text(got, spec.datatype),
+                        sched::to_string(spec.op), element_text(expected.data() + i * size, spec.datatype), what));
+                }
             }
             continue;
         }
         for (std::size_t x = 0; x < block.bytes; ++x) {
-            const std::uint8_t expected = input_byte(block.sources.front(), block.input_offset + x, iteration, spec.op);
+            const std::uint8_t expected =
+                input_byte(block.sources.front(), block.input_offset + x, iteration, spec.datatype, spec.op);
             const auto got = static_cast<std::uint8_t>(bytes[x]);
             if (got != expected)
                 throw VerificationError(fmt::format(

@@ -21,6 +21,7 @@ ResultRow row_for(const sched::Schedule& schedule) {
     row.tasks = schedule.task_count();
     row.root = spec.root;
     row.op = sched::to_string(spec.op);
+    row.datatype = sched::to_string(spec.datatype);
     row.options = options_text(spec.options);
     return row;
 }
@@ -47,7 +48,7 @@ ResultRow measured_row(const sched::Schedule& schedule, const TimeStats& times, 
 std::vector<std::string> result_columns() {
     std::vector<std::string> columns = {"collective", "algorithm", "bytes",    "ranks",     "nodes",    "engine",
                                         "time_ns",    "p10_ns",    "p90_ns",   "min_ns",    "max_ns",   "iterations",
-                                        "tasks",      "placement", "root",     "op",        "options",  "topology",
+                                        "tasks",      "placement", "root",     "op",        "datatype", "options",  "topology",
                                         "params",     "pinned",    "numa_bound"};
     for (auto& column : provenance_columns()) columns.push_back(column);
     return columns;
@@ -76,6 +77,7 @@ std::vector<std::string> result_fields(const ResultRow& row) {
         row.placement,
         std::to_string(row.root),
         row.op,
+        row.datatype,
         row.options,
         row.topology,
         row.params,

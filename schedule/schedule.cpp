@@ -19,7 +19,7 @@ namespace {
 // Each enum's names, in the order of its values: one table serves both directions.
 constexpr std::array collective_names = {"allreduce", "reduce", "bcast",     "barrier",
                                          "scatter",   "gather", "allgather", "pingpong"};
-constexpr std::array op_names = {"sum", "min", "max", "prod"};
+constexpr std::array op_names = {"sum", "min", "max", "prod", "land", "lor", "lxor", "band", "bor", "bxor", "minloc", "maxloc"};
 constexpr std::array kind_names = {"copy", "reduce", "flag", "net", "compute", "wait"};
 constexpr std::array role_names = {"input", "output", "temp"};
 constexpr std::array rank_kind_names = {"threads", "processes"};
@@ -297,6 +297,7 @@ int Schedule::buffer_of(int rank, BufferRole role) const {
 bool operator==(const Schedule& a, const Schedule& b) {
     if (a.spec.collective != b.spec.collective || a.spec.algorithm != b.spec.algorithm ||
         a.spec.bytes != b.spec.bytes || a.spec.root != b.spec.root || a.spec.op != b.spec.op ||
+        a.spec.datatype != b.spec.datatype ||
         a.spec.options != b.spec.options || a.nodes != b.nodes || a.rank_kind != b.rank_kind || a.ranks != b.ranks ||
         a.provenance != b.provenance || a.task_count() != b.task_count() ||
         a.buffers().size() != b.buffers().size())

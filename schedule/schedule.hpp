@@ -9,7 +9,8 @@
 //   roles `input` / `output`; algorithms add `temp` buffers as they need.
 // - A task runs on one thread (= rank). copy and reduce read byte ranges of
 //   buffers on the thread's own node and write one range; the data is the
-//   element type of the spec (8-byte doubles for reductions).
+//   element type of the spec (schedule/datatype.hpp), and a reduction's
+//   ranges are whole elements of it.
 // - flag: thread `thread` signals thread `peer` (no data). net: thread
 //   `thread` sends a range of a buffer on its node to a range of a buffer on
 //   `peer`'s node, which must be another node.
@@ -44,13 +45,16 @@
 #include <vector>
 
 #include "common/progress.hpp"
+#include "schedule/datatype.hpp"
 #include "schedule/label.hpp"
 
 namespace numacoll::sched {
 
 // The names of these values live in a table in schedule.cpp, in this order.
 enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather, pingpong };
-enum class ReduceOp { sum, min, max, prod };
+// MPI's predefined operations (schedule/datatype.hpp says which types each
+// applies to); minloc and maxloc reduce value-index pairs.
+enum class ReduceOp { sum, min, max, prod, land, lor, lxor, band, bor, bxor, minloc, maxloc };
 enum class TaskKind { copy, reduce, flag, net, compute, wait };  // wait last: Schedule counts each kind
 enum class BufferRole { input, output, temp };
 // What a rank is. A thread (HPDC'13: one process per node, ranks read each
@@ -77,8 +81,6 @@ bool is_reduction(Collective collective);
 // overheads take the two ranks' processors: sim/task_plan.hpp).
 inline bool needs_own_processor(TaskKind kind) { return kind != TaskKind::net; }
 
-// Reductions work on 8-byte elements (doubles).
-inline constexpr std::uint64_t element_bytes = 8;
 inline constexpr std::uint64_t cache_line_bytes = 64;
 
 // What the caller asked for: the collective, its size and the algorithm with
@@ -89,8 +91,18 @@ struct CollectiveSpec {
     std::uint64_t bytes = 0;  // per-rank vector size
     int root = 0;
     ReduceOp op = ReduceOp::sum;
+    // The elements: a reduction's bytes are a whole number of them; a
+    // collective that only copies moves any number of bytes.
+    Datatype datatype = Datatype::double_;
     std::map<std::string, std::string> options;
 };
+
+// The size of one element of the spec's datatype: what a reduction's ranges
+// and every cut of its vector are multiples of.
+inline std::uint64_t element_bytes(const CollectiveSpec& spec) { return element_size(spec.datatype); }
+// For a reduction: UsageError unless its operation applies to its datatype
+// and its size is a whole number of elements.
+void check_datatype(const CollectiveSpec& spec);
 
 struct Buffer {
     std::string name;

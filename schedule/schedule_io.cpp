@@ -16,7 +16,8 @@ namespace numacoll::sched {
 namespace {
 
 constexpr const char* text_magic = "numacoll-schedule";
-constexpr int format_version = 3;
+constexpr int format_version = 4;
+// Version 4 names the datatype; before, every element was a double.
 // Version 1 had no wait kind: a task that only waited was a compute task of
 // no flops. Such files still load, their waiting points becoming wait tasks.
 constexpr int oldest_readable_version = 1;
@@ -184,6 +185,11 @@ void check_references(const Schedule& schedule) {
     const int buffers = static_cast<int>(schedule.buffers().size());
     if (schedule.nodes < 1) throw InputError(fmt::format("the schedule has {} nodes (at least 1)", schedule.nodes));
     if (ranks < 1) throw InputError("the schedule has no rank");
+    try {
+        check_datatype(schedule.spec);
+    } catch (const UsageError& error) {
+        throw InputError(error.what());
+    }
     for (int r = 0; r < ranks; ++r)
         if (schedule.ranks[r].node < 0 || schedule.ranks[r].node >= schedule.nodes)
             throw InputError(fmt::format("rank {} is on node {}, which the schedule's {} node(s) do not include", r,
@@ -220,9 +226,9 @@ void check_references(const Schedule& schedule) {
 std::string to_text(const Schedule& schedule) {
     std::string out = fmt::format("{} {}\n", text_magic, format_version);
     const auto& spec = schedule.spec;
-    out += fmt::format("spec collective={} algorithm={} bytes={} root={} op={} nodes={} ranks={}\n",
+    out += fmt::format("spec collective={} algorithm={} bytes={} root={} op={} datatype={} nodes={} ranks={}\n",
                        to_string(spec.collective), escape(spec.algorithm), spec.bytes, spec.root, to_string(spec.op),
-                       schedule.nodes, to_string(schedule.rank_kind));
+                       to_string(spec.datatype), schedule.nodes, to_string(schedule.rank_kind));
     for (const auto& [key, value] : spec.options) out += fmt::format("option {}={}\n", escape(key), escape(value));
     for (const auto& [key, value] : schedule.provenance) out += fmt::format("provenance {}={}\n", escape(key), escape(value));
     for (int r = 0; r < schedule.rank_count(); ++r) {
@@ -302,6 +308,7 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
                 schedule.spec.bytes = line.count("bytes");
                 schedule.spec.root = line.integer("root");
                 schedule.spec.op = parse_reduce_op(line.field("op"));
+                if (version >= 4) schedule.spec.datatype = parse_datatype(line.field("datatype"));
                 schedule.nodes = line.integer("nodes");
                 // Before version 3 every rank was a thread.
                 if (version >= 3) schedule.rank_kind = parse_rank_kind(line.field("ranks"));
@@ -373,7 +380,8 @@ std::string to_json(const Schedule& schedule) {
     root["version"] = format_version;
     const auto& spec = schedule.spec;
     root["spec"] = {{"collective", to_string(spec.collective)}, {"algorithm", spec.algorithm}, {"bytes", spec.bytes},
-                    {"root", spec.root}, {"op", to_string(spec.op)}, {"options", spec.options}};
+                    {"root", spec.root}, {"op", to_string(spec.op)}, {"datatype", to_string(spec.datatype)},
+                    {"options", spec.options}};
     root["nodes"] = schedule.nodes;
     root["rank_kind"] = to_string(schedule.rank_kind);
     root["provenance"] = schedule.provenance;
@@ -462,6 +470,7 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
         schedule.spec.bytes = json_count(spec.at("bytes"), "bytes");
         schedule.spec.root = json_int(spec.at("root"), "root");
         schedule.spec.op = parse_reduce_op(spec.at("op").get<std::string>());
+        if (version >= 4) schedule.spec.datatype = parse_datatype(spec.at("datatype").get<std::string>());
         schedule.spec.options = spec.at("options").get<std::map<std::string, std::string>>();
         schedule.nodes = json_int(root.at("nodes"), "nodes");
         if (version >= 3) schedule.rank_kind = parse_rank_kind(root.at("rank_kind").get<std::string>());

@@ -71,10 +71,13 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
             if (range_ok(schedule, task.write) && node_of_buffer(task.write) != node)
                 problems.add("{} writes a buffer of another node: only net tasks cross nodes", name);
             if (task.kind == TaskKind::reduce) {
-                auto aligned = [](const Range& r) { return r.offset % element_bytes == 0 && r.bytes % element_bytes == 0; };
+                const std::uint64_t element = element_bytes(schedule.spec);
+                auto aligned = [&](const Range& r) { return r.offset % element == 0 && r.bytes % element == 0; };
                 bool all_aligned = aligned(task.write);
                 for (const Range& range : task.reads) all_aligned = all_aligned && aligned(range);
-                if (!all_aligned) problems.add("{} reduces ranges that are not whole {}-byte elements", name, element_bytes);
+                if (!all_aligned)
+                    problems.add("{} reduces ranges that are not whole {}-byte elements ({})", name, element,
+                                 to_string(schedule.spec.datatype));
             }
             break;
         }

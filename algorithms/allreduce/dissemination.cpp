@@ -262,7 +262,7 @@ private:
 
 Schedule generate_allreduce_dissemination(const CollectiveSpec& spec, const Layout& layout,
                                           const OptionReader& options) {
-    return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine)).generate();
+    return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine, element_bytes(spec))).generate();
 }
 
 }  // namespace

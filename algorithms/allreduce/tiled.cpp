@@ -234,7 +234,7 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
                     strip_option(), internode_option()};
     info.generate = [variant](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         const BroadcastStyle style = parse_broadcast_style(options.choice("bcast", {"1stage", "2stage"}));
-        const std::uint64_t strip = strip_bytes(options, *layout.machine);
+        const std::uint64_t strip = strip_bytes(options, *layout.machine, element_bytes(spec));
         const InternodeAlgorithm internode = parse_internode_algorithm(options.text("internode"));
         if (spec.bytes == 0) return tree_allreduce_schedule(spec, layout, 2, style, strip, internode);
         return TiledAllreduce(spec, layout, variant, style, internode, strip).generate();

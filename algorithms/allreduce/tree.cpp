@@ -54,7 +54,7 @@ private:
 
 Schedule generate_allreduce_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
     return tree_allreduce_schedule(spec, layout, options.integer("arity", 2),
-                                   parse_broadcast_style(options.text("bcast")), strip_bytes(options, *layout.machine),
+                                   parse_broadcast_style(options.text("bcast")), strip_bytes(options, *layout.machine, element_bytes(spec)),
                                    parse_internode_algorithm(options.text("internode")));
 }
 

@@ -132,7 +132,7 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
         BcastPlan plan;
         plan.arrangement = hierarchical ? Arrangement::hierarchical : Arrangement::flat;
         plan.algorithm = flat.algorithm;
-        plan.segment = segment_bytes(options, false);
+        plan.segment = segment_bytes(options, 1);
         if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = options.integer("fanout", 1);
         if (chained && !hierarchical) {
             const std::string order = options.choice("leader", {"rank-order", "default", "nic"});
@@ -147,7 +147,7 @@ Schedule generate_leader(const CollectiveSpec& spec, const Layout& layout, const
     BcastPlan plan;
     plan.arrangement = Arrangement::leader;
     plan.leader = read_leader_rule(options);
-    plan.segment = segment_bytes(options, false);
+    plan.segment = segment_bytes(options, 1);
     std::vector<std::string> names;
     for (const auto& flat : flat_bcast_algorithms()) names.push_back(flat.name);
     plan.algorithm = flat_by_name(options.choice("intra", names));

@@ -48,7 +48,7 @@ private:
 
 Schedule generate_bcast_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
     return TreeBcast(spec, layout, options.integer("arity", 2), parse_broadcast_style(options.text("bcast")),
-                     strip_bytes(options, *layout.machine))
+                     strip_bytes(options, *layout.machine, element_bytes(spec)))
         .generate();
 }
 

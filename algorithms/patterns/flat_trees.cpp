@@ -76,8 +76,9 @@ void split_binary_bcast(PointToPoint& p2p, const std::vector<int>& ranks, ChunkS
         side[pos] = pos <= 2 ? pos - 1 : side[tree.parent[pos]];
         members[side[pos]].push_back(pos);
     }
-    // Halves on element boundaries, so that a reduction could reuse them.
-    const std::uint64_t first_bytes = state.bytes / 2 - (state.bytes / 2) % element_bytes;
+    // Halves on element boundaries, as MPI cuts a count of its datatype.
+    const std::uint64_t element = element_bytes(p2p.builder().spec());
+    const std::uint64_t first_bytes = state.bytes / 2 - (state.bytes / 2) % element;
     ChunkState half[2] = {state, state};
     half[0].bytes = first_bytes;
     half[1].offset = state.offset + first_bytes;
@@ -176,7 +177,7 @@ std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction) {
     const bool pipelined = algorithm == FlatAlgorithm::chain || algorithm == FlatAlgorithm::pipeline;
     std::vector<OptionInfo> options = {
         {"segment", pipelined ? "64KiB" : "0",
-         std::string("segment size for pipelining, 0 = unsegmented") + (reduction ? " (whole 8-byte elements)" : "")}};
+         std::string("segment size for pipelining, 0 = unsegmented") + (reduction ? " (whole elements)" : "")}};
     if (algorithm == FlatAlgorithm::chain) options.push_back({"fanout", "4", "number of chains from the root (>= 1)"});
     return options;
 }
@@ -201,13 +202,13 @@ AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo
     return info;
 }
 
-std::uint64_t segment_bytes(const OptionReader& reader, bool reduction) {
+std::uint64_t segment_bytes(const OptionReader& reader, std::uint64_t element) {
     std::uint64_t bytes = reader.bytes("segment");
-    if (!reduction || bytes == 0) return bytes;
-    bytes -= bytes % element_bytes;
+    if (element <= 1 || bytes == 0) return bytes;
+    bytes -= bytes % element;
     if (bytes == 0)
         throw UsageError(fmt::format("option segment of a reduction must be 0 or at least {} bytes (got '{}')",
-                                     element_bytes, reader.text("segment")));
+                                     element, reader.text("segment")));
     return bytes;
 }
 

@@ -70,7 +70,9 @@ std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction);
 // The registry entry of a flat bcast/reduce or of its hier- version: name,
 // summary, source and options; the caller adds its own options and generate.
 AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo& flat, bool hierarchical);
-std::uint64_t segment_bytes(const OptionReader& reader, bool reduction);
+// The segment option in bytes, cut down to whole elements of `element` bytes
+// (1: any count of bytes).
+std::uint64_t segment_bytes(const OptionReader& reader, std::uint64_t element);
 
 // Runs flat algorithm `algorithm` over `group` (root first) for one chunk.
 // `home(rank)` is where a rank keeps the chunk; for reductions the root's

@@ -31,11 +31,12 @@ public:
     Pieces(ScheduleBuilder& builder, const std::vector<int>& roots, ChunkState& state, const std::vector<int>& outputs,
            TempPool& scratch, int count)
         : builder_(builder), roots_(roots), state_(state), outputs_(outputs), scratch_(scratch), count_(count) {
-        const std::uint64_t elements = state.bytes / element_bytes;
+        const std::uint64_t element = element_bytes(builder.spec());
+        const std::uint64_t elements = state.bytes / element;
         for (int piece = 0, start = 0; piece < count; ++piece) {
             const int length = static_cast<int>(elements / count + (piece < static_cast<int>(elements % count) ? 1 : 0));
-            offsets_.push_back(state.offset + static_cast<std::uint64_t>(start) * element_bytes);
-            sizes_.push_back(static_cast<std::uint64_t>(length) * element_bytes);
+            offsets_.push_back(state.offset + static_cast<std::uint64_t>(start) * element);
+            sizes_.push_back(static_cast<std::uint64_t>(length) * element);
             start += length;
         }
         for (int root : roots) {

@@ -38,15 +38,14 @@ OptionInfo strip_option() {
     return {"strip", "auto", "strip-mining chunk: auto (half the largest per-core cache), off, or a size such as 4KiB"};
 }
 
-std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machine) {
+std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machine, std::uint64_t element) {
     const std::string strip = reader.text("strip");
     if (strip == "off") return 0;
     if (strip == "auto") return automatic_strip_bytes(machine);
     std::uint64_t bytes = reader.bytes("strip");
-    bytes -= bytes % element_bytes;
+    bytes -= bytes % element;
     if (bytes == 0)
-        throw UsageError(
-            fmt::format("option strip must be auto, off or at least {} bytes (got '{}')", element_bytes, strip));
+        throw UsageError(fmt::format("option strip must be auto, off or at least {} bytes (got '{}')", element, strip));
     return bytes;
 }
 

@@ -13,8 +13,9 @@
 namespace numacoll::algo {
 
 // The chunk size an algorithm's "strip" option asks for: "auto" (half the
-// largest cache private to one core), "off" (0: no strip mining) or a size.
-std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machine);
+// largest cache private to one core), "off" (0: no strip mining) or a size,
+// cut down to whole elements of `element` bytes.
+std::uint64_t strip_bytes(const OptionReader& reader, const topo::Machine& machine, std::uint64_t element);
 
 // The option every strip-mined algorithm offers.
 OptionInfo strip_option();

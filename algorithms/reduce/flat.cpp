@@ -64,7 +64,7 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
     AlgorithmInfo info = flat_algorithm_info(Collective::reduce, flat, hierarchical);
     info.generate = [flat, hierarchical](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         const int fanout = flat.algorithm == FlatAlgorithm::chain ? options.integer("fanout", 1) : 1;
-        return FlatReduce(spec, layout, flat.algorithm, fanout, segment_bytes(options, true), hierarchical).generate();
+        return FlatReduce(spec, layout, flat.algorithm, fanout, segment_bytes(options, element_bytes(spec)), hierarchical).generate();
     };
     return info;
 }

@@ -50,7 +50,7 @@ private:
 };
 
 Schedule generate_reduce_tree(const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
-    return TreeReduce(spec, layout, options.integer("arity", 2), strip_bytes(options, *layout.machine)).generate();
+    return TreeReduce(spec, layout, options.integer("arity", 2), strip_bytes(options, *layout.machine, element_bytes(spec))).generate();
 }
 
 }  // namespace

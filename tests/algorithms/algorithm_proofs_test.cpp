@@ -102,7 +102,15 @@ std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Vari
     }
 }
 
-void prove(const Variant& variant, const std::string& topology, int ranks, int nodes, int root) {
+// Elements of a reduction: doubles unless a test names others (sizes then
+// count elements of them: 200 bytes are 25 elements).
+struct Elements {
+    sched::Datatype datatype = sched::Datatype::double_;
+    sched::ReduceOp op = sched::ReduceOp::sum;
+};
+
+void prove(const Variant& variant, const std::string& topology, int ranks, int nodes, int root,
+           const Elements& elements = {}) {
     const auto machine = test::machine(topology);
     algo::LayoutOptions layout_options;
     layout_options.ranks_per_node = ranks;
@@ -113,7 +121,9 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             sched::CollectiveSpec spec;
             spec.collective = variant.collective;
             spec.algorithm = variant.algorithm;
-            spec.bytes = bytes;
+            spec.bytes = bytes / 8 * sched::element_size(elements.datatype);
+            spec.datatype = elements.datatype;
+            spec.op = elements.op;
             spec.root = root;
             spec.options = variant.options;
             if (variant.collective == sched::Collective::pingpong) {  // two ranks: the root and the next one
@@ -123,9 +133,9 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             if (const auto [name, off] = chunk_option(variant); !name.empty())
                 spec.options[name] = strip == "off" ? off : strip;
             const sched::CheckReport report = sched::check_schedule(algo::generate_schedule(spec, layout));
-            ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes, strip {}: {}",
-                                                     variant.name(), topology, ranks, nodes, root, bytes, strip,
-                                                     report.problems.front());
+            ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes of {}, strip {}: {}",
+                                                     variant.name(), topology, ranks, nodes, root, spec.bytes,
+                                                     sched::to_string(spec.datatype), strip, report.problems.front());
         }
 }
 
@@ -163,6 +173,25 @@ INSTANTIATE_TEST_SUITE_P(Machines, AlgorithmProofs,
                                            "synthetic:Core:1", "synthetic:Package:7 Core:1",
                                            "synthetic:Package:4 L3Cache:2 Core:8"),
                          [](const auto& info) { return test_name(info.param); });
+
+// Reductions cut their vectors (strips, segments, pieces among nodes,
+// halves) at elements: with 1-byte and 32-byte elements, as with doubles,
+// every cut keeps whole elements (validation refuses a reduce task that
+// splits one) and the result holds.
+TEST(AlgorithmProofsOfElements, EveryReductionHoldsForNarrowAndWideElements) {
+    for (const Elements elements : {Elements{sched::Datatype::int8, sched::ReduceOp::bxor},
+                                    Elements{sched::Datatype::long_double_int, sched::ReduceOp::maxloc}})
+        for (const Variant& variant : variants()) {
+            if (!sched::is_reduction(variant.collective)) continue;
+            SCOPED_TRACE(variant.name() + " on " + sched::to_string(elements.datatype));
+            for (const char* topology : {"westmere", "synthetic:Package:3 Core:5"})
+                for (int nodes = 1; nodes <= 3; ++nodes)
+                    for (int ranks : {1, 2, 5, 7}) {
+                        prove(variant, topology, ranks, nodes, (ranks * nodes) / 2, elements);
+                        if (HasFatalFailure()) return;
+                    }
+        }
+}
 
 // hwloc's reference machines, when their folder (NUMACOLL_HWLOC_XML_DIR) exists.
 TEST(AlgorithmProofsOnSharedXml, EveryLoadableMachine) {

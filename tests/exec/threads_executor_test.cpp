@@ -4,6 +4,7 @@
 // of a cache line, and 16 MiB, every operator; every other algorithm on a
 // few thread counts; and corrupted results and barriers that do not wait
 // must be caught.
+#include "exec/element_types.hpp"
 #include "exec/input_pattern.hpp"
 #include "exec/kernels.hpp"
 #include "exec/program_runner.hpp"
@@ -126,6 +127,67 @@ TEST(ThreadsExecutor, EveryAlgorithmIsCorrect) {
                 EXPECT_EQ(result.stats.iterations, 3);
             }
         }
+}
+
+// Every reduction algorithm on every element representation (one datatype
+// each: the others of a representation run the same kernel), verified
+// exactly: the allreduce tree with every operation MPI defines on it, the
+// other algorithms each with one of them, in turn, so that every pair of
+// representation and operation runs on several algorithms. 1,001 elements,
+// an odd count that no cut divides evenly, on 2 to 5 threads in turn.
+TEST(ThreadsExecutor, EveryReductionRunsOnEveryDatatypeAndOperation) {
+    std::vector<sched::Datatype> one_per_representation;
+    for (sched::Datatype datatype : sched::all_datatypes()) {
+        bool seen = false;
+        for (sched::Datatype kept : one_per_representation)
+            seen = seen || sched::representation(kept) == sched::representation(datatype);
+        if (!seen) one_per_representation.push_back(datatype);
+    }
+    int turn = 0;
+    for (const auto& info : algo::algorithm_registry()) {
+        if (!sched::is_reduction(info.collective)) continue;
+        const bool every_op = info.collective == sched::Collective::allreduce && info.name == "tree";
+        for (sched::Datatype datatype : one_per_representation) {
+            std::vector<sched::ReduceOp> ops = sched::operations_on(datatype);
+            if (!every_op) ops = {ops[turn % ops.size()]};
+            for (sched::ReduceOp op : ops) {
+                const int threads = 2 + turn++ % 4;
+                sched::CollectiveSpec spec;
+                spec.collective = info.collective;
+                spec.algorithm = info.name;
+                spec.datatype = datatype;
+                spec.op = op;
+                spec.bytes = 1001 * sched::element_size(datatype);
+                spec.root = threads - 1;
+                SCOPED_TRACE(testing::Message() << sched::to_string(info.collective) << " " << info.name << ", "
+                                                << sched::to_string(datatype) << " " << sched::to_string(op) << ", "
+                                                << threads << " threads");
+                auto options = quick();
+                options.timed_iterations = 1;
+                EXPECT_NO_THROW(exec::run_on_threads(test::on_live_machine(spec, threads), *live(), options));
+            }
+        }
+    }
+}
+
+TEST(ThreadsExecutor, AWrongIndexOfAPairIsCaught) {
+    sched::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.datatype = sched::Datatype::short_int;
+    spec.op = sched::ReduceOp::minloc;
+    spec.bytes = 40 * 8;
+    auto options = quick();
+    options.before_verify = [](int rank, double* output, std::size_t) {
+        if (rank == 2) reinterpret_cast<exec::ValueIndex<short>*>(output)[17].index += 1;
+    };
+    try {
+        exec::run_on_threads(test::on_live_machine(spec, 3), *live(), options);
+        FAIL() << "a wrong index passed verification";
+    } catch (const exec::VerificationError& error) {
+        EXPECT_NE(std::string(error.what()).find("rank 2 element 17 is ("), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("the minloc of the inputs is ("), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("bytes of short_int"), std::string::npos) << error.what();
+    }
 }
 
 TEST(ThreadsExecutor, CorruptedBroadcastByteIsCaught) {

@@ -33,7 +33,7 @@ TEST(ResultRow, ColumnsAreASupersetOfWhatSimAndRunWrote) {
     ASSERT_GE(columns.size(), leading.size());
     EXPECT_TRUE(std::equal(leading.begin(), leading.end(), columns.begin()));
     for (const char* name : {"p10_ns", "p90_ns", "min_ns", "max_ns", "iterations", "tasks", "options", "topology",
-                             "params", "pinned", "numa_bound", "numacoll", "placement", "root", "op", "build_type", "simgrid",
+                             "params", "pinned", "numa_bound", "numacoll", "placement", "root", "op", "datatype", "build_type", "simgrid",
                              "host", "date", "mpi"})
         EXPECT_TRUE(has(columns, name)) << name;
 }
@@ -54,6 +54,7 @@ TEST(ResultRow, SimulatedAndMeasuredRowsSayWhatTheyAre) {
     EXPECT_EQ(field(fields, "ranks"), "2");
     EXPECT_EQ(field(fields, "options"), "arity=2;bcast=1stage");
     EXPECT_EQ(field(fields, "op"), "sum");
+    EXPECT_EQ(field(fields, "datatype"), "double");
     EXPECT_EQ(field(fields, "host"), "host1");
     EXPECT_EQ(field(fields, "simgrid"), "3.32.0");
 

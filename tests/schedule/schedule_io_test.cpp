@@ -31,6 +31,36 @@ TEST(ScheduleIo, JsonRoundTripsExactly) {
     EXPECT_EQ(sched::to_text(back), sched::to_text(schedule));
 }
 
+TEST(ScheduleIo, TheDatatypeTravelsAndOlderFilesHoldDoubles) {
+    sched::CollectiveSpec spec;
+    spec.algorithm = "tree";
+    spec.bytes = 96;
+    spec.datatype = sched::Datatype::long_int;
+    spec.op = sched::ReduceOp::maxloc;
+    algo::LayoutOptions layout_options;
+    layout_options.ranks_per_node = 3;
+    const sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(test::machine("westmere"), layout_options));
+    const std::string text = sched::to_text(schedule);
+    EXPECT_NE(text.find(" op=maxloc datatype=long_int "), std::string::npos) << text.substr(0, 200);
+    EXPECT_TRUE(sched::schedule_from_text(text) == schedule);
+    EXPECT_TRUE(sched::schedule_from_json(sched::to_json(schedule)) == schedule);
+    // Version 3 named no datatype: its elements were doubles.
+    std::string version_three = "numacoll-schedule 3\n" + text.substr(text.find('\n') + 1);
+    version_three.replace(version_three.find(" op=maxloc datatype=long_int"), 28, " op=sum");
+    const sched::Schedule read = sched::schedule_from_text(version_three);
+    EXPECT_EQ(read.spec.datatype, sched::Datatype::double_);
+    // An operation that does not apply to the datatype is refused with the rule.
+    std::string wrong = text;
+    wrong.replace(wrong.find("op=maxloc"), 9, "op=sum");
+    try {
+        (void)sched::schedule_from_text(wrong);
+        FAIL() << "sum of long_int pairs was read";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("operation sum does not apply to long_int"), std::string::npos)
+            << error.what();
+    }
+}
+
 TEST(ScheduleIo, TextIsOneTaskPerLine) {
     auto schedule = test::tree_allreduce("westmere", 64);
     const std::string text = sched::to_text(schedule);
@@ -154,23 +184,23 @@ TEST(ScheduleIo, VersionOneFilesLoadTheirWaitingPointsAsWaitTasks) {
     for (int id = 0; id < schedule.task_count(); ++id) waits += schedule.task(id).kind == sched::TaskKind::wait;
     ASSERT_GT(waits, 0);
     std::string text = sched::to_text(schedule);
-    ASSERT_EQ(text.rfind("numacoll-schedule 3\n", 0), 0u);
+    ASSERT_EQ(text.rfind("numacoll-schedule 4\n", 0), 0u);
     std::string version_one = "numacoll-schedule 1\n" + text.substr(text.find('\n') + 1);
     for (std::size_t at; (at = version_one.find(" wait thread=")) != std::string::npos;)
         version_one.replace(at, 13, " compute thread=");
     EXPECT_TRUE(sched::schedule_from_text(version_one) == schedule);
     // JSON likewise.
     std::string json = sched::to_json(schedule);
-    json.replace(json.find("\"version\": 3"), 12, "\"version\": 1");
+    json.replace(json.find("\"version\": 4"), 12, "\"version\": 1");
     for (std::size_t at; (at = json.find("\"kind\": \"wait\"")) != std::string::npos;) json.replace(at, 14, "\"kind\": \"compute\"");
     EXPECT_TRUE(sched::schedule_from_json(json) == schedule);
     // A version this numacoll does not know is refused with what it reads.
-    std::string future = "numacoll-schedule 4\n" + text.substr(text.find('\n') + 1);
+    std::string future = "numacoll-schedule 5\n" + text.substr(text.find('\n') + 1);
     try {
         sched::schedule_from_text(future);
-        FAIL() << "version 4 was accepted";
+        FAIL() << "version 5 was accepted";
     } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find("version 1 to 3"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("version 1 to 4"), std::string::npos) << error.what();
     }
 }
 

@@ -84,7 +84,7 @@ TEST(Sweep, APointNoCandidateTakesIsRefusedBeforeAnyTiming) {
         FAIL() << "the sweep ran";
     } catch (const UsageError& error) {
         EXPECT_STREQ(error.what(),
-                     "allreduce at 1 node x 4 ranks, 4B: allreduce works on 8-byte elements: 4 bytes is not a multiple of 8");
+                     "allreduce at 1 node x 4 ranks, 4B: allreduce works on 8-byte elements (double): 4 bytes is not a multiple of 8");
     }
     EXPECT_EQ(timed, 0);
 }
