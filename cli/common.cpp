@@ -14,6 +14,7 @@
 #include "common/text_file.hpp"
 #include "costs/core_levels.hpp"
 #include "results/provenance.hpp"
+#include "schedule/process_form.hpp"
 #include "schedule/schedule_io.hpp"
 
 namespace numacoll::cli {
@@ -64,6 +65,11 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many) {
     command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
     command.add_option("--op", op, op_help)->capture_default_str();
     command.add_option("--datatype", datatype, datatype_help)->capture_default_str();
+    command.add_option("--ranks-as", ranks_as,
+                       "threads (ranks read each other's buffers) or processes (MPI processes of a node sharing a "
+                       "segment: what another rank reads is copied into it)")
+        ->check(CLI::IsMember({"threads", "processes"}))
+        ->capture_default_str();
     for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }
@@ -85,6 +91,13 @@ sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
         spec.options[item.substr(0, eq)] = item.substr(eq + 1);
     }
     return spec;
+}
+
+bool AlgorithmOptions::as_processes() const { return ranks_as == "processes"; }
+
+sched::Schedule AlgorithmOptions::in_rank_form(sched::Schedule generated) const {
+    if (!as_processes() || generated.rank_kind != sched::RankKind::thread) return generated;
+    return sched::process_form(generated);
 }
 
 const char* const op_help =
@@ -204,7 +217,7 @@ sched::Schedule load_schedule(const std::string& path) {
 
 void refuse_generation_options_with_from(CLI::App& command) {
     for (const char* name : {"--nodes", "--ranks", "--threads", "--oversubscribe", "--placement", "--pus",
-                             "--collective", "--algorithm", "--root", "--op", "--datatype", "--arity", "--bcast", "--strip",
+                             "--collective", "--algorithm", "--root", "--op", "--datatype", "--ranks-as", "--arity", "--bcast", "--strip",
                              "--segment", "--leader", "--internode", "--option", "--bytes"}) {
         const CLI::Option* option = command.get_option_no_throw(name);
         if (option != nullptr && option->count() > 0)

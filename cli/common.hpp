@@ -56,6 +56,7 @@ struct AlgorithmOptions {
     int root = 0;
     std::string op = "sum";
     std::string datatype = "double";
+    std::string ranks_as = "threads";  // or processes: sched::process_form of a thread schedule
     std::map<std::string, std::string> flagged;  // option name -> value given with its flag
     std::vector<std::string> extra_options;
 
@@ -63,6 +64,12 @@ struct AlgorithmOptions {
     void add_to(CLI::App& command, bool many);
     // The spec for one size (algorithm = the whole --algorithm text).
     sched::CollectiveSpec spec(std::uint64_t bytes) const;
+    // Whether --ranks-as asks for processes.
+    bool as_processes() const;
+    // `generated` in the form --ranks-as asks for: with processes, a schedule
+    // of threads becomes its process form (one whose ranks are processes
+    // exchanging messages stays as it is).
+    sched::Schedule in_rank_form(sched::Schedule generated) const;
 };
 
 // Algorithm options that have a flag of their own (--NAME VALUE): name -> help.

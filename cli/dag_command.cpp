@@ -169,7 +169,7 @@ CommandRun add_dag_command(CLI::App& app) {
         } else {
             const sched::CollectiveSpec spec = options->algorithm.spec(parse_byte_size(options->bytes, "--bytes"));
             machine = options->machine.load();
-            schedule = algo::generate_schedule(spec, options->machine.layout(machine));
+            schedule = options->algorithm.in_rank_form(algo::generate_schedule(spec, options->machine.layout(machine)));
         }
         if (output && !options->stats) {
             output->write(parts.empty() ? render(schedule, options->format, options->from.empty() ? machine.get() : nullptr)

@@ -74,7 +74,8 @@ RunSetup prepare_run(const RunOptions& options, bool writes_outputs) {
         const algo::Layout layout = options.machine.layout(setup.machine, options.oversubscribe, true);
         const auto specs = sweep_specs(options.algorithm, options.bytes);
         for (const auto& spec : specs) exec::check_vector_memory(spec.bytes, layout.ranks_per_node, *setup.machine);
-        for (const auto& spec : specs) setup.schedules.push_back(algo::generate_schedule(spec, layout));
+        for (const auto& spec : specs)
+            setup.schedules.push_back(options.algorithm.in_rank_form(algo::generate_schedule(spec, layout)));
     }
     return setup;
 }

@@ -144,8 +144,9 @@ CommandRun add_sim_command(CLI::App& app) {
             if (loaded) {
                 schedule = std::move(*loaded);
                 if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
-            } else if (options->repeat > 1) {
-                schedule = sched::back_to_back(algo::generate_schedule(specs[done], *layout), options->repeat);
+            } else if (options->repeat > 1 || options->algorithm.as_processes()) {
+                schedule = sched::back_to_back(options->algorithm.in_rank_form(algo::generate_schedule(specs[done], *layout)),
+                                               options->repeat);
             } else {
                 // Planned on a second thread as it is generated (the same plans).
                 const sched::CollectiveSpec& spec = specs[done];

@@ -121,6 +121,19 @@ const std::vector<Datatype>& all_datatypes() {
     return all;
 }
 
+const std::vector<Datatype>& one_datatype_per_representation() {
+    static const std::vector<Datatype> one = [] {
+        std::vector<Datatype> types;
+        for (Datatype datatype : all_datatypes()) {
+            bool seen = false;
+            for (Datatype kept : types) seen = seen || representation(kept) == representation(datatype);
+            if (!seen) types.push_back(datatype);
+        }
+        return types;
+    }();
+    return one;
+}
+
 TypeClass type_class(Datatype datatype) { return row_of(datatype).type_class; }
 Representation representation(Datatype datatype) { return row_of(datatype).representation; }
 

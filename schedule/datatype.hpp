@@ -55,6 +55,8 @@ const char* to_string(Datatype datatype);
 Datatype parse_datatype(const std::string& text);
 // Every name, in order (for help texts and tests).
 const std::vector<Datatype>& all_datatypes();
+// The first datatype of each representation: one per kernel.
+const std::vector<Datatype>& one_datatype_per_representation();
 
 TypeClass type_class(Datatype datatype);
 Representation representation(Datatype datatype);

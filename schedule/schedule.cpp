@@ -22,7 +22,7 @@ constexpr std::array collective_names = {"allreduce", "reduce", "bcast",     "ba
 constexpr std::array op_names = {"sum", "min", "max", "prod", "land", "lor", "lxor", "band", "bor", "bxor", "minloc", "maxloc"};
 constexpr std::array kind_names = {"copy", "reduce", "flag", "net", "compute", "wait"};
 constexpr std::array role_names = {"input", "output", "temp"};
-constexpr std::array rank_kind_names = {"threads", "processes"};
+constexpr std::array rank_kind_names = {"threads", "processes", "processes-sharing-memory"};
 
 template <typename Enum, std::size_t N>
 const char* name_of(Enum value, const std::array<const char*, N>& names) {

@@ -61,7 +61,11 @@ enum class BufferRole { input, output, temp };
 // other's buffers) or an MPI process (Open MPI's algorithms, the NUIOA and
 // hierarchical-communicators papers): between processes every hand-over is
 // a message, and costs a send and a receive overhead on top of the copy.
-enum class RankKind { thread, process };
+// Or MPI processes over a segment of memory they share (schedule/process_form.hpp:
+// MPICH's CH4 posix and UCC's tl/shm collectives): a hand-over is a flag
+// in the segment, as between threads, and a rank touches another's data only
+// in the segment.
+enum class RankKind { thread, process, shared_process };
 
 const char* to_string(Collective collective);
 const char* to_string(ReduceOp op);
@@ -110,6 +114,10 @@ struct Buffer {
     std::uint64_t bytes = 0;
     BufferRole role = BufferRole::temp;
     int numa = -1;  // logical NUMA node on the owner's node; -1: the owner's local node
+    // In its node's shared segment (schedule/process_form.hpp): between
+    // processes, a buffer that another rank reads or writes must be; the
+    // others are the owner's private memory. Threads share all memory.
+    bool shared = false;
     bool operator==(const Buffer&) const = default;
 };
 

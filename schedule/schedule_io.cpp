@@ -238,8 +238,9 @@ std::string to_text(const Schedule& schedule) {
     }
     for (std::size_t b = 0; b < schedule.buffers().size(); ++b) {
         const Buffer& buffer = schedule.buffers()[b];
-        out += fmt::format("buffer {} name={} owner={} bytes={} role={} numa={}\n", b, escape(buffer.name), buffer.owner,
-                           buffer.bytes, to_string(buffer.role), buffer.numa);
+        out += fmt::format("buffer {} name={} owner={} bytes={} role={} numa={}{}\n", b, escape(buffer.name),
+                           buffer.owner, buffer.bytes, to_string(buffer.role), buffer.numa,
+                           buffer.shared ? " shared=1" : "");
     }
     for (int id = 0; id < schedule.task_count(); ++id) {
         const Task& task = schedule.task(id);
@@ -324,8 +325,14 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
                 if (line.words.size() != 2 ||
                     line.to_integer(line.words[1], "buffer") != static_cast<int>(schedule.buffers().size()))
                     line.fail("buffers must be numbered consecutively from 0");
-                schedule.add_buffer({line.field("name"), line.integer("owner"), line.count("bytes"),
-                                     parse_buffer_role(line.field("role")), line.integer("numa")});
+                Buffer buffer{line.field("name"), line.integer("owner"), line.count("bytes"),
+                              parse_buffer_role(line.field("role")), line.integer("numa")};
+                if (line.fields.count("shared")) {
+                    const std::string& flag = line.field("shared");
+                    if (flag != "0" && flag != "1") line.fail("shared '" + flag + "' must be 0 or 1");
+                    buffer.shared = flag == "1";
+                }
+                schedule.add_buffer(std::move(buffer));
             } else if (record == "task") {
                 if (line.words.size() != 3) line.fail("expected 'task ID KIND ...'");
                 Task task;
@@ -392,7 +399,7 @@ std::string to_json(const Schedule& schedule) {
     json buffers = json::array();
     for (const Buffer& buffer : schedule.buffers())
         buffers.push_back({{"name", buffer.name}, {"owner", buffer.owner}, {"bytes", buffer.bytes},
-                           {"role", to_string(buffer.role)}, {"numa", buffer.numa}});
+                           {"role", to_string(buffer.role)}, {"numa", buffer.numa}, {"shared", buffer.shared}});
     root["buffers"] = buffers;
     auto range_json = [](const Range& range) { return json{range.buffer, range.offset, range.bytes}; };
     json tasks = json::array();
@@ -480,10 +487,16 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
             schedule.ranks.push_back({json_int(rank.at("node"), "node"), json_int(rank.at("core"), "core"), json_int(rank.at("pu"), "pu"),
                                       json_int(rank.at("numa"), "numa"), json_int(rank.at("package"), "package")});
         where = prefix + "buffers";
-        for (const json& buffer : root.at("buffers"))
-            schedule.add_buffer({buffer.at("name").get<std::string>(), json_int(buffer.at("owner"), "owner"),
-                                 json_count(buffer.at("bytes"), "bytes"), parse_buffer_role(buffer.at("role").get<std::string>()),
-                                 json_int(buffer.at("numa"), "numa")});
+        for (const json& item : root.at("buffers")) {
+            Buffer buffer{item.at("name").get<std::string>(), json_int(item.at("owner"), "owner"),
+                          json_count(item.at("bytes"), "bytes"), parse_buffer_role(item.at("role").get<std::string>()),
+                          json_int(item.at("numa"), "numa")};
+            if (item.contains("shared")) {
+                if (!item.at("shared").is_boolean()) throw InputError("'shared' must be true or false");
+                buffer.shared = item.at("shared").get<bool>();
+            }
+            schedule.add_buffer(std::move(buffer));
+        }
         auto range_of = [](const json& value) {
             return Range{json_int(value.at(0), "buffer"), json_count(value.at(1), "offset"), json_count(value.at(2), "bytes")};
         };

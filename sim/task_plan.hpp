@@ -55,6 +55,9 @@
 //   Between MPI processes of one node (RankKind::process) a hand-over is a
 //   message too: the sender's flag costs o_s (process) on its core first,
 //   and a copy or reduce that reads another rank's data o_r (process).
+//   Processes sharing a segment (RankKind::shared_process) hand over as
+//   threads do, by flags in the segment; their extra work is the copies into
+//   and out of it, tasks like any other (sched::process_form).
 //   Overheads and gaps are serial steps: one core (or NIC) runs them one
 //   after the other, so a root that sends p messages spends p·o_s.
 // - compute: its flops on t's core, at the core's compute_flops_per_ns (a

@@ -1,4 +1,5 @@
-// Proves every algorithm and option combination with the symbolic checker:
+// Proves every algorithm and option combination with the symbolic checker,
+// and the process form of each whose ranks are threads:
 // every rank count of each machine on one node (up to 64), and 1 to 8
 // nodes of 1 to 8 ranks. Reductions run 200 bytes (25 elements: not a
 // multiple of a cache line nor of most rank counts) whole and in 64-byte
@@ -14,6 +15,7 @@
 #include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
+#include "schedule/process_form.hpp"
 #include "schedule/symbolic_checker.hpp"
 #include "schedule_fixtures.hpp"
 
@@ -132,10 +134,19 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
             }
             if (const auto [name, off] = chunk_option(variant); !name.empty())
                 spec.options[name] = strip == "off" ? off : strip;
-            const sched::CheckReport report = sched::check_schedule(algo::generate_schedule(spec, layout));
+            const sched::Schedule schedule = algo::generate_schedule(spec, layout);
+            const sched::CheckReport report = sched::check_schedule(schedule);
             ASSERT_TRUE(report.holds) << fmt::format("{} on {}: {} ranks x {} nodes, root {}, {} bytes of {}, strip {}: {}",
                                                      variant.name(), topology, ranks, nodes, root, spec.bytes,
                                                      sched::to_string(spec.datatype), strip, report.problems.front());
+            // Its ranks as processes sharing a segment, proven again.
+            if (schedule.rank_kind != sched::RankKind::thread) continue;
+            const sched::CheckReport processes = sched::check_schedule(sched::process_form(schedule));
+            ASSERT_TRUE(processes.holds) << fmt::format("the process form of {} on {}: {} ranks x {} nodes, root {}, "
+                                                        "{} bytes of {}, strip {}: {}",
+                                                        variant.name(), topology, ranks, nodes, root, spec.bytes,
+                                                        sched::to_string(spec.datatype), strip,
+                                                        processes.problems.front());
         }
 }
 

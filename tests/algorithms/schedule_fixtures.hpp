@@ -61,6 +61,7 @@ sched::Schedule rebuild(const sched::Schedule& original, Edit edit) {
     sched::Schedule copy;
     copy.spec = original.spec;
     copy.nodes = original.nodes;
+    copy.rank_kind = original.rank_kind;
     copy.ranks = original.ranks;
     copy.provenance = original.provenance;
     for (const auto& buffer : original.buffers()) copy.add_buffer(buffer);

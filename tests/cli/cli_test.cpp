@@ -41,6 +41,23 @@ std::string slurp(const std::filesystem::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The field `column` of a result CSV's first row (fields before it hold no comma).
+std::string results_field(const std::string& csv, const std::string& column) {
+    const auto split = [](const std::string& line) {
+        std::vector<std::string> fields;
+        std::stringstream stream(line);
+        for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
+        return fields;
+    };
+    std::stringstream lines(csv);
+    std::string header, row;
+    std::getline(lines, header);
+    std::getline(lines, row);
+    const std::vector<std::string> columns = split(header), fields = split(row);
+    const auto at = std::find(columns.begin(), columns.end(), column) - columns.begin();
+    return at < static_cast<std::ptrdiff_t>(fields.size()) ? fields[at] : "";
+}
+
 // `environment`: VAR=VALUE assignments for this run only.
 Result run(const std::string& arguments, const std::string& environment = "") {
     const auto err_path = scratch_dir() / "stderr.txt";
@@ -868,6 +885,29 @@ TEST(Cli, SimWritesOneRowPerPoint) {
     const std::string trace = slurp(trace_path);
     EXPECT_EQ(trace.rfind("collective,algorithm,bytes,task,thread,kind,label,start_ns,end_ns", 0), 0u);
     EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 4 * 44);  // 44 tasks per point
+}
+
+// --ranks-as processes: the process form, from dag to sim to run, with the
+// datatype and operation named, and its rows saying what ran.
+TEST(Cli, RanksAsProcessesRunsTheProcessFormOfATypedReduction) {
+    const Result dag = run("dag -t westmere --ranks 4 --bytes 96 --datatype long_int --op maxloc --ranks-as processes -o -");
+    ASSERT_EQ(dag.exit_code, 0) << dag.err;
+    EXPECT_NE(dag.out.find("op=maxloc datatype=long_int nodes=1 ranks=processes-sharing-memory"), std::string::npos)
+        << dag.out.substr(0, 300);
+    EXPECT_NE(dag.out.find(" shared=1"), std::string::npos);
+    EXPECT_NE(dag.out.find("label=copy-in"), std::string::npos);
+    const auto time_of = [](const std::string& csv) { return std::stod(results_field(csv, "time_ns")); };
+    const Result threads = run("sim -t westmere --ranks 6 --bytes 64KiB -q -o -");
+    const Result processes = run("sim -t westmere --ranks 6 --bytes 64KiB --ranks-as processes -q -o -");
+    ASSERT_EQ(processes.exit_code, 0) << processes.err;
+    EXPECT_GT(time_of(processes.out), time_of(threads.out));  // the copies in and out
+    const Result measured = run("run --threads 2 --bytes 1000 --datatype int16 --op bxor --ranks-as processes -n 3 -q -o -");
+    ASSERT_EQ(measured.exit_code, 0) << measured.err;
+    EXPECT_EQ(results_field(measured.out, "datatype"), "int16");
+    EXPECT_EQ(results_field(measured.out, "op"), "bxor");
+    const Result wrong = run("sim --ranks-as fibers --bytes 64");
+    EXPECT_EQ(wrong.exit_code, 2);
+    EXPECT_NE(wrong.err.find("--ranks-as"), std::string::npos) << wrong.err;
 }
 
 TEST(Cli, ASweepIsCheckedWholeBeforeItsFirstPointIsSimulated) {

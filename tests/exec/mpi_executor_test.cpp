@@ -84,14 +84,7 @@ TEST(MpiExecutor, EveryAlgorithmWithMessagesRunsAndVerifies) {
 // each operation MPI defines on it (one datatype per representation: the
 // others run the same kernel), on 2 threads a node, 37 elements.
 TEST(MpiExecutor, EveryDatatypeAndOperationReducesAcrossNodes) {
-    std::vector<sched::Datatype> one_per_representation;
-    for (sched::Datatype datatype : sched::all_datatypes()) {
-        bool seen = false;
-        for (sched::Datatype kept : one_per_representation)
-            seen = seen || sched::representation(kept) == sched::representation(datatype);
-        if (!seen) one_per_representation.push_back(datatype);
-    }
-    for (sched::Datatype datatype : one_per_representation)
+    for (sched::Datatype datatype : sched::one_datatype_per_representation())
         for (sched::ReduceOp op : sched::operations_on(datatype)) {
             SCOPED_TRACE(testing::Message() << sched::to_string(datatype) << " " << sched::to_string(op));
             sched::CollectiveSpec spec;

@@ -21,6 +21,7 @@
 #include "../algorithms/schedule_fixtures.hpp"
 
 #include "algorithms/registry.hpp"
+#include "schedule/process_form.hpp"
 
 using namespace numacoll;
 
@@ -136,18 +137,11 @@ TEST(ThreadsExecutor, EveryAlgorithmIsCorrect) {
 // representation and operation runs on several algorithms. 1,001 elements,
 // an odd count that no cut divides evenly, on 2 to 5 threads in turn.
 TEST(ThreadsExecutor, EveryReductionRunsOnEveryDatatypeAndOperation) {
-    std::vector<sched::Datatype> one_per_representation;
-    for (sched::Datatype datatype : sched::all_datatypes()) {
-        bool seen = false;
-        for (sched::Datatype kept : one_per_representation)
-            seen = seen || sched::representation(kept) == sched::representation(datatype);
-        if (!seen) one_per_representation.push_back(datatype);
-    }
     int turn = 0;
     for (const auto& info : algo::algorithm_registry()) {
         if (!sched::is_reduction(info.collective)) continue;
         const bool every_op = info.collective == sched::Collective::allreduce && info.name == "tree";
-        for (sched::Datatype datatype : one_per_representation) {
+        for (sched::Datatype datatype : sched::one_datatype_per_representation()) {
             std::vector<sched::ReduceOp> ops = sched::operations_on(datatype);
             if (!every_op) ops = {ops[turn % ops.size()]};
             for (sched::ReduceOp op : ops) {
@@ -166,6 +160,26 @@ TEST(ThreadsExecutor, EveryReductionRunsOnEveryDatatypeAndOperation) {
                 options.timed_iterations = 1;
                 EXPECT_NO_THROW(exec::run_on_threads(test::on_live_machine(spec, threads), *live(), options));
             }
+        }
+    }
+}
+
+// The process form of every algorithm whose ranks are threads runs on
+// threads too (threads share all memory): its copies in and out of the
+// segment and its flags deliver the same verified results.
+TEST(ThreadsExecutor, TheProcessFormOfEveryAlgorithmIsCorrect) {
+    for (const auto& info : algo::algorithm_registry()) {
+        if (info.ranks != sched::RankKind::thread) continue;
+        for (int threads : {2, 3, 5}) {
+            const bool barrier = info.collective == sched::Collective::barrier;
+            const std::uint64_t bytes = barrier ? 0 : sched::is_reduction(info.collective) ? 8000 : 8003;
+            SCOPED_TRACE(testing::Message() << sched::to_string(info.collective) << " " << info.name << ", "
+                                            << threads << " threads");
+            const sched::Schedule processes =
+                sched::process_form(any(info.collective, info.name, threads, bytes, threads - 1));
+            auto options = quick();
+            options.timed_iterations = 2;
+            EXPECT_NO_THROW(exec::run_on_threads(processes, *live(), options));
         }
     }
 }

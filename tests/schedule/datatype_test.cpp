@@ -22,6 +22,7 @@ TEST(Datatype, EveryNameReadsBackAndSizesAreTheAbis) {
         EXPECT_TRUE(size >= 1 && size <= 32 && (size & (size - 1)) == 0) << sched::to_string(datatype);
     }
     EXPECT_EQ(names.size(), 39u);
+    EXPECT_EQ(sched::one_datatype_per_representation().size(), 23u);  // the kernels
     EXPECT_EQ(sched::element_size(Datatype::int_), sizeof(int));
     EXPECT_EQ(sched::element_size(Datatype::long_), sizeof(long));
     EXPECT_EQ(sched::element_size(Datatype::long_double), sizeof(long double));

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "algorithms/registry.hpp"
+#include "schedule/process_form.hpp"
 #include "sim/engine.hpp"
 #include "sim_fixtures.hpp"
 
@@ -21,6 +22,31 @@ void expect_ran_to_its_end(const sim::Simulation& result, const sched::Schedule&
     EXPECT_DOUBLE_EQ(result.timeline.makespan_ns, last_end);
 }
 
+// The algorithm of `info` at `bytes` (none for a barrier), rooted at the last rank.
+sched::CollectiveSpec spec_of(const algo::AlgorithmInfo& info, std::uint64_t bytes, const algo::Layout& layout) {
+    sched::CollectiveSpec spec;
+    spec.collective = info.collective;
+    spec.algorithm = info.name;
+    spec.bytes = info.collective == sched::Collective::barrier ? 0 : bytes;
+    spec.root = layout.size() - 1;
+    return spec;
+}
+
+// Bundled westmere nodes: the layout of all their cores and the platform.
+struct WestmereNodes {
+    explicit WestmereNodes(int nodes)
+        : machine(test::load("westmere")),
+          layout(algo::make_layout(machine, [nodes] {
+              algo::LayoutOptions options;
+              options.nodes = nodes;
+              return options;
+          }())),
+          platform(machine, costs::params_for(*machine, ""), nodes) {}
+    std::shared_ptr<const topo::Machine> machine;
+    algo::Layout layout;
+    sim::PlatformModel platform;
+};
+
 }  // namespace
 
 class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
@@ -35,12 +61,7 @@ TEST_P(EveryAlgorithm, SimulatesOnOneToSixteenNodes) {
         for (const auto& info : algo::algorithm_registry()) {
             SCOPED_TRACE(GetParam() + " " + std::to_string(nodes) + " node(s) " + sched::to_string(info.collective) +
                          " " + info.name);
-            sched::CollectiveSpec spec;
-            spec.collective = info.collective;
-            spec.algorithm = info.name;
-            spec.bytes = info.collective == sched::Collective::barrier ? 0 : 4096;
-            spec.root = layout.size() - 1;
-            const sched::Schedule schedule = algo::generate_schedule(spec, layout);
+            const sched::Schedule schedule = algo::generate_schedule(spec_of(info, 4096, layout), layout);
             const sim::Simulation result = sim::simulate(schedule, platform);
             EXPECT_GT(result.timeline.makespan_ns, 0);
             ASSERT_NO_FATAL_FAILURE(expect_ran_to_its_end(result, schedule));
@@ -53,11 +74,9 @@ TEST_P(EveryAlgorithm, SimulatesOnOneToSixteenNodes) {
 // finer than a double resolves: the scatter tree of 4 MiB blocks on three
 // westmere nodes stopped with two transfers unfinished.
 TEST(EveryAlgorithmLong, RunsToItsEndAtFourMebibytesOnThreeNodes) {
-    const auto machine = test::load("westmere");
-    algo::LayoutOptions options;
-    options.nodes = 3;
-    const algo::Layout layout = algo::make_layout(machine, options);
-    const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), options.nodes);
+    const WestmereNodes nodes(3);
+    const algo::Layout& layout = nodes.layout;
+    const sim::PlatformModel& platform = nodes.platform;
     for (const auto& info : algo::algorithm_registry()) {
         if (info.collective == sched::Collective::barrier) continue;
         SCOPED_TRACE(std::string(sched::to_string(info.collective)) + " " + info.name);
@@ -77,3 +96,26 @@ TEST(EveryAlgorithmLong, RunsToItsEndAtFourMebibytesOnThreeNodes) {
 
 INSTANTIATE_TEST_SUITE_P(BundledMachines, EveryAlgorithm,
                          ::testing::Values("westmere", "magnycours", "opteron8218", "haswell"));
+
+// The process form of every algorithm whose ranks are threads simulates like
+// any schedule: its copies into and out of the segment are copies, its flags
+// flags, so it takes at least as long as the thread form, and longer where a
+// rank's input is copied in before another reads it (a tree's children).
+TEST(EveryAlgorithmAsProcesses, TheCopiesInAndOutCostTime) {
+    const WestmereNodes nodes(2);
+    const algo::Layout& layout = nodes.layout;
+    const sim::PlatformModel& platform = nodes.platform;
+    for (const auto& info : algo::algorithm_registry()) {
+        if (info.ranks != sched::RankKind::thread) continue;
+        SCOPED_TRACE(std::string(sched::to_string(info.collective)) + " " + info.name);
+        const sched::Schedule threads = algo::generate_schedule(spec_of(info, 65536, layout), layout);
+        const sched::Schedule processes = sched::process_form(threads);
+        const sim::Simulation as_threads = sim::simulate(threads, platform);
+        const sim::Simulation as_processes = sim::simulate(processes, platform);
+        ASSERT_NO_FATAL_FAILURE(expect_ran_to_its_end(as_processes, processes));
+        EXPECT_GE(as_processes.timeline.makespan_ns, as_threads.timeline.makespan_ns);
+        if (info.name == "tree" && sched::is_reduction(info.collective)) {
+            EXPECT_GT(as_processes.timeline.makespan_ns, as_threads.timeline.makespan_ns);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#include "schedule/process_form.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace numacoll::sched {
+
+namespace {
+
+// Which rank touches a range of a task: a net task's write is its peer's
+// (the receiving process), everything else its thread's.
+int reader_of(const Task& task) { return task.thread; }
+int writer_of(const Task& task) { return task.kind == TaskKind::net ? task.peer : task.thread; }
+
+struct Slots {
+    std::vector<int> slot_of;               // per buffer: its slot in the segment, -1 if none
+    std::vector<std::set<int>> readers;     // per buffer: ranks other than the owner that read it
+    std::vector<std::set<int>> writers;     // per buffer: ranks other than the owner that write it
+};
+
+}  // namespace
+
+Schedule process_form(const Schedule& threads) {
+    if (threads.rank_kind != RankKind::thread)
+        throw UsageError(fmt::format("the process form is made from a schedule of threads (this one's ranks are {})",
+                                     to_string(threads.rank_kind)));
+    if (threads.has_application_tasks())
+        throw UsageError("the process form is made from the collective alone: compose the computation around it after");
+
+    const int buffer_count = static_cast<int>(threads.buffers().size());
+    Slots slots{std::vector<int>(buffer_count, -1), std::vector<std::set<int>>(buffer_count),
+                std::vector<std::set<int>>(buffer_count)};
+    for (int id = 0; id < threads.task_count(); ++id) {
+        const Task& task = threads.task(id);
+        for (const Range& read : task.reads)
+            if (read.bytes > 0 && threads.buffer(read.buffer).owner != reader_of(task))
+                slots.readers[read.buffer].insert(reader_of(task));
+        if (task.write.buffer >= 0 && task.write.bytes > 0 && threads.buffer(task.write.buffer).owner != writer_of(task))
+            slots.writers[task.write.buffer].insert(writer_of(task));
+    }
+
+    Schedule result;
+    result.spec = threads.spec;
+    result.nodes = threads.nodes;
+    result.rank_kind = RankKind::shared_process;
+    result.ranks = threads.ranks;
+    result.provenance = threads.provenance;
+    // The thread form's buffers keep their ids; slots come after them.
+    for (int b = 0; b < buffer_count; ++b) {
+        Buffer buffer = threads.buffer(b);
+        const bool touched_by_others = !slots.readers[b].empty() || !slots.writers[b].empty();
+        if (touched_by_others && buffer.role == BufferRole::temp) buffer.shared = true;
+        result.add_buffer(std::move(buffer));
+    }
+    for (int b = 0; b < buffer_count; ++b) {
+        const Buffer& buffer = threads.buffer(b);
+        const bool touched_by_others = !slots.readers[b].empty() || !slots.writers[b].empty();
+        if (!touched_by_others || buffer.role == BufferRole::temp) continue;
+        if (buffer.role == BufferRole::input && !slots.writers[b].empty())
+            throw CheckError(fmt::format("buffer {} ({}) is an input that another rank writes: a schedule writes no input",
+                                         b, buffer.name));
+        Buffer slot{buffer.name + "@seg", buffer.owner, buffer.bytes, BufferRole::temp, buffer.numa, true};
+        slots.slot_of[b] = result.add_buffer(std::move(slot));
+    }
+
+    const std::size_t extra = static_cast<std::size_t>(buffer_count) * 2;
+    TaskBudget::check(static_cast<std::size_t>(threads.task_count()) + extra, "its process form", true);
+
+    // Copy-ins, then a flag to every rank that reads the slot.
+    std::map<std::pair<int, int>, int> ready_flag;  // (buffer, reading rank) -> flag task
+    for (int b = 0; b < buffer_count; ++b) {
+        const Buffer& buffer = threads.buffer(b);
+        if (slots.slot_of[b] < 0 || buffer.role != BufferRole::input) continue;
+        Task copy_in;
+        copy_in.kind = TaskKind::copy;
+        copy_in.thread = buffer.owner;
+        copy_in.reads.push_back({b, 0, buffer.bytes});
+        copy_in.write = {slots.slot_of[b], 0, buffer.bytes};
+        copy_in.label = Label("copy-in");
+        const int copied = result.add_task(std::move(copy_in), {});
+        for (int reader : slots.readers[b]) {
+            Task flag;
+            flag.kind = TaskKind::flag;
+            flag.thread = buffer.owner;
+            flag.peer = reader;
+            flag.label = Label("copy-in-ready");
+            ready_flag[{b, reader}] = result.add_task(std::move(flag), {copied});
+        }
+    }
+
+    // The thread form's tasks, their accesses moved to the slots.
+    std::vector<int> new_id(threads.task_count(), -1);
+    for (int id = 0; id < threads.task_count(); ++id) {
+        Task task = threads.task(id);
+        std::vector<int> deps;
+        for (int dep : threads.predecessors(id)) deps.push_back(new_id[dep]);
+        for (Range& read : task.reads) {
+            const int b = read.buffer;
+            if (slots.slot_of[b] < 0) continue;
+            const Buffer& buffer = threads.buffer(b);
+            const bool own = buffer.owner == reader_of(task);
+            if (buffer.role == BufferRole::input && own) continue;  // its own private input
+            if (buffer.role == BufferRole::input) deps.push_back(ready_flag.at({b, reader_of(task)}));
+            read.buffer = slots.slot_of[b];
+        }
+        if (task.write.buffer >= 0 && slots.slot_of[task.write.buffer] >= 0)
+            task.write.buffer = slots.slot_of[task.write.buffer];
+        new_id[id] = result.add_task(std::move(task), deps);
+    }
+
+    // Each output slot: a flag from every other rank that wrote it, after
+    // all of its writes, then the owner's copy-out.
+    for (int b = 0; b < buffer_count; ++b) {
+        const Buffer& buffer = threads.buffer(b);
+        if (slots.slot_of[b] < 0 || buffer.role != BufferRole::output) continue;
+        const int slot = slots.slot_of[b];
+        std::map<int, std::vector<int>> writes_by_rank;
+        for (int id = 0; id < result.task_count(); ++id) {
+            const Task& task = result.task(id);
+            if (task.write.buffer == slot && task.write.bytes > 0) writes_by_rank[writer_of(task)].push_back(id);
+        }
+        std::vector<int> deps = writes_by_rank[buffer.owner];
+        for (const auto& [writer, writes] : writes_by_rank) {
+            if (writer == buffer.owner) continue;
+            Task flag;
+            flag.kind = TaskKind::flag;
+            flag.thread = writer;
+            flag.peer = buffer.owner;
+            flag.label = Label("copy-out-ready");
+            deps.push_back(result.add_task(std::move(flag), writes));
+        }
+        Task copy_out;
+        copy_out.kind = TaskKind::copy;
+        copy_out.thread = buffer.owner;
+        copy_out.reads.push_back({slot, 0, buffer.bytes});
+        copy_out.write = {b, 0, buffer.bytes};
+        copy_out.label = Label("copy-out");
+        result.add_task(std::move(copy_out), deps);
+    }
+    return result;
+}
+
+}  // namespace numacoll::sched

@@ -1,0 +1,40 @@
+// sched::process_form: a schedule whose ranks are threads, turned into one
+// whose ranks are MPI processes of a node sharing a segment of memory
+// (RankKind::shared_process), the way MPICH's CH4 posix collectives and
+// UCC's tl/shm run: what a rank reads or writes of another's lives in the
+// node's shared segment, and a rank's own send and receive buffers are
+// private. A generic transform, like overlap::compose: no algorithm knows it.
+//
+// What changes (everything else is copied unchanged, so the thread form's
+// proof carries over, and the symbolic checker proves the result again):
+// - A temporary buffer that a rank other than its owner touches is marked
+//   shared (Buffer::shared): it is placed in the segment.
+// - An input that another rank reads gets a slot in the segment ("NAME@seg",
+//   on the input's NUMA node): its owner first copies the input into it
+//   (copy-in, its first task), then raises a flag to each rank that reads
+//   the slot, and those reads wait for it. The owner's own reads stay on
+//   its private input.
+// - An output that another rank touches gets a slot too, and every task's
+//   access goes there; the owner's last task copies the slot into its
+//   private output (copy-out), after a flag from each other rank that wrote
+//   the slot, raised after that rank's last write.
+// - A net task is accessed by its thread on the read side and by its peer
+//   (the receiving process) on the write side.
+// Ids: the copy-ins and their flags first, then the thread form's tasks in
+// their order, then the flags and copy-outs; the result's spec, nodes,
+// ranks and provenance are the thread form's.
+//
+// Invariant of the result (validate_schedule checks it for every
+// shared_process schedule): no task touches a buffer that is neither its
+// rank's nor shared.
+#pragma once
+
+#include "schedule/schedule.hpp"
+
+namespace numacoll::sched {
+
+// UsageError unless `threads` is a schedule of threads without application
+// tasks (compose the computation around the process form instead).
+Schedule process_form(const Schedule& threads);
+
+}  // namespace numacoll::sched

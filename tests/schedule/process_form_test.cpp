@@ -1,0 +1,103 @@
+// The process form of a schedule (schedule/process_form.hpp): what another
+// rank touches moves into the node's shared segment, private buffers are
+// touched only by their owners, and the result is proven again. Every
+// algorithm's process form is proven on every machine in
+// tests/algorithms/algorithm_proofs_test.cpp; here, its shape.
+#include "schedule/process_form.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "common/error.hpp"
+#include "schedule/schedule_io.hpp"
+#include "schedule/symbolic_checker.hpp"
+#include "schedule/validate_schedule.hpp"
+#include "schedule_fixtures.hpp"
+
+using namespace numacoll;
+
+namespace {
+
+int count_labelled(const sched::Schedule& schedule, const std::string& label) {
+    int count = 0;
+    for (int id = 0; id < schedule.task_count(); ++id) count += schedule.task(id).label.text() == label;
+    return count;
+}
+
+}  // namespace
+
+TEST(ProcessForm, ATreeAllreduceCopiesInAndOutThroughTheSegment) {
+    const sched::Schedule threads = test::tree_allreduce("westmere", 4096, 6);
+    const sched::Schedule processes = sched::process_form(threads);
+    EXPECT_EQ(processes.rank_kind, sched::RankKind::shared_process);
+    EXPECT_TRUE(sched::check_schedule(processes).holds);
+    // A binary tree of 6: ranks 1, 3 and 5 are leaves, whose inputs their
+    // parents read (a copy-in and a flag each); ranks 0, 2 and 4 fold into
+    // their outputs, which their parents or, for the root's result, all
+    // read (a copy-out each).
+    EXPECT_EQ(count_labelled(processes, "copy-in"), 3);
+    EXPECT_EQ(count_labelled(processes, "copy-in-ready"), 3);
+    EXPECT_EQ(count_labelled(processes, "copy-out"), 3);
+    // The user's buffers stay private, and only their owners touch them.
+    for (int b = 0; b < static_cast<int>(processes.buffers().size()); ++b) {
+        const sched::Buffer& buffer = processes.buffer(b);
+        if (buffer.role != sched::BufferRole::temp) {
+            EXPECT_FALSE(buffer.shared) << buffer.name;
+        }
+    }
+    for (int id = 0; id < processes.task_count(); ++id) {
+        const sched::Task& task = processes.task(id);
+        for (const sched::Range& read : task.reads)
+            EXPECT_TRUE(processes.buffer(read.buffer).shared || processes.buffer(read.buffer).owner == task.thread);
+        if (task.write.buffer >= 0) {  // one node: no net task, whose write would be its peer's
+            EXPECT_TRUE(processes.buffer(task.write.buffer).shared ||
+                        processes.buffer(task.write.buffer).owner == task.thread);
+        }
+    }
+    // The thread form's tasks are all there, in their order.
+    EXPECT_EQ(processes.task_count(), threads.task_count() + 3 + 3 + 3);
+}
+
+TEST(ProcessForm, EveryCollectiveOfThreadsOnSeveralNodesIsProven) {
+    using C = sched::Collective;
+    for (const auto& [collective, algorithm] : std::vector<std::pair<C, std::string>>{
+             {C::allreduce, "tree"}, {C::allreduce, "dissemination"}, {C::allreduce, "tiled"}, {C::reduce, "tree"},
+             {C::bcast, "tree"}, {C::barrier, "tree"}, {C::barrier, "dissemination"}})
+        for (int nodes : {1, 3})
+            for (int ranks : {1, 2, 5}) {
+                SCOPED_TRACE(testing::Message() << sched::to_string(collective) << " " << algorithm << ", " << nodes
+                                                << " nodes x " << ranks);
+                const std::uint64_t bytes = collective == C::barrier ? 0 : 200;
+                const sched::Schedule threads =
+                    test::schedule("magnycours", collective, algorithm, bytes, ranks, nodes, (ranks * nodes) / 2);
+                const sched::CheckReport report = sched::check_schedule(sched::process_form(threads));
+                EXPECT_TRUE(report.holds) << report.problems.front();
+            }
+}
+
+TEST(ProcessForm, TouchingAnotherRanksPrivateBufferIsRefused) {
+    sched::Schedule processes = sched::process_form(test::tree_allreduce("westmere", 64, 0, 2));
+    // Rank 1 reads rank 0's private input: a thread may, a process may not.
+    sched::Schedule broken = test::rebuild(processes, [&](int, sched::Task& task, std::vector<int>&) {
+        if (task.thread == 1 && task.kind == sched::TaskKind::copy && !task.reads.empty())
+            task.reads[0].buffer = processes.input_of(0);
+        return true;
+    });
+    const auto problems = sched::find_schedule_problems(broken);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_NE(problems.front().find("rank 1 reads rank 0's private buffer"), std::string::npos) << problems.front();
+}
+
+TEST(ProcessForm, RoundTripsAndRefusesWhatIsNotThreads) {
+    const sched::Schedule processes = sched::process_form(test::tree_allreduce("westmere", 256, 0, 3));
+    const std::string text = sched::to_text(processes);
+    EXPECT_NE(text.find("ranks=processes-sharing-memory"), std::string::npos);
+    EXPECT_NE(text.find(" shared=1"), std::string::npos);
+    EXPECT_TRUE(sched::schedule_from_text(text) == processes);
+    EXPECT_TRUE(sched::schedule_from_json(sched::to_json(processes)) == processes);
+    EXPECT_THROW((void)sched::process_form(processes), UsageError);
+    const sched::Schedule messages =
+        test::schedule("westmere", sched::Collective::bcast, "binomial", 64, 4, 1, 0);
+    EXPECT_THROW((void)sched::process_form(messages), UsageError);
+}
