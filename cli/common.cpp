@@ -57,7 +57,7 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
     return algo::make_layout(std::move(machine), options);
 }
 
-void AlgorithmOptions::add_to(CLI::App& command, bool many) {
+void AlgorithmOptions::add_to(CLI::App& command, bool many, bool rank_forms) {
     command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, scatter, gather, allgather or pingpong")->capture_default_str();
     command.add_option("--algorithm,-a", algorithm, many ? "algorithm names, comma separated (see numacoll dag --list)"
                                                          : "algorithm name (see numacoll dag --list)")
@@ -65,11 +65,13 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many) {
     command.add_option("--root", root, "root rank of rooted collectives")->capture_default_str();
     command.add_option("--op", op, op_help)->capture_default_str();
     command.add_option("--datatype", datatype, datatype_help)->capture_default_str();
-    command.add_option("--ranks-as", ranks_as,
-                       "threads (ranks read each other's buffers) or processes (MPI processes of a node sharing a "
-                       "segment: what another rank reads is copied into it)")
-        ->check(CLI::IsMember({"threads", "processes"}))
-        ->capture_default_str();
+    if (rank_forms)
+        command
+            .add_option("--ranks-as", ranks_as,
+                        "threads (ranks read each other's buffers) or processes (MPI processes of a node sharing a "
+                        "segment: what another rank reads is copied into it)")
+            ->check(CLI::IsMember({"threads", "processes"}))
+            ->capture_default_str();
     for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }

@@ -60,8 +60,9 @@ struct AlgorithmOptions {
     std::map<std::string, std::string> flagged;  // option name -> value given with its flag
     std::vector<std::string> extra_options;
 
-    // `many`: --algorithm takes a comma list.
-    void add_to(CLI::App& command, bool many);
+    // `many`: --algorithm takes a comma list; `rank_forms`: the command
+    // takes --ranks-as (it makes the process form of what it generates).
+    void add_to(CLI::App& command, bool many, bool rank_forms = false);
     // The spec for one size (algorithm = the whole --algorithm text).
     sched::CollectiveSpec spec(std::uint64_t bytes) const;
     // Whether --ranks-as asks for processes.

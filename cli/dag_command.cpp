@@ -113,7 +113,7 @@ CommandRun add_dag_command(CLI::App& app) {
     auto* command = app.add_subcommand("dag", "generate a collective's task DAG, export it, and prove it correct");
     auto options = std::make_shared<DagOptions>();
     options->machine.add_to(*command, "westmere", true);
-    options->algorithm.add_to(*command, false);
+    options->algorithm.add_to(*command, false, true);
     command->add_option("--bytes,-b", options->bytes, "vector size per rank, e.g. 64, 4KiB, 16MiB")->capture_default_str();
     command->add_option("--format,-f", options->format, "text, json or dot")
         ->check(CLI::IsMember({"text", "json", "dot"}))

@@ -162,7 +162,7 @@ CommandRun add_run_command(CLI::App& app) {
     auto* command = app.add_subcommand("run", "execute collectives on this machine's cores and measure them");
     auto options = std::make_shared<RunOptions>();
     options->machine.add_to(*command, "live", true, "--threads,-P,--ranks,-p");
-    options->algorithm.add_to(*command, true);
+    options->algorithm.add_to(*command, true, true);
     command->add_option("--engine", options->engine,
                         "threads (one node, this process) or mpi (one MPI process per node, under mpirun)")
         ->check(CLI::IsMember({"threads", "mpi"}))

@@ -42,7 +42,7 @@ CommandRun add_sim_command(CLI::App& app) {
     auto* command = app.add_subcommand("sim", "simulate collectives on SimGrid over a machine's platform model");
     auto options = std::make_shared<SimOptions>();
     options->machine.add_to(*command, "westmere", true);
-    options->algorithm.add_to(*command, true);
+    options->algorithm.add_to(*command, true, true);
     command->add_option("--params", options->params,
                         "cost parameters: a bundled name (westmere, magnycours, opteron8218, haswell, generic) or a JSON file; "
                         "default: the machine's own, else generic");
