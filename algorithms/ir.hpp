@@ -14,7 +14,6 @@ using sched::cache_line_bytes;
 using sched::Collective;
 using sched::CollectiveSpec;
 using sched::element_bytes;
-using sched::element_size;
 using sched::is_reduction;
 using sched::OptionInfo;
 using sched::OptionReader;

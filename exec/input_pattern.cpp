@@ -156,16 +156,11 @@ void fill_elements(std::byte* out, int rank, std::size_t first, std::size_t coun
     });
 }
 
-void input_element(std::byte* out, int rank, std::size_t element, std::uint32_t iteration, sched::Datatype datatype,
-                   sched::ReduceOp op) {
-    fill_elements(out, rank, element, 1, iteration, datatype, op);
-}
-
 std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, sched::Datatype datatype,
                         sched::ReduceOp op) {
     const std::size_t size = sched::element_size(datatype);
     std::byte element[32];
-    input_element(element, rank, offset / size, iteration, datatype, op);
+    fill_elements(element, rank, offset / size, 1, iteration, datatype, op);
     return static_cast<std::uint8_t>(element[offset % size]);
 }
 
@@ -216,7 +211,7 @@ std::string element_text(const std::byte* element, sched::Datatype datatype) {
 
 double input_value(int rank, std::size_t element, std::uint32_t iteration, sched::ReduceOp op) {
     double value;
-    input_element(reinterpret_cast<std::byte*>(&value), rank, element, iteration, sched::Datatype::double_, op);
+    fill_elements(reinterpret_cast<std::byte*>(&value), rank, element, 1, iteration, sched::Datatype::double_, op);
     return value;
 }
 

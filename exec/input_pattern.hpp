@@ -29,11 +29,6 @@
 
 namespace numacoll::exec {
 
-// Element `element` of rank's input: element_size(datatype) bytes at `out`.
-// An operation that does not apply to the datatype (a copy-only collective
-// keeps the default sum) gives the datatype's values for sum, or hashed bytes.
-void input_element(std::byte* out, int rank, std::size_t element, std::uint32_t iteration, sched::Datatype datatype,
-                   sched::ReduceOp op);
 // Byte `offset` of rank's input, so copy-only collectives of any byte count can be checked.
 std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, sched::Datatype datatype,
                         sched::ReduceOp op);
@@ -41,7 +36,10 @@ std::uint8_t input_byte(int rank, std::size_t offset, std::uint32_t iteration, s
 void fill_input(std::byte* input, std::size_t bytes, int rank, std::uint32_t iteration, sched::Datatype datatype,
                 sched::ReduceOp op);
 
-// Elements [first, first + count) of rank's input, at `out`.
+// Elements [first, first + count) of rank's input, element_size(datatype)
+// bytes each, at `out`. An operation that does not apply to the datatype (a
+// copy-only collective keeps the default sum) gives the datatype's values
+// for sum, or hashed bytes.
 void fill_elements(std::byte* out, int rank, std::size_t first, std::size_t count, std::uint32_t iteration,
                    sched::Datatype datatype, sched::ReduceOp op);
 

@@ -12,15 +12,11 @@ namespace numacoll::sched {
 
 namespace {
 
-// Which rank touches a range of a task: a net task's write is its peer's
-// (the receiving process), everything else its thread's.
-int reader_of(const Task& task) { return task.thread; }
-int writer_of(const Task& task) { return task.kind == TaskKind::net ? task.peer : task.thread; }
-
 struct Slots {
     std::vector<int> slot_of;               // per buffer: its slot in the segment, -1 if none
     std::vector<std::set<int>> readers;     // per buffer: ranks other than the owner that read it
     std::vector<std::set<int>> writers;     // per buffer: ranks other than the owner that write it
+    bool touched_by_others(int buffer) const { return !readers[buffer].empty() || !writers[buffer].empty(); }
 };
 
 }  // namespace
@@ -38,10 +34,11 @@ Schedule process_form(const Schedule& threads) {
     for (int id = 0; id < threads.task_count(); ++id) {
         const Task& task = threads.task(id);
         for (const Range& read : task.reads)
-            if (read.bytes > 0 && threads.buffer(read.buffer).owner != reader_of(task))
-                slots.readers[read.buffer].insert(reader_of(task));
-        if (task.write.buffer >= 0 && task.write.bytes > 0 && threads.buffer(task.write.buffer).owner != writer_of(task))
-            slots.writers[task.write.buffer].insert(writer_of(task));
+            if (read.bytes > 0 && threads.buffer(read.buffer).owner != task.thread)
+                slots.readers[read.buffer].insert(task.thread);
+        const int writer = writing_rank(task);
+        if (task.write.buffer >= 0 && task.write.bytes > 0 && threads.buffer(task.write.buffer).owner != writer)
+            slots.writers[task.write.buffer].insert(writer);
     }
 
     Schedule result;
@@ -53,14 +50,12 @@ Schedule process_form(const Schedule& threads) {
     // The thread form's buffers keep their ids; slots come after them.
     for (int b = 0; b < buffer_count; ++b) {
         Buffer buffer = threads.buffer(b);
-        const bool touched_by_others = !slots.readers[b].empty() || !slots.writers[b].empty();
-        if (touched_by_others && buffer.role == BufferRole::temp) buffer.shared = true;
+        if (slots.touched_by_others(b) && buffer.role == BufferRole::temp) buffer.shared = true;
         result.add_buffer(std::move(buffer));
     }
     for (int b = 0; b < buffer_count; ++b) {
         const Buffer& buffer = threads.buffer(b);
-        const bool touched_by_others = !slots.readers[b].empty() || !slots.writers[b].empty();
-        if (!touched_by_others || buffer.role == BufferRole::temp) continue;
+        if (!slots.touched_by_others(b) || buffer.role == BufferRole::temp) continue;
         if (buffer.role == BufferRole::input && !slots.writers[b].empty())
             throw CheckError(fmt::format("buffer {} ({}) is an input that another rank writes: a schedule writes no input",
                                          b, buffer.name));
@@ -93,8 +88,10 @@ Schedule process_form(const Schedule& threads) {
         }
     }
 
-    // The thread form's tasks, their accesses moved to the slots.
+    // The thread form's tasks, their accesses moved to the slots; the writes
+    // of each output's slot, by writing rank, noted on the way.
     std::vector<int> new_id(threads.task_count(), -1);
+    std::map<int, std::map<int, std::vector<int>>> slot_writes;  // output buffer -> rank -> tasks
     for (int id = 0; id < threads.task_count(); ++id) {
         Task task = threads.task(id);
         std::vector<int> deps;
@@ -103,14 +100,17 @@ Schedule process_form(const Schedule& threads) {
             const int b = read.buffer;
             if (slots.slot_of[b] < 0) continue;
             const Buffer& buffer = threads.buffer(b);
-            const bool own = buffer.owner == reader_of(task);
-            if (buffer.role == BufferRole::input && own) continue;  // its own private input
-            if (buffer.role == BufferRole::input) deps.push_back(ready_flag.at({b, reader_of(task)}));
+            if (buffer.role == BufferRole::input && buffer.owner == task.thread) continue;  // its own private input
+            if (buffer.role == BufferRole::input) deps.push_back(ready_flag.at({b, task.thread}));
             read.buffer = slots.slot_of[b];
         }
-        if (task.write.buffer >= 0 && slots.slot_of[task.write.buffer] >= 0)
-            task.write.buffer = slots.slot_of[task.write.buffer];
+        const int written = task.write.buffer;
+        const bool to_slot = written >= 0 && slots.slot_of[written] >= 0;
+        if (to_slot) task.write.buffer = slots.slot_of[written];
+        const int writer = writing_rank(task);
+        const bool moves_bytes = task.write.bytes > 0;
         new_id[id] = result.add_task(std::move(task), deps);
+        if (to_slot && moves_bytes) slot_writes[written][writer].push_back(new_id[id]);
     }
 
     // Each output slot: a flag from every other rank that wrote it, after
@@ -119,11 +119,7 @@ Schedule process_form(const Schedule& threads) {
         const Buffer& buffer = threads.buffer(b);
         if (slots.slot_of[b] < 0 || buffer.role != BufferRole::output) continue;
         const int slot = slots.slot_of[b];
-        std::map<int, std::vector<int>> writes_by_rank;
-        for (int id = 0; id < result.task_count(); ++id) {
-            const Task& task = result.task(id);
-            if (task.write.buffer == slot && task.write.bytes > 0) writes_by_rank[writer_of(task)].push_back(id);
-        }
+        std::map<int, std::vector<int>>& writes_by_rank = slot_writes[b];
         std::vector<int> deps = writes_by_rank[buffer.owner];
         for (const auto& [writer, writes] : writes_by_rank) {
             if (writer == buffer.owner) continue;

@@ -151,6 +151,11 @@ struct Task {
     bool operator==(const Task&) const = default;
 };
 
+// The rank that writes a task's write range: a net task's receiver (the
+// process that receives the message), any other task's own rank. Its reads
+// are always its own rank's.
+inline int writing_rank(const Task& task) { return task.kind == TaskKind::net ? task.peer : task.thread; }
+
 // The dependency graph as Boost.Graph sees it (for its algorithms: a
 // topological sort, Graphviz): compressed rows both ways, 32-bit ids.
 using TaskGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boost::no_property, boost::no_property,

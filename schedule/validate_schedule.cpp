@@ -56,7 +56,7 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
         problems.add("{} is the application's, which only computes and waits (not {})", name, to_string(task.kind));
     if (schedule.rank_kind == RankKind::shared_process) {
         // Between processes, another rank's memory is reachable only in the
-        // node's shared segment; a net task's write is its receiver's.
+        // node's shared segment.
         const auto check_access = [&](const Range& range, int rank, const char* verb) {
             if (range.buffer < 0 || !range_ok(schedule, range) || range.bytes == 0) return;
             const Buffer& buffer = schedule.buffer(range.buffer);
@@ -65,7 +65,7 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
                              "segment is another's", name, rank, verb, buffer.owner, range.buffer, buffer.name);
         };
         for (const Range& range : task.reads) check_access(range, task.thread, "reads");
-        if (writes) check_access(task.write, task.kind == TaskKind::net ? task.peer : task.thread, "writes");
+        if (writes) check_access(task.write, writing_rank(task), "writes");
     }
 
     switch (task.kind) {
