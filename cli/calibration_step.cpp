@@ -91,8 +91,6 @@ double write_calibration(const std::string& params_path, const std::string& meas
 
 namespace {
 
-constexpr int calibration_attempts = 3;
-
 bool host_runs_as_calibrated(const costs::Params& params, bool quiet) {
     const calibrate::HostCheck check = calibrate::check_host(topo::load_live(), params);
     const bool steady = check.worst_deviation() <= calibrate::host_drift_limit;
@@ -137,10 +135,10 @@ costs::Params calibrate_into_folder(const OutputFolder& folder, const Calibratio
     // calibration made in such a spell describes neither before nor after,
     // so it is checked at once and redone (a few times at most).
     costs::Params params;
-    for (int attempt = 1; attempt <= calibration_attempts; ++attempt) {
+    for (int attempt = 1; attempt <= step.attempts; ++attempt) {
         const double residual =
             write_calibration(folder.file(params_name), folder.file(measurements_name), step.quiet, step, &params);
-        if (attempt == calibration_attempts) break;
+        if (attempt == step.attempts) break;
         if (residual <= consistent_residual_limit && host_runs_as_calibrated(params, step.quiet)) break;
     }
     params.origin = folder.final_path(params_name);

@@ -25,6 +25,9 @@ struct CalibrationStep {
     // Measure nothing on this node: the base set's figures, and what
     // `before_writing` adds (the network, measured between MPI processes).
     bool network_only = false;
+    // Calibrations made at most when one's points disagree or the host's
+    // speed has moved by the check after it.
+    int attempts = 3;
 };
 
 // Calibrates into the run's `folder` (or, with `step.reuse`, copies the

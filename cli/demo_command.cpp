@@ -33,6 +33,7 @@ struct DemoOptions {
     AlgorithmOptions algorithm;
     ThisMachineOptions machine;
     std::string params;
+    int calibration_attempts = 3;
     std::string bytes = "8B:16MiB";
     int iterations = exec::iterations_by_size;
     std::string output_dir = "numacoll-out";
@@ -58,11 +59,18 @@ CommandRun add_demo_command(CLI::App& app) {
     command->add_option("--params", options->params,
                         "cost parameters for this machine (default: a quick calibration, kept in the output folder "
                         "and reused on this host)");
+    auto* attempts_option = command->add_option("--attempts", options->calibration_attempts,
+                        "without --params: when the calibration's points disagree or the host's speed moves by the "
+                        "check after it, calibrate again, this many times at most")
+        ->check(CLI::Range(1, 10))
+        ->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
     add_iteration_options(*command, options->iterations, nullptr);
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
 
-    return [options] {
+    return [options, attempts_option] {
+        if (attempts_option->count() > 0 && !options->params.empty())
+            throw UsageError("--attempts goes with the calibration, not with --params");
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
         const algo::Layout layout = options->machine.layout();
         for (const auto& spec : specs) (void)algo::check_schedule_request(spec, layout);
@@ -97,7 +105,8 @@ CommandRun add_demo_command(CLI::App& app) {
         if (options->params.empty())
             std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
         const costs::Params params = options->params.empty()
-                                         ? calibrate_into_folder(*folder, {true, "generic", true, false})
+                                         ? calibrate_into_folder(*folder, {true, "generic", true, false, false,
+                                                                          options->calibration_attempts})
                                          : costs::params_for(*machine, options->params);
         std::cout << fmt::format("params: {}\n", params.description);
         const sim::PlatformModel platform(machine, params, 1);

@@ -139,7 +139,8 @@ CommandRun add_validate_command(CLI::App& app) {
     auto* attempts_option = command->add_option(
         "--attempts", options->attempts,
         "with --calibrate: when the host's speed moves more than 20% during the run (the host check before and "
-        "after it), calibrate and measure again, this many times at most");
+        "after it), calibrate and measure again, this many times at most; a calibration whose points disagree is "
+        "also made again, as many times");
     attempts_option->check(CLI::Range(1, 10))->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
@@ -220,7 +221,8 @@ CommandRun add_validate_command(CLI::App& app) {
         std::string summary;
         for (int attempt = 1; attempt <= attempts; ++attempt) {
             if (options->calibrate)
-                params = calibrate_into_folder(*folder, {options->quick, "generic", false, options->quiet});
+                params = calibrate_into_folder(
+                    *folder, {options->quick, "generic", false, options->quiet, false, options->attempts});
             announce_generic_params(params, *machine, "validate", options->quiet);
             const sim::PlatformModel platform(machine, params, 1);
             const std::string note =
