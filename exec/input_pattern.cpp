@@ -139,7 +139,9 @@ template <typename T>
 std::string text_of(const std::byte* element) {
     T value;
     std::memcpy(&value, element, sizeof(T));
-    if constexpr (is_integer_element<T>) return fmt::format("{}", static_cast<long long>(value));
+    if constexpr (is_integer_element<T> && std::is_unsigned_v<T>)
+        return fmt::format("{}", static_cast<unsigned long long>(value));
+    else if constexpr (is_integer_element<T>) return fmt::format("{}", static_cast<long long>(value));
     else if constexpr (is_floating_element<T>) return fmt::format("{}", static_cast<double>(value));
     else if constexpr (is_complex_element<T>)
         return fmt::format("({},{})", static_cast<double>(value.real()), static_cast<double>(value.imag()));

@@ -23,6 +23,7 @@ ResultRow row_for(const sched::Schedule& schedule) {
     row.op = sched::to_string(spec.op);
     row.datatype = sched::to_string(spec.datatype);
     row.options = options_text(spec.options);
+    row.rank_kind = sched::to_string(schedule.rank_kind);
     return row;
 }
 
@@ -49,7 +50,7 @@ std::vector<std::string> result_columns() {
     std::vector<std::string> columns = {"collective", "algorithm", "bytes",    "ranks",     "nodes",    "engine",
                                         "time_ns",    "p10_ns",    "p90_ns",   "min_ns",    "max_ns",   "iterations",
                                         "tasks",      "placement", "root",     "op",        "datatype", "options",  "topology",
-                                        "params",     "pinned",    "numa_bound"};
+                                        "params",     "pinned",    "numa_bound", "rank_kind"};
     for (auto& column : provenance_columns()) columns.push_back(column);
     return columns;
 }
@@ -83,6 +84,7 @@ std::vector<std::string> result_fields(const ResultRow& row) {
         row.params,
         yes_no(row.pinned),
         yes_no(row.numa_bound),
+        row.rank_kind,
     };
     for (auto& field : provenance_fields(row.provenance)) fields.push_back(field);
     return fields;

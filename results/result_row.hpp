@@ -5,7 +5,7 @@
 // Columns: collective, algorithm, bytes, ranks, nodes, engine, time_ns;
 // the spread of measured times (p10_ns, p90_ns, min_ns, max_ns,
 // iterations; empty for a simulation, which is exact); tasks; the layout
-// and call (placement, root, op, datatype, options); what it ran on (topology,
+// and call (placement, root, op, datatype, options, rank_kind); what it ran on (topology,
 // params, and for measurements whether threads were pinned and memory
 // bound); and the provenance fields (numacoll, build_type, host, date).
 #pragma once
@@ -38,6 +38,7 @@ struct ResultRow {
     int root = 0;
     std::string op;       // sum, min, max, prod...
     std::string datatype; // double, int, float_int...
+    std::string rank_kind;  // threads, processes, processes-sharing-memory: what the ranks were
     std::string options;  // "arity=2;bcast=1stage"
     std::string topology;
     std::string params;   // the cost parameters' origin (simulations)
@@ -46,7 +47,7 @@ struct ResultRow {
 };
 
 // The fields a schedule fixes: collective, algorithm, bytes, ranks, nodes,
-// tasks, root, op, datatype and options.
+// tasks, root, op, datatype, options and the kind of its ranks.
 ResultRow row_for(const sched::Schedule& schedule);
 // A simulated point: engine "sim", the predicted time to six decimals.
 ResultRow simulated_row(const sched::Schedule& schedule, double time_ns);

@@ -907,6 +907,8 @@ TEST(Cli, RanksAsProcessesRunsTheProcessFormOfATypedReduction) {
     ASSERT_EQ(measured.exit_code, 0) << measured.err;
     EXPECT_EQ(results_field(measured.out, "datatype"), "int16");
     EXPECT_EQ(results_field(measured.out, "op"), "bxor");
+    EXPECT_EQ(results_field(measured.out, "rank_kind"), "processes-sharing-memory");
+    EXPECT_EQ(results_field(threads.out, "rank_kind"), "threads");
     const Result wrong = run("sim --ranks-as fibers --bytes 64");
     EXPECT_EQ(wrong.exit_code, 2);
     EXPECT_NE(wrong.err.find("--ranks-as"), std::string::npos) << wrong.err;

@@ -55,6 +55,7 @@ TEST(ResultRow, SimulatedAndMeasuredRowsSayWhatTheyAre) {
     EXPECT_EQ(field(fields, "options"), "arity=2;bcast=1stage");
     EXPECT_EQ(field(fields, "op"), "sum");
     EXPECT_EQ(field(fields, "datatype"), "double");
+    EXPECT_EQ(field(fields, "rank_kind"), sched::to_string(schedule.rank_kind));
     EXPECT_EQ(field(fields, "host"), "host1");
     EXPECT_EQ(field(fields, "simgrid"), "3.32.0");
 
