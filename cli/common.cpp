@@ -69,7 +69,8 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many, bool rank_forms) {
         command
             .add_option("--ranks-as", ranks_as,
                         "threads (ranks read each other's buffers) or processes (MPI processes of a node sharing a "
-                        "segment: what another rank reads is copied into it)")
+                        "segment: what another rank reads is copied into it; run --engine mpi runs one process per "
+                        "rank)")
             ->check(CLI::IsMember({"threads", "processes"}))
             ->capture_default_str();
     for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
@@ -98,7 +99,7 @@ sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
 bool AlgorithmOptions::as_processes() const { return ranks_as == "processes"; }
 
 sched::Schedule AlgorithmOptions::in_rank_form(sched::Schedule generated) const {
-    if (!as_processes() || generated.rank_kind != sched::RankKind::thread) return generated;
+    if (!as_processes() || generated.rank_kind == sched::RankKind::shared_process) return generated;
     return sched::process_form(generated);
 }
 

@@ -14,6 +14,7 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "exec/mpi_executor.hpp"
+#include "exec/process_executor.hpp"
 #include "exec/threads_executor.hpp"
 #include "results/result_row.hpp"
 #include "common/output_file.hpp"
@@ -108,36 +109,62 @@ void report_point(const RunOptions& options, int done, std::size_t points, const
                              schedule.rank_count(), where, s.median_ns, s.p10_ns, s.p90_ns);
 }
 
-// One process per node, under mpirun; failures end every process as
-// cli/mpi_failures.hpp says.
-int run_on_mpi_processes(const RunOptions& options, const CLI::App& command) {
+// One process per node (ranks as threads), or one per rank (ranks as
+// processes sharing their node's memory), under mpirun; failures end every
+// process as cli/mpi_failures.hpp says.
+int run_on_mpi_processes(const RunOptions& given, const CLI::App& command) {
+    RunOptions options = given;
+    const bool ranks_are_processes = options.algorithm.as_processes();
     const int nodes = options.machine.nodes;
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
-        throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
+        throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per {}: mpirun -np "
                                      "{} numacoll run --engine mpi --nodes {} ...",
-                                     nodes, nodes, nodes));
-    const StartedMpi started =
-        start_mpi(command, options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE);
+                                     nodes, ranks_are_processes ? "rank" : "node",
+                                     ranks_are_processes ? "RANKS" : std::to_string(nodes), nodes));
+    // A process of one rank has one thread: it asks for no more than MPI_THREAD_SINGLE.
+    const int thread_level = ranks_are_processes               ? MPI_THREAD_SINGLE
+                             : options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED
+                                                                : MPI_THREAD_MULTIPLE;
+    const StartedMpi started = start_mpi(command, thread_level);
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
+    // What a process stands for in the lines it says.
+    const char* unit = ranks_are_processes ? "rank" : "node";
     RunSetup setup;
     if (const int code = agree_on(world, [&] {
-            if (world.size() != nodes)
+            if (ranks_are_processes) {
+                const int per_node = options.machine.ranks_per_node;
+                if (per_node == 0 && world.size() % nodes != 0)
+                    throw UsageError(fmt::format("{} MPI processes do not make {} nodes of as many ranks each: start "
+                                                 "a multiple of {} (mpirun -np)",
+                                                 world.size(), nodes, nodes));
+                if (per_node == 0) options.machine.ranks_per_node = world.size() / nodes;
+                if (static_cast<long long>(options.machine.ranks_per_node) * nodes != world.size())
+                    throw UsageError(fmt::format("--nodes {} of {} ranks need {} MPI processes, one per rank; {} "
+                                                 "started (mpirun -np {})",
+                                                 nodes, per_node, static_cast<long long>(per_node) * nodes,
+                                                 world.size(), static_cast<long long>(per_node) * nodes));
+            } else if (world.size() != nodes) {
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
+            }
             setup = prepare_run(options, world.rank() == 0);
-        }))
+        }, unit))
         return code;
     exec::ExecOptions exec_options = exec_options_of(options);
     results::Provenance provenance = results::current_provenance();
     provenance.mpi = world.describe();
     const std::string where =
-        fmt::format("threads, {} MPI process{} ({}{})", world.size(), world.size() == 1 ? "" : "es",
-                    world.thread_level_name(), world.thread_multiple() ? "" : ", a communication thread");
+        ranks_are_processes
+            ? fmt::format("MPI processes sharing memory, {} node{}", nodes, nodes == 1 ? "" : "s")
+            : fmt::format("threads, {} MPI process{} ({}{})", world.size(), world.size() == 1 ? "" : "es",
+                          world.thread_level_name(), world.thread_multiple() ? "" : ", a communication thread");
     int done = 0;
     return run_agreed(world, [&] {
         for (const auto& schedule : setup.schedules) {
-            const exec::MpiExecResult result = exec::run_on_mpi(schedule, *setup.machine, exec_options, world);
+            const exec::MpiExecResult result =
+                ranks_are_processes ? exec::run_on_processes(schedule, *setup.machine, exec_options, world)
+                                    : exec::run_on_mpi(schedule, *setup.machine, exec_options, world);
             const bool pinned_everywhere = world.true_everywhere(result.threads_pinned);
             const bool bound_everywhere = world.true_everywhere(result.memory_bound);
             ++done;
@@ -153,7 +180,7 @@ int run_on_mpi_processes(const RunOptions& options, const CLI::App& command) {
             if (setup.trace) setup.trace->finish();
             setup.output->finish();
         });
-    });
+    }, unit);
 }
 
 }  // namespace
@@ -164,7 +191,8 @@ CommandRun add_run_command(CLI::App& app) {
     options->machine.add_to(*command, "live", true, "--threads,-P,--ranks,-p");
     options->algorithm.add_to(*command, true, true);
     command->add_option("--engine", options->engine,
-                        "threads (one node, this process) or mpi (one MPI process per node, under mpirun)")
+                        "threads (one node, this process) or mpi (under mpirun: one MPI process per node, or per rank with "
+                        "--ranks-as processes)")
         ->check(CLI::IsMember({"threads", "mpi"}))
         ->capture_default_str();
     command->add_option("--mpi-thread", options->mpi_thread,
@@ -189,12 +217,15 @@ CommandRun add_run_command(CLI::App& app) {
         "  numacoll run --threads 2 --bytes 8B:16MiB -o run.csv\n"
         "  numacoll run --threads 16 --oversubscribe --bytes 64,1MiB --iterations 20\n"
         "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv\n"
-        "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv");
+        "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv\n"
+        "  mpirun -np 16 numacoll run --engine mpi --ranks-as processes -c allreduce -a tree -o run.csv");
 
     return [options, command] {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);
         if (options->engine != "mpi" && command->count("--mpi-thread") > 0)
             throw UsageError("--mpi-thread goes with --engine mpi");
+        if (options->algorithm.as_processes() && command->count("--mpi-thread") > 0)
+            throw UsageError("--mpi-thread goes with ranks as threads: a process of one rank calls MPI from one thread");
         if (options->engine == "mpi") return run_on_mpi_processes(*options, *command);
         if (const int code = agree_to_run_alone(*command, "--engine threads runs in this one process (--engine mpi "
                                                           "runs one process per node)"))

@@ -1,11 +1,13 @@
 // exec::Buffers: a schedule's buffers in this process's memory, each placed
 // on its NUMA node (the buffer's own, else its owner's). A process that runs
-// one node of a schedule holds that node's buffers only; the others stay
-// null, and asking for them is an error.
+// one node of a schedule holds that node's buffers only, and a process
+// that runs one rank (ranks as processes) its own private buffers and its
+// node's shared ones; the others stay null, and asking for them is an error.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "exec/memory_binding.hpp"
@@ -16,6 +18,9 @@ namespace numacoll::exec {
 class Buffers {
 public:
     Buffers(const sched::Schedule& schedule, MemoryBinding& binding, int node);
+    // Memory placed by the caller, per buffer (null: not held here); a
+    // pointer without an owner (a node's shared segment) is not freed here.
+    explicit Buffers(std::vector<std::shared_ptr<std::byte>> memory) : memory_(std::move(memory)) {}
 
     bool holds(int buffer) const { return memory_[buffer] != nullptr; }
     std::byte* bytes(int buffer) const { return memory_[buffer].get(); }

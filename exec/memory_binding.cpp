@@ -29,6 +29,38 @@ bool MemoryBinding::pin_current_thread(int logical_pu) {
     return pinned;
 }
 
+void MemoryBinding::place(std::byte* memory, std::size_t bytes, int logical_numa) {
+    if (bytes == 0) return;
+    bool bound = false;
+    if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size()) &&
+        hwloc_topology_is_thissystem(topology_)) {
+        const int os_index = machine_.objects[machine_.numa_nodes[logical_numa]].os_index;
+        hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topology_, static_cast<unsigned>(os_index));
+        bound = node != nullptr && hwloc_set_area_membind(topology_, memory, bytes, node->nodeset, HWLOC_MEMBIND_BIND,
+                                                          HWLOC_MEMBIND_BYNODESET) == 0;
+    }
+    memory_bound_ = memory_bound_ && (bound || logical_numa < 0);
+    std::memset(memory, 0, bytes);
+}
+
+std::string MemoryBinding::launcher_binding_excluding(int logical_pu) const {
+    if (!hwloc_topology_is_thissystem(topology_)) return {};
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    bool excludes = false;
+    if (hwloc_get_cpubind(topology_, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
+        !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(topology_), bound)) {
+        const int os_index = machine_.pu(logical_pu).os_index;
+        excludes = os_index < 0 || !hwloc_bitmap_isset(bound, static_cast<unsigned>(os_index));
+    }
+    std::string listed;
+    char* text = nullptr;
+    if (excludes && hwloc_bitmap_list_asprintf(&text, bound) >= 0 && text != nullptr) listed.append(text);
+    std::free(text);
+    hwloc_bitmap_free(bound);
+    if (excludes && listed.empty()) listed.push_back('?');
+    return listed;
+}
+
 std::shared_ptr<std::byte> MemoryBinding::allocate(std::size_t bytes, int logical_numa) {
     const std::size_t size = bytes == 0 ? 64 : bytes;
     if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size()) &&

@@ -28,6 +28,14 @@ public:
     // Bytes placed on a NUMA node (logical index, -1: anywhere), 64-byte
     // aligned, zeroed. Falls back to plain memory when binding is refused.
     std::shared_ptr<std::byte> allocate(std::size_t bytes, int logical_numa);
+    // Places memory that is already mapped (a segment shared with other
+    // processes) on a NUMA node, then touches it from here, before anyone
+    // else does: where binding is refused, first touch still places it.
+    void place(std::byte* memory, std::size_t bytes, int logical_numa);
+    // The PUs (OS indexes, "0-3,8") that this process's launcher bound it to,
+    // when they leave out `logical_pu`; empty when the process may run there
+    // (bound to none, or to PUs that include it).
+    std::string launcher_binding_excluding(int logical_pu) const;
 
     bool memory_bound() const { return memory_bound_; }
     bool threads_pinned() const { return threads_pinned_; }

@@ -38,8 +38,9 @@ std::vector<int> pus_on_shared_host(const std::vector<int>& pus, const topo::Mac
 
 double since_epoch_ns(Clock::time_point at) { return nanoseconds(Clock::time_point{}, at); }
 
-// FNV-1a over what the processes must agree on: ranks, buffers and tasks.
-unsigned long long fingerprint(const sched::Schedule& schedule) {
+}  // namespace
+
+unsigned long long schedule_fingerprint(const sched::Schedule& schedule) {
     unsigned long long hash = 1469598103934665603ull;
     const auto mix = [&](unsigned long long value) {
         for (int byte = 0; byte < 8; ++byte, value >>= 8) hash = (hash ^ (value & 0xff)) * 1099511628211ull;
@@ -57,8 +58,6 @@ unsigned long long fingerprint(const sched::Schedule& schedule) {
     }
     return hash;
 }
-
-}  // namespace
 
 void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
                                              const MpiWorld& world) {
@@ -85,7 +84,7 @@ void verify_on_every_process(const sched::Schedule& schedule, const HarnessResul
     try {
         local_check();
     } catch (const VerificationError& error) {
-        failure = fmt::format("{}: {}", who, error.what());
+        failure = who.empty() ? std::string(error.what()) : fmt::format("{}: {}", who, error.what());
     }
     const MpiWorld::Agreement agreed = world.agree(failure.empty() ? 0 : 1);
     if (agreed.code == 0 && synchronised && world.processes_on_this_host() == world.size()) {
@@ -123,7 +122,7 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
                                      "node (mpirun -np {})",
                                      schedule.nodes, schedule.nodes == 1 ? "" : "s", world.size(),
                                      world.size() == 1 ? "" : "es", schedule.nodes)));
-    if (!world.same_everywhere(fingerprint(schedule)))
+    if (!world.same_everywhere(schedule_fingerprint(schedule)))
         alike(UsageError("the MPI processes made different schedules (do their machines differ?): make one with "
                          "numacoll dag and give it to every process with --from"));
     if (world.thread_level_name() == "MPI_THREAD_SINGLE")

@@ -26,6 +26,9 @@ struct MpiExecResult : ExecResult {
     int messages = 0;  // net tasks run, over all processes
 };
 
+// FNV-1a over what the processes of a job must agree on: ranks, buffers and tasks.
+unsigned long long schedule_fingerprint(const sched::Schedule& schedule);
+
 // A barrier's check across processes: with one clock for all (every process
 // on one host), nobody may leave an iteration before the last of all
 // processes arrived. Collective; the same VerificationError on every process.
@@ -34,7 +37,7 @@ void verify_synchronisation_across_processes(const sched::Schedule& schedule, co
 
 // Runs `local_check` (this process's ranks against the contract) and agrees
 // on the outcome: VerificationError, prefixed with `who` ("node 2"), on the
-// processes that found a difference, PeerFailure on the others. With
+// processes that found a difference (empty `who`: no prefix), PeerFailure on the others. With
 // `synchronised` (a barrier), and every process on one host (one clock),
 // also verify_synchronisation_across_processes.
 void verify_on_every_process(const sched::Schedule& schedule, const HarnessResult& harness, const MpiWorld& world,

@@ -69,15 +69,37 @@ MpiWorld::MpiWorld(int* argc, char*** argv, int required) {
     MPI_Get_library_version(library, &length);
     library_.assign(library, static_cast<std::size_t>(length));
     if (auto end = library_.find_first_of("\r\n"); end != std::string::npos) library_.resize(end);
+    count_host_processes();
+}
+
+MpiWorld::MpiWorld(const MpiWorld& parent, MPI_Comm comm)
+    : comm_(comm), owns_mpi_(false), thread_level_(parent.thread_level_), library_(parent.library_) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    count_host_processes();
+}
+
+void MpiWorld::count_host_processes() {
     MPI_Comm host;
-    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
-          "MPI_Comm_split_type");
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
     MPI_Comm_size(host, &host_processes_);
     MPI_Comm_rank(host, &host_index_);
     MPI_Comm_free(&host);
 }
 
-MpiWorld::~MpiWorld() { MPI_Finalize(); }
+MpiWorld::~MpiWorld() {
+    if (owns_mpi_)
+        MPI_Finalize();
+    else if (std::uncaught_exceptions() == 0)  // freeing is collective: not while this process fails alone
+        MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<MpiWorld> MpiWorld::first_processes(int count) const {
+    MPI_Comm part = MPI_COMM_NULL;
+    check(MPI_Comm_split(comm_, rank_ < count ? 0 : MPI_UNDEFINED, rank_, &part), "MPI_Comm_split");
+    if (part == MPI_COMM_NULL) return nullptr;
+    return std::unique_ptr<MpiWorld>(new MpiWorld(*this, part));
+}
 
 bool MpiWorld::launched_by_mpirun() {
     for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"})
@@ -103,8 +125,10 @@ std::string MpiWorld::thread_level_name() const {
 std::string MpiWorld::describe() const {
     std::string library = library_;
     if (auto comma = library.find(','); comma != std::string::npos) library.resize(comma);
-    return fmt::format("{}; {}{}; {} process{}", library, thread_level_name(),
-                       thread_multiple() ? "" : " (a communication thread)", size_, size_ == 1 ? "" : "es");
+    // Below MPI_THREAD_MULTIPLE a process of threads funnels its MPI calls through one.
+    const bool funnels = thread_level_ != MPI_THREAD_MULTIPLE && thread_level_ != MPI_THREAD_SINGLE;
+    return fmt::format("{}; {}{}; {} process{}", library, thread_level_name(), funnels ? " (a communication thread)" : "",
+                       size_, size_ == 1 ? "" : "es");
 }
 
 MpiWorld::Agreement MpiWorld::agree(int code) const {
@@ -114,8 +138,8 @@ MpiWorld::Agreement MpiWorld::agree(int code) const {
     // wait here for long (while another calibrates): it polls and sleeps
     // instead of spinning on a core the others measure with.
     MPI_Request requests[2];
-    check(MPI_Iallreduce(&codes[0], &merged[0], 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &requests[0]), "MPI_Iallreduce");
-    check(MPI_Iallreduce(&codes[1], &merged[1], 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &requests[1]), "MPI_Iallreduce");
+    check(MPI_Iallreduce(&codes[0], &merged[0], 1, MPI_INT, MPI_MAX, comm_, &requests[0]), "MPI_Iallreduce");
+    check(MPI_Iallreduce(&codes[1], &merged[1], 1, MPI_INT, MPI_MIN, comm_, &requests[1]), "MPI_Iallreduce");
     for (int done = 0;;) {
         check(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
         if (done) break;
@@ -133,7 +157,7 @@ void MpiWorld::abort(const std::string& line, int code) const {
 std::vector<double> MpiWorld::max_over_processes(const std::vector<double>& values) const {
     std::vector<double> result(values.size());
     check(MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
-                        MPI_COMM_WORLD),
+                        comm_),
           "MPI_Allreduce");
     return result;
 }
@@ -141,25 +165,25 @@ std::vector<double> MpiWorld::max_over_processes(const std::vector<double>& valu
 std::vector<double> MpiWorld::sum_over_processes(const std::vector<double>& values) const {
     std::vector<double> result(values.size());
     check(MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM,
-                        MPI_COMM_WORLD),
+                        comm_),
           "MPI_Allreduce");
     return result;
 }
 
 bool MpiWorld::same_everywhere(unsigned long long value) const {
     unsigned long long low = 0, high = 0;
-    check(MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
-    check(MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    check(MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_), "MPI_Allreduce");
+    check(MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_), "MPI_Allreduce");
     return low == high;
 }
 
 std::string MpiWorld::text_of_process_zero(const std::string& text) const {
     unsigned long long length = rank_ == 0 ? text.size() : 0;
-    check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm_), "MPI_Bcast");
     std::string result = rank_ == 0 ? text : std::string(length, '\0');
     for (unsigned long long done = 0; done < length;) {
         const int count = static_cast<int>(std::min<unsigned long long>(length - done, 1u << 30));
-        check(MPI_Bcast(result.data() + done, count, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+        check(MPI_Bcast(result.data() + done, count, MPI_CHAR, 0, comm_), "MPI_Bcast");
         done += static_cast<unsigned long long>(count);
     }
     return result;
@@ -170,13 +194,13 @@ std::pair<int, int> MpiWorld::smallest_with_process(int value) const {
         int value;
         int process;
     } mine{value, rank_}, smallest{0, 0};
-    check(MPI_Allreduce(&mine, &smallest, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD), "MPI_Allreduce");
+    check(MPI_Allreduce(&mine, &smallest, 1, MPI_2INT, MPI_MINLOC, comm_), "MPI_Allreduce");
     return {smallest.value, smallest.process};
 }
 
 std::vector<int> MpiWorld::gather_everywhere(int value) const {
     std::vector<int> values(static_cast<std::size_t>(size_));
-    check(MPI_Allgather(&value, 1, MPI_INT, values.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    check(MPI_Allgather(&value, 1, MPI_INT, values.data(), 1, MPI_INT, comm_), "MPI_Allgather");
     return values;
 }
 
@@ -187,6 +211,6 @@ bool MpiWorld::started() {
     return initialised || finalised;
 }
 
-void MpiWorld::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void MpiWorld::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
 }  // namespace numacoll::exec

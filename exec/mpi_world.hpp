@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,9 +50,14 @@ public:
     // process before MPI starts is reported by rank 0 only.
     static int launcher_rank();
 
+    // The first `count` processes of this world as a world of their own
+    // (MPI_Comm_split; collective): null on the others. Its calls are on its
+    // own communicator; MPI_Finalize stays with the world that started MPI.
+    std::unique_ptr<MpiWorld> first_processes(int count) const;
+
     int rank() const { return rank_; }
     int size() const { return size_; }
-    MPI_Comm comm() const { return MPI_COMM_WORLD; }
+    MPI_Comm comm() const { return comm_; }
     bool thread_multiple() const { return thread_level_ == MPI_THREAD_MULTIPLE; }
     // "MPI_THREAD_MULTIPLE", "MPI_THREAD_SERIALIZED", ...
     std::string thread_level_name() const;
@@ -93,6 +99,11 @@ public:
     void barrier() const;
 
 private:
+    MpiWorld(const MpiWorld& parent, MPI_Comm comm);
+    void count_host_processes();
+
+    MPI_Comm comm_ = MPI_COMM_WORLD;
+    bool owns_mpi_ = true;  // MPI_Init here, MPI_Finalize in the destructor
     int rank_ = 0;
     int size_ = 1;
     int thread_level_ = MPI_THREAD_SINGLE;

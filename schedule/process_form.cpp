@@ -22,9 +22,8 @@ struct Slots {
 }  // namespace
 
 Schedule process_form(const Schedule& threads) {
-    if (threads.rank_kind != RankKind::thread)
-        throw UsageError(fmt::format("the process form is made from a schedule of threads (this one's ranks are {})",
-                                     to_string(threads.rank_kind)));
+    if (threads.rank_kind == RankKind::shared_process)
+        throw UsageError("this schedule is a process form already: its ranks are processes sharing memory");
     if (threads.has_application_tasks())
         throw UsageError("the process form is made from the collective alone: compose the computation around it after");
 

@@ -4,6 +4,11 @@
 // UCC's tl/shm run: what a rank reads or writes of another's lives in the
 // node's shared segment, and a rank's own send and receive buffers are
 // private. A generic transform, like overlap::compose: no algorithm knows it.
+// A schedule of MPI processes (RankKind::process: Open MPI's flat
+// algorithms, whose hand-overs inside a node are copies priced as messages)
+// is transformed alike: its copies then run through the segment, as an MPI
+// library's shared-memory transport carries a message by copy-in and
+// copy-out, and are priced as such.
 //
 // What changes (everything else is copied unchanged, so the thread form's
 // proof carries over, and the symbolic checker proves the result again):
@@ -33,8 +38,9 @@
 
 namespace numacoll::sched {
 
-// UsageError unless `threads` is a schedule of threads without application
-// tasks (compose the computation around the process form instead).
+// UsageError unless `threads` is a schedule of threads or processes (not a
+// process form already) without application tasks (compose the
+// computation around the process form instead).
 Schedule process_form(const Schedule& threads);
 
 }  // namespace numacoll::sched

@@ -1,5 +1,5 @@
 // Proves every algorithm and option combination with the symbolic checker,
-// and the process form of each whose ranks are threads:
+// and the process form of each:
 // every rank count of each machine on one node (up to 64), and 1 to 8
 // nodes of 1 to 8 ranks. Reductions run 200 bytes (25 elements: not a
 // multiple of a cache line nor of most rank counts) whole and in 64-byte
@@ -140,7 +140,7 @@ void prove(const Variant& variant, const std::string& topology, int ranks, int n
                                                      variant.name(), topology, ranks, nodes, root, spec.bytes,
                                                      sched::to_string(spec.datatype), strip, report.problems.front());
             // Its ranks as processes sharing a segment, proven again.
-            if (schedule.rank_kind != sched::RankKind::thread) continue;
+            if (schedule.rank_kind == sched::RankKind::shared_process) continue;
             const sched::CheckReport processes = sched::check_schedule(sched::process_form(schedule));
             ASSERT_TRUE(processes.holds) << fmt::format("the process form of {} on {}: {} ranks x {} nodes, root {}, "
                                                         "{} bytes of {}, strip {}: {}",

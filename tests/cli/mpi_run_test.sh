@@ -35,6 +35,21 @@ else
   fail "the funneled run failed: $(cat "$scratch/err")"
 fi
 
+# Ranks as MPI processes sharing memory: 3 processes as 1 node, then 4 as 2
+# nodes of 2, every point verified, the rows saying which form ran.
+if run_mpi 3 "$numacoll" run --engine mpi --ranks-as processes --oversubscribe -c allreduce \
+    -a tree,tiled,dissemination --bytes 8,1000,64KiB -n 5 -q -o "$scratch/processes.csv" 2>"$scratch/err"; then
+  rows=$(awk -F, 'NR > 1 && $6 == "mpi" && $4 == 3 && $23 == "processes-sharing-memory"' "$scratch/processes.csv" | wc -l)
+  [[ $rows -eq 9 ]] || fail "ranks as processes: expected 9 rows of 3 processes sharing memory (3 algorithms x 3 sizes), got $rows"
+  grep -q "MPI_THREAD_SINGLE; 3 processes" "$scratch/processes.csv" || fail "ranks as processes: the provenance does not say so"
+else
+  fail "the run of ranks as processes failed: $(cat "$scratch/err")"
+fi
+if ! run_mpi 4 "$numacoll" run --engine mpi --ranks-as processes --nodes 2 --oversubscribe -c reduce \
+    -a tree,binomial --root 3 --datatype int16 --op bxor --bytes 2,2000 -n 5 -q -o "$scratch/two-nodes.csv" 2>"$scratch/err"; then
+  fail "ranks as processes on 2 nodes failed: $(cat "$scratch/err")"
+fi
+
 # The library's own collective, forced to Open MPI's binomial broadcast.
 if run_mpi 2 "$numacoll" baseline -c bcast --ompi-algorithm binomial --bytes 8,64KiB -n 5 -q \
     -o "$scratch/native.csv" 2>"$scratch/err"; then
@@ -112,6 +127,18 @@ expect_usage_error "overlap over MPI without mpirun" "$numacoll" overlap --engin
 expect_usage_error "overlap over a world of 2 for 3 nodes" run_mpi 2 "$numacoll" overlap --engine mpi -t live --nodes 3 \
   --bytes 8 -o "$scratch/o"
 [[ ! -e "$scratch/o/overlap.csv" ]] || fail "a refused overlap left a table behind"
+expect_usage_error "ranks as processes: 3 processes for 2 nodes" run_mpi 3 "$numacoll" run --engine mpi \
+  --ranks-as processes --nodes 2 -b 8 -o "$scratch/x.csv"
+expect_usage_error "ranks as processes: 3 processes for 2 nodes of 2" run_mpi 3 "$numacoll" run --engine mpi \
+  --ranks-as processes --nodes 2 --threads 2 -b 8 -o "$scratch/x.csv"
+expect_usage_error "ranks as processes with --mpi-thread" run_mpi 2 "$numacoll" run --engine mpi \
+  --ranks-as processes --mpi-thread funneled -b 8 -o "$scratch/x.csv"
+# A process bound by its launcher away from its rank's PU (rank 0 is on PU 0).
+if [[ $(nproc) -ge 2 ]]; then
+  expect_usage_error "a process bound away from its PU" timeout 120 "$mpiexec" -np 1 --cpu-set 1 --bind-to core \
+    "$numacoll" run --engine mpi --ranks-as processes -b 8 -o "$scratch/x.csv"
+  grep -q "bound by its launcher to PUs 1" "$scratch/out" || fail "a process bound away: $(cat "$scratch/out")"
+fi
 
 # What process 0 cannot write ends every process with exit 1 and its one
 # line, agreed on, without MPI_Abort's banner.

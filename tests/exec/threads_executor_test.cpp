@@ -169,7 +169,6 @@ TEST(ThreadsExecutor, EveryReductionRunsOnEveryDatatypeAndOperation) {
 // segment and its flags deliver the same verified results.
 TEST(ThreadsExecutor, TheProcessFormOfEveryAlgorithmIsCorrect) {
     for (const auto& info : algo::algorithm_registry()) {
-        if (info.ranks != sched::RankKind::thread) continue;
         for (int threads : {2, 3, 5}) {
             const bool barrier = info.collective == sched::Collective::barrier;
             const std::uint64_t bytes = barrier ? 0 : sched::is_reduction(info.collective) ? 8000 : 8003;

@@ -89,7 +89,7 @@ TEST(ProcessForm, TouchingAnotherRanksPrivateBufferIsRefused) {
     EXPECT_NE(problems.front().find("rank 1 reads rank 0's private buffer"), std::string::npos) << problems.front();
 }
 
-TEST(ProcessForm, RoundTripsAndRefusesWhatIsNotThreads) {
+TEST(ProcessForm, RoundTripsAndRefusesAProcessFormAlready) {
     const sched::Schedule processes = sched::process_form(test::tree_allreduce("westmere", 256, 0, 3));
     const std::string text = sched::to_text(processes);
     EXPECT_NE(text.find("ranks=processes-sharing-memory"), std::string::npos);
@@ -97,7 +97,26 @@ TEST(ProcessForm, RoundTripsAndRefusesWhatIsNotThreads) {
     EXPECT_TRUE(sched::schedule_from_text(text) == processes);
     EXPECT_TRUE(sched::schedule_from_json(sched::to_json(processes)) == processes);
     EXPECT_THROW((void)sched::process_form(processes), UsageError);
-    const sched::Schedule messages =
-        test::schedule("westmere", sched::Collective::bcast, "binomial", 64, 4, 1, 0);
-    EXPECT_THROW((void)sched::process_form(messages), UsageError);
+}
+
+// Open MPI's flat algorithms hand over by copies priced as messages; in
+// their process form those copies run through the segment, and no rank
+// touches another's private buffer (validated, then proven).
+TEST(ProcessForm, MessagePassingRanksGoThroughTheSegmentToo) {
+    for (const auto& [collective, algorithm] :
+         std::vector<std::pair<sched::Collective, std::string>>{{sched::Collective::bcast, "binomial"},
+                                                                {sched::Collective::reduce, "linear"},
+                                                                {sched::Collective::reduce, "hier-chain"}}) {
+        SCOPED_TRACE(algorithm);
+        const sched::Schedule messages = test::schedule("westmere", collective, algorithm, 200, 4, 2, 3);
+        ASSERT_EQ(messages.rank_kind, sched::RankKind::process);
+        const sched::Schedule processes = sched::process_form(messages);
+        EXPECT_EQ(processes.rank_kind, sched::RankKind::shared_process);
+        EXPECT_TRUE(sched::find_schedule_problems(processes).empty());
+        const sched::CheckReport report = sched::check_schedule(processes);
+        EXPECT_TRUE(report.holds) << report.problems.front();
+        bool through_segment = false;
+        for (const sched::Buffer& buffer : processes.buffers()) through_segment |= buffer.shared;
+        EXPECT_TRUE(through_segment);
+    }
 }

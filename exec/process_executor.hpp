@@ -1,0 +1,39 @@
+// exec::run_on_processes: execute a schedule whose ranks are MPI processes
+// sharing their node's memory (sched::process_form), or processes that send
+// each other messages only (the flat MPI algorithms), one MPI process per
+// rank, as MPI applications run their ranks. The processes of a schedule
+// node (MPI_Comm_split by node) map one segment (exec/node_segment.hpp)
+// that holds the node's shared buffers and flags, each in the portion of
+// the rank that owns it, placed on that rank's NUMA node and first touched
+// by it; each rank's private buffers (its input and output) are its own
+// process's memory. Tasks run as on threads (exec/program_runner.hpp),
+// flags and messages go through exec/process_transport.hpp. The engine
+// knows nothing about the algorithm.
+//
+// Timing is the native MPI baseline's (exec/mpi_native.hpp): every process
+// leaves the MPI barrier of the meeting and times its own part at once; an
+// iteration's time is the largest over the processes. Every process
+// verifies its rank's results, and all fail when one does.
+//
+// Placement: each process is pinned to its rank's PU. Several schedule
+// nodes on one host (mpirun --oversubscribe on one machine) are moved side
+// by side when the host has the PUs, else not pinned (the result says
+// which). A process that its launcher bound to PUs without its rank's PU is
+// refused, before any work: pinning it elsewhere would fight the launcher.
+#pragma once
+
+#include "exec/mpi_executor.hpp"
+
+namespace numacoll::exec {
+
+// Every process of `world` calls it with the same schedule; process k runs
+// rank k. A failure is said once, as run_on_mpi says it. UsageError (on
+// every process) for a schedule whose ranks are threads, whose rank count is not the world's size, that differs between
+// processes, that has computation around the collective, or whose node's
+// processes do not share a host; for a process bound by its launcher away
+// from its rank's PU. VerificationError on a process whose rank's results
+// are wrong.
+MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Machine& machine,
+                               const ExecOptions& options, const MpiWorld& world);
+
+}  // namespace numacoll::exec

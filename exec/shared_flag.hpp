@@ -1,0 +1,70 @@
+// exec::SharedFlag: a flag (exec/flag.hpp) that processes mapping the same
+// memory can wait on. std::atomic::wait cannot serve here: libstdc++ sleeps
+// on a private futex and wakes only sleepers its own process registered, so
+// a process would never hear another's notify. This flag counts its
+// sleepers in its own cache line and sleeps and wakes with shared futexes.
+//
+// Lost wake-ups: a sleeper counts itself, then reads the generation (both
+// sequentially consistent); a setter stores the generation, fences, then
+// reads the count. One of the two sees the other, and the futex compares
+// the generation again before it sleeps.
+#pragma once
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace numacoll::exec {
+
+struct alignas(64) SharedFlag {
+    std::atomic<std::uint32_t> generation{0};
+    std::atomic<std::uint32_t> sleepers{0};
+
+    void publish(std::uint32_t value) { generation.store(value, std::memory_order_release); }
+    void wake() {
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        if (sleepers.load(std::memory_order_seq_cst) > 0)
+            ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+    }
+    bool reached(std::uint32_t value) const { return generation.load(std::memory_order_acquire) >= value; }
+
+    // Sleeps until `value` is reached, or at most `timeout_ns` when positive
+    // (spurious returns are fine: callers loop).
+    void sleep_for(std::uint32_t value, long timeout_ns) {
+        sleepers.fetch_add(1, std::memory_order_seq_cst);
+        const std::uint32_t seen = generation.load(std::memory_order_seq_cst);
+        if (seen < value) {
+            timespec timeout{timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+            ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAIT, seen,
+                      timeout_ns > 0 ? &timeout : nullptr, nullptr, 0);
+        }
+        sleepers.fetch_sub(1, std::memory_order_seq_cst);
+    }
+
+    // Spins first, then sleeps, as Flag::wait_for does.
+    void wait_for(std::uint32_t value, int spins = spin_limit) {
+        for (int spin = 0; spin < spins; ++spin) {
+            if (reached(value)) return;
+#if defined(__x86_64__)
+            _mm_pause();
+#endif
+        }
+        while (!reached(value)) sleep_for(value, 0);
+    }
+
+    static constexpr int spin_limit = 4096;
+};
+
+static_assert(sizeof(SharedFlag) == 64, "a flag fills its own cache line");
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "a lock-free atomic works between processes");
+
+}  // namespace numacoll::exec
