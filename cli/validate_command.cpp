@@ -21,6 +21,7 @@
 #include "common/progress.hpp"
 #include "costs/params.hpp"
 #include "exec/mpi_executor.hpp"
+#include "exec/process_executor.hpp"
 
 namespace numacoll::cli {
 
@@ -69,7 +70,9 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     if (options.calibrate)
         throw UsageError("--calibrate measures one process's cores; with --engine mpi give --params (a file that "
                          "mpirun -np N numacoll calibrate wrote, with the network measured)");
-    const StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
+    // Ranks as processes: one process per rank, on one node (a process of one rank asks for no threads).
+    const bool ranks_are_processes = options.algorithm.as_processes();
+    const StartedMpi started = start_mpi(command, ranks_are_processes ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE);
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
     std::optional<algo::Layout> layout;
@@ -78,7 +81,17 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     std::uint64_t trace_bytes = 0;
     std::unique_ptr<OutputFolder> folder;
     if (const int code = agree_on(world, [&] {
-            layout.emplace(options.machine.layout(world.size()));
+            if (ranks_are_processes) {
+                ThisMachineOptions one_node = options.machine;
+                if (one_node.threads == 0) one_node.threads = world.size();
+                if (one_node.threads != world.size())
+                    throw UsageError(fmt::format("--ranks-as processes runs one MPI process per rank: --threads {} "
+                                                 "needs mpirun -np {}, and {} started",
+                                                 one_node.threads, one_node.threads, world.size()));
+                layout.emplace(one_node.layout(1));
+            } else {
+                layout.emplace(options.machine.layout(world.size()));
+            }
             specs = sweep_specs(options.algorithm, options.bytes);
             for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
@@ -88,7 +101,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
                                             validation_folder_scope());
                 announce_generic_params(params, *layout->machine, "validate", options.quiet);
             }
-            platform.emplace(layout->machine, params, world.size());
+            platform.emplace(layout->machine, params, layout->nodes);
         }))
         return code;
     exec::ExecOptions exec_options;
@@ -101,13 +114,18 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     engine.description = fmt::format("engine mpi ({})", world.describe());
     const topo::Machine& machine = *layout->machine;
     engine.execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& run_options) -> exec::ExecResult {
+        if (ranks_are_processes) return exec::run_on_processes(schedule, machine, run_options, world);
         return exec::run_on_mpi(schedule, machine, run_options, world);
+    };
+    const auto make_schedule = [&](const sched::CollectiveSpec& spec) {
+        return options.algorithm.in_rank_form(algo::generate_schedule(spec, *layout));
     };
     return run_agreed(world, [&] {
         if (world.rank() == 0) reached_stage("simulating");
         const std::string summary = write_validation_folder(
             folder ? folder->staging() : std::string(), *layout, *platform, specs, exec_options, trace_bytes,
-            options.quiet || world.rank() != 0, options.machine.placement_name(), options.rounds, nullptr, "", &engine);
+            options.quiet || world.rank() != 0, options.machine.placement_name(), options.rounds, nullptr, "", &engine,
+            make_schedule);
         on_writer(world, [&] {
             reached_stage("writing");
             folder->commit();
@@ -122,7 +140,7 @@ CommandRun add_validate_command(CLI::App& app) {
     auto* command = app.add_subcommand(
         "validate", "simulate, execute and model collectives on this machine; write validation.csv and summary.txt");
     auto options = std::make_shared<ValidateOptions>();
-    options->algorithm.add_to(*command, true);
+    options->algorithm.add_to(*command, true, true);
     command->add_option("--engine", options->engine,
                         "threads (one node, this process) or mpi (one MPI process per node under mpirun: the "
                         "nodes are the MPI processes)")
@@ -205,7 +223,12 @@ CommandRun add_validate_command(CLI::App& app) {
         const algo::Layout& layout = *layout_made;
         const auto& machine = layout.machine;
         std::function<sched::Schedule(const sched::CollectiveSpec&)> make_schedule;  // empty: generate
-        if (saved) make_schedule = [&saved](const sched::CollectiveSpec&) { return *saved; };
+        if (saved)
+            make_schedule = [&saved](const sched::CollectiveSpec&) { return *saved; };
+        else if (options->algorithm.as_processes())
+            make_schedule = [&](const sched::CollectiveSpec& spec) {
+                return options->algorithm.in_rank_form(algo::generate_schedule(spec, *layout_made));
+            };
         costs::Params params = options->calibrate ? costs::Params{} : costs::params_for(*machine, options->params);
         // Only once the arguments are known to be good: a refused run makes no folder.
         const std::unique_ptr<OutputFolder> folder =

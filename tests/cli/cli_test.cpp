@@ -909,6 +909,15 @@ TEST(Cli, RanksAsProcessesRunsTheProcessFormOfATypedReduction) {
     EXPECT_EQ(results_field(measured.out, "op"), "bxor");
     EXPECT_EQ(results_field(measured.out, "rank_kind"), "processes-sharing-memory");
     EXPECT_EQ(results_field(threads.out, "rank_kind"), "threads");
+    // validate measures and simulates the same form: the process form's copies in and out are predicted.
+    const auto simulated_ns = [&](const std::string& form) {
+        const auto dir = scratch_dir() / ("validate-" + form);
+        const Result validated = run("validate --threads 2 -a tree --bytes 64KiB -n 3 --rounds 1 --params generic -q "
+                                     "--ranks-as " + form + " -o " + dir.string());
+        EXPECT_EQ(validated.exit_code, 0) << validated.err;
+        return std::stod(results_field(slurp(dir / "validation.csv"), "simulated_ns"));
+    };
+    EXPECT_GT(simulated_ns("processes"), simulated_ns("threads"));
     const Result wrong = run("sim --ranks-as fibers --bytes 64");
     EXPECT_EQ(wrong.exit_code, 2);
     EXPECT_NE(wrong.err.find("--ranks-as"), std::string::npos) << wrong.err;

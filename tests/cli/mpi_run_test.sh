@@ -50,6 +50,15 @@ if ! run_mpi 4 "$numacoll" run --engine mpi --ranks-as processes --nodes 2 --ove
   fail "ranks as processes on 2 nodes failed: $(cat "$scratch/err")"
 fi
 
+# validate with ranks as processes: the process form measured between 2 processes and simulated.
+if run_mpi 2 "$numacoll" validate --engine mpi --ranks-as processes --params generic -a tree --bytes 64,4KiB -n 5 \
+    --rounds 1 -q -o "$scratch/validate-processes" >/dev/null 2>"$scratch/err"; then
+  rows=$(tail -n +2 "$scratch/validate-processes/validation.csv" | wc -l)
+  [[ $rows -eq 2 ]] || fail "validate --ranks-as processes: expected 2 rows, got $rows"
+else
+  fail "validate --engine mpi --ranks-as processes failed: $(cat "$scratch/err")"
+fi
+
 # The library's own collective, forced to Open MPI's binomial broadcast.
 if run_mpi 2 "$numacoll" baseline -c bcast --ompi-algorithm binomial --bytes 8,64KiB -n 5 -q \
     -o "$scratch/native.csv" 2>"$scratch/err"; then
