@@ -47,6 +47,8 @@ struct TuneOptions {
     std::string segments;
     std::string fanouts;
     int root = 0;
+    std::string op = "sum";
+    std::string datatype = "double";
     std::string engine = "sim";
     int iterations = exec::iterations_by_size;
     int warmup = exec::iterations_by_size_warmup;
@@ -163,6 +165,8 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
     }
     if (!options.fanouts.empty()) request.fanouts = whole_numbers(options.fanouts, "--fanouts", 1, 1024);
     request.root = options.root;
+    request.op = sched::parse_reduce_op(options.op);
+    request.datatype = sched::parse_datatype(options.datatype);
 
     // Measurements run on this machine: its own topology ("live", or a saved
     // export of it); threads on one node, MPI on one process per node.
@@ -213,10 +217,12 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     const std::map<std::string, std::string> about = {
         {"engine", options.engine},          {"topology", machine.source.empty() ? machine.name : machine.source},
         {"params", setup.params.origin},     {"numacoll", provenance.numacoll},
-        {"date", provenance.date},           {"simgrid", sim::simgrid_description()}};
+        {"date", provenance.date},           {"simgrid", sim::simgrid_description()},
+        {"datatype", options.datatype},      {"op", options.op}};
     const std::vector<std::string> comments = {
-        fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}",
-                    options.engine, about.at("topology"), setup.params.origin),
+        fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}; reductions "
+                    "of {} by {}",
+                    options.engine, about.at("topology"), setup.params.origin, options.datatype, options.op),
         "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers)",
         fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
     const std::string absolute = std::filesystem::absolute(options.folder).lexically_normal().string();
@@ -363,6 +369,8 @@ CommandRun add_tune_command(CLI::App& app) {
     command->add_option("--fanouts", options->fanouts,
                         "fan-outs to try for the algorithms that have one (default: each one's own)");
     command->add_option("--root", options->root, "root rank of rooted collectives")->capture_default_str();
+    command->add_option("--op", options->op, op_help)->capture_default_str();
+    command->add_option("--datatype", options->datatype, datatype_help)->capture_default_str();
     command->add_option("--engine", options->engine,
                         "sim (SimGrid), model (closed form), threads (measured on this machine's cores, one node) or "
                         "mpi (measured with one MPI process per node under mpirun, threads inside); measurements "

@@ -83,12 +83,15 @@ algo::Layout layout_of(const std::shared_ptr<const topo::Machine>& machine, int 
     return algo::make_layout(machine, layout_options);
 }
 
-sched::CollectiveSpec spec_of(sched::Collective collective, const Candidate& candidate, std::uint64_t bytes, int root) {
+sched::CollectiveSpec spec_of(sched::Collective collective, const Candidate& candidate, std::uint64_t bytes,
+                              const SweepRequest& request) {
     sched::CollectiveSpec spec;
     spec.collective = collective;
     spec.algorithm = candidate.algorithm;
     spec.bytes = bytes;
-    spec.root = root;
+    spec.root = request.root;
+    spec.datatype = request.datatype;
+    spec.op = request.op;
     spec.options = candidate.options;
     return spec;
 }
@@ -143,7 +146,7 @@ SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const 
         for (std::size_t c = 0; c < candidates.size(); ++c) {
             std::string refusal;
             try {
-                (void)algo::check_schedule_request(spec_of(point.collective, candidates[c], point.bytes, request.root),
+                (void)algo::check_schedule_request(spec_of(point.collective, candidates[c], point.bytes, request),
                                                    *point.layout);
             } catch (const UsageError& error) {
                 refusal = error.what();
@@ -187,7 +190,7 @@ std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<
         const std::vector<Candidate>& candidates = *at.candidates;
         for (std::size_t c = 0; c < candidates.size(); ++c) {
             const Candidate& candidate = candidates[c];
-            const sched::CollectiveSpec spec = spec_of(at.collective, candidate, at.bytes, request.root);
+            const sched::CollectiveSpec spec = spec_of(at.collective, candidate, at.bytes, request);
             const bool refused = checked->refused.count({at.index, c}) > 0;
             // Returned from the handler: assigning inside the try, GCC 12 at -O2
             // kept a stale time here when the call threw (tests/tune/sweep_test.cpp).

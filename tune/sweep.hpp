@@ -34,6 +34,10 @@ struct SweepRequest {
     std::vector<std::uint64_t> segments;  // empty: each algorithm's default
     std::vector<int> fanouts;             // empty: each algorithm's default
     int root = 0;
+    // The elements and the operation of every point (a copy-only collective
+    // moves bytes whatever they hold).
+    sched::Datatype datatype = sched::Datatype::double_;
+    sched::ReduceOp op = sched::ReduceOp::sum;
 };
 
 // The candidates of one collective (UsageError for an algorithm it does not

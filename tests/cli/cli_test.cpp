@@ -554,10 +554,19 @@ TEST(Cli, TuneTunesEachCollectiveOnceAndRefusesBeforeTiming) {
              {"-c bcast --root 99999", "root 99999 does not exist"},
              {"-c allreduce --bytes 7", "7 bytes is not a multiple of 8"},
              {"-c bcast --segments 1 --bytes 1MiB", "--segments 1 fits no candidate at any point"},
-             {"-c bcast --ranks 25", "25 ranks per node but 'westmere' has only 24 PUs"}}) {
+             {"-c bcast --ranks 25", "25 ranks per node but 'westmere' has only 24 PUs"},
+             {"-c allreduce --op band --bytes 64", "operation band does not apply to double"},
+             {"-c allreduce --datatype int16 --bytes 7", "7 bytes is not a multiple of 2"}}) {
         expect_usage_error("tune -t westmere " + options + " -o " + refused.string(), words);
         EXPECT_FALSE(std::filesystem::exists(refused)) << options;
     }
+    // Reductions of other elements by other operations: the folder says which.
+    const auto typed = scratch_dir() / "tune-typed";
+    const Result int16 = run("tune -t westmere -c allreduce -a tree,tiled --bytes 64,4KiB --datatype int16 --op bxor "
+                             "--no-plots -q -o " + typed.string());
+    ASSERT_EQ(int16.exit_code, 0) << int16.err;
+    EXPECT_NE(slurp(typed / "ompi-rules.conf").find("reductions of int16 by bxor"), std::string::npos);
+    EXPECT_NE(slurp(typed / "selection.json").find("\"op\": \"bxor\""), std::string::npos);
 }
 
 // Varying the node count: `nodes` is a column once, and the map is drawn.
