@@ -59,6 +59,30 @@ unsigned long long schedule_fingerprint(const sched::Schedule& schedule) {
     return hash;
 }
 
+MpiExecResult result_over_processes(const HarnessResult& harness, const ScheduleWork* traced, int messages_out,
+                                    const MpiWorld& world) {
+    MpiExecResult result;
+    result.iteration_ns = world.max_over_processes(harness.iteration_ns);
+    result.stats = summarize_times(result.iteration_ns);
+    if (traced != nullptr) {
+        // Each process's tasks on its own clock, from its own first start.
+        const sched::Timeline local = traced->timeline(harness.arrivals.back());
+        std::vector<double> begins, ends;
+        for (const sched::TaskTime& time : local.tasks) {
+            begins.push_back(time.start_ns);
+            ends.push_back(time.end_ns);
+        }
+        begins = world.sum_over_processes(begins);  // each task has one process
+        ends = world.sum_over_processes(ends);
+        for (std::size_t id = 0; id < begins.size(); ++id) {
+            result.timeline.tasks.push_back({begins[id], ends[id]});
+            result.timeline.makespan_ns = std::max(result.timeline.makespan_ns, ends[id]);
+        }
+    }
+    result.messages = static_cast<int>(world.sum_over_processes({static_cast<double>(messages_out)})[0]);
+    return result;
+}
+
 void verify_synchronisation_across_processes(const sched::Schedule& schedule, const HarnessResult& harness,
                                              const MpiWorld& world) {
     std::vector<double> last_arrival, first_departure_negated;
@@ -189,25 +213,8 @@ MpiExecResult run_on_mpi(const sched::Schedule& schedule, const topo::Machine& m
         harness = run_iterations(pus, binding, harness_options, runner);
     }
 
-    MpiExecResult result;
-    result.iteration_ns = world.max_over_processes(harness.iteration_ns);
-    result.stats = summarize_times(result.iteration_ns);
-    if (options.trace) {
-        // Each process's tasks on its own clock, from its own first start.
-        const sched::Timeline local = runner.timeline(harness.arrivals.back());
-        std::vector<double> begins, ends;
-        for (const sched::TaskTime& time : local.tasks) {
-            begins.push_back(time.start_ns);
-            ends.push_back(time.end_ns);
-        }
-        begins = world.sum_over_processes(begins);  // each task has one process
-        ends = world.sum_over_processes(ends);
-        for (std::size_t id = 0; id < begins.size(); ++id) {
-            result.timeline.tasks.push_back({begins[id], ends[id]});
-            result.timeline.makespan_ns = std::max(result.timeline.makespan_ns, ends[id]);
-        }
-    }
-    result.messages = static_cast<int>(world.sum_over_processes({static_cast<double>(transport->messages_out())})[0]);
+    MpiExecResult result =
+        result_over_processes(harness, options.trace ? &runner : nullptr, transport->messages_out(), world);
 
     // Every process checks its ranks; all fail when one does.
     const bool synchronisation = sched::synchronisation_only(schedule.spec);

@@ -26,6 +26,15 @@ struct MpiExecResult : ExecResult {
     int messages = 0;  // net tasks run, over all processes
 };
 
+class ScheduleWork;
+
+// What the processes measured, alike on every process (collective): each
+// iteration's time is the slowest process's; with `traced`, every task's
+// times from the process that ran it (on its own clock, from its own first
+// start); the messages every process sent.
+MpiExecResult result_over_processes(const HarnessResult& harness, const ScheduleWork* traced, int messages_out,
+                                    const MpiWorld& world);
+
 // FNV-1a over what the processes of a job must agree on: ranks, buffers and tasks.
 unsigned long long schedule_fingerprint(const sched::Schedule& schedule);
 

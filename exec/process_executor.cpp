@@ -187,25 +187,8 @@ MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Mach
     ProgramRunner<ProcessTransport> runner(schedule, programs, buffers, *transport);
     const HarnessResult harness = run_iterations({pu}, binding, harness_options, runner);
 
-    MpiExecResult result;
-    result.iteration_ns = world.max_over_processes(harness.iteration_ns);
-    result.stats = summarize_times(result.iteration_ns);
-    if (options.trace) {
-        // Each process's tasks on its own clock, from its own start.
-        const sched::Timeline local = runner.timeline(harness.arrivals.back());
-        std::vector<double> begins, ends;
-        for (const sched::TaskTime& time : local.tasks) {
-            begins.push_back(time.start_ns);
-            ends.push_back(time.end_ns);
-        }
-        begins = world.sum_over_processes(begins);  // each task has one process
-        ends = world.sum_over_processes(ends);
-        for (std::size_t id = 0; id < begins.size(); ++id) {
-            result.timeline.tasks.push_back({begins[id], ends[id]});
-            result.timeline.makespan_ns = std::max(result.timeline.makespan_ns, ends[id]);
-        }
-    }
-    result.messages = static_cast<int>(world.sum_over_processes({static_cast<double>(transport->messages_out())})[0]);
+    MpiExecResult result =
+        result_over_processes(harness, options.trace ? &runner : nullptr, transport->messages_out(), world);
 
     const bool synchronisation = sched::synchronisation_only(schedule.spec);
     // The failure names its rank already; the command says which process it is.

@@ -38,10 +38,12 @@ fi
 # Ranks as MPI processes sharing memory: 3 processes as 1 node, then 4 as 2
 # nodes of 2, every point verified, the rows saying which form ran.
 if run_mpi 3 "$numacoll" run --engine mpi --ranks-as processes --oversubscribe -c allreduce \
-    -a tree,tiled,dissemination --bytes 8,1000,64KiB -n 5 -q -o "$scratch/processes.csv" 2>"$scratch/err"; then
+    -a tree,tiled,dissemination --bytes 8,1000,64KiB -n 5 -q -o "$scratch/processes.csv" \
+    --trace "$scratch/processes-trace.csv" 2>"$scratch/err"; then
   rows=$(awk -F, 'NR > 1 && $6 == "mpi" && $4 == 3 && $23 == "processes-sharing-memory"' "$scratch/processes.csv" | wc -l)
   [[ $rows -eq 9 ]] || fail "ranks as processes: expected 9 rows of 3 processes sharing memory (3 algorithms x 3 sizes), got $rows"
   grep -q "MPI_THREAD_SINGLE; 3 processes" "$scratch/processes.csv" || fail "ranks as processes: the provenance does not say so"
+  [[ $(tail -n +2 "$scratch/processes-trace.csv" | wc -l) -gt 0 ]] || fail "ranks as processes: empty trace"
 else
   fail "the run of ranks as processes failed: $(cat "$scratch/err")"
 fi
