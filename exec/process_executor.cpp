@@ -7,7 +7,6 @@
 #include <new>
 #include <optional>
 #include <set>
-#include <type_traits>
 
 #include "exec/buffers.hpp"
 #include "exec/harness.hpp"
