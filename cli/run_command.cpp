@@ -218,7 +218,7 @@ CommandRun add_run_command(CLI::App& app) {
         "  numacoll run --threads 16 --oversubscribe --bytes 64,1MiB --iterations 20\n"
         "  numacoll run --bcast 2stage --bytes 4KiB --trace trace.csv\n"
         "  mpirun -np 4 --map-by node numacoll run --engine mpi --nodes 4 --threads 8 -c allreduce -o run.csv\n"
-        "  mpirun -np 16 numacoll run --engine mpi --ranks-as processes -c allreduce -a tree -o run.csv");
+        "  mpirun -np 16 --bind-to none numacoll run --engine mpi --ranks-as processes -c allreduce -o run.csv");
 
     return [options, command] {
         if (!options->from.empty()) refuse_generation_options_with_from(*command);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <exception>
 
 #include "common/error.hpp"
@@ -9,7 +10,10 @@
 namespace numacoll::exec {
 
 NodeSegment::NodeSegment(MPI_Comm node_comm, std::size_t bytes) {
-    const std::size_t rounded = (bytes + segment_page_bytes - 1) / segment_page_bytes * segment_page_bytes;
+    // A page more than asked: the library need not start a portion on a page
+    // (Open MPI 4.1 does not), and this process's starts at the first one inside.
+    const std::size_t rounded =
+        (bytes + segment_page_bytes - 1) / segment_page_bytes * segment_page_bytes + segment_page_bytes;
     MPI_Info info;
     MPI_Info_create(&info);
     // Each portion on pages of its own (its owner places it), not packed after the previous one.
@@ -26,8 +30,11 @@ NodeSegment::NodeSegment(MPI_Comm node_comm, std::size_t bytes) {
         int unit = 0;
         void* at = nullptr;
         MPI_Win_shared_query(window_, member, &size, &unit, &at);
-        bases_.push_back(static_cast<std::byte*>(at));
-        sizes_.push_back(static_cast<std::size_t>(size));
+        const auto address = reinterpret_cast<std::uintptr_t>(at);
+        const std::uintptr_t page = (address + segment_page_bytes - 1) / segment_page_bytes * segment_page_bytes;
+        const std::size_t skipped = page - address;
+        bases_.push_back(static_cast<std::byte*>(at) + skipped);
+        sizes_.push_back(static_cast<std::size_t>(size) > skipped ? static_cast<std::size_t>(size) - skipped : 0);
     }
 }
 

@@ -1,8 +1,9 @@
 // exec::NodeSegment: the memory that the MPI processes of one node map
 // together (MPI_Win_allocate_shared over the node's communicator), one
-// portion per process, each starting on a page of its own so that its owner
-// can place it on its NUMA node. Every process sees every portion, at
-// addresses of its own.
+// portion per process, each starting on a page of its own (the first page
+// boundary inside what the library gave it) so that its owner can place it
+// on its NUMA node and flags keep their cache-line alignment. Every
+// process sees every portion, at addresses of its own.
 //
 // Freeing is collective: the destructor frees the window only on the normal
 // path; while an exception propagates (one process failing alone, whose job
@@ -21,8 +22,8 @@ inline constexpr std::size_t segment_page_bytes = 4096;
 
 class NodeSegment {
 public:
-    // Collective over `node_comm`: this process contributes `bytes` (rounded
-    // up to whole pages); the memory is not touched here. Error when the MPI
+    // Collective over `node_comm`: this process contributes at least `bytes`
+    // from a page boundary; the memory is not touched here. Error when the MPI
     // library cannot make the window (not every process on one host).
     NodeSegment(MPI_Comm node_comm, std::size_t bytes);
     ~NodeSegment();
