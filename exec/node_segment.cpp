@@ -32,9 +32,7 @@ NodeSegment::NodeSegment(MPI_Comm node_comm, std::size_t bytes) {
         MPI_Win_shared_query(window_, member, &size, &unit, &at);
         const auto address = reinterpret_cast<std::uintptr_t>(at);
         const std::uintptr_t page = (address + segment_page_bytes - 1) / segment_page_bytes * segment_page_bytes;
-        const std::size_t skipped = page - address;
-        bases_.push_back(static_cast<std::byte*>(at) + skipped);
-        sizes_.push_back(static_cast<std::size_t>(size) > skipped ? static_cast<std::size_t>(size) - skipped : 0);
+        bases_.push_back(static_cast<std::byte*>(at) + (page - address));
     }
 }
 

@@ -32,12 +32,10 @@ public:
 
     // Member `member`'s portion (its rank in the node's communicator), as this process maps it.
     std::byte* portion(int member) const { return bases_[static_cast<std::size_t>(member)]; }
-    std::size_t portion_bytes(int member) const { return sizes_[static_cast<std::size_t>(member)]; }
 
 private:
     MPI_Win window_ = MPI_WIN_NULL;
     std::vector<std::byte*> bases_;
-    std::vector<std::size_t> sizes_;
 };
 
 }  // namespace numacoll::exec

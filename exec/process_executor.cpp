@@ -76,9 +76,8 @@ std::pair<int, int> node_place_on_host(const MpiWorld& world, int node) {
 MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Machine& machine,
                                const ExecOptions& requested, const MpiWorld& world) {
     ExecOptions options = requested;
-    // What every process finds alike is said by process 0.
+    // Every process checks alike; the lowest that fails, process 0, says it.
     agreed_step(world, [&] {
-        if (world.rank() != 0) return;
         resolve_iterations(options, schedule.spec.bytes);
         sched::validate_schedule(schedule);
         if (schedule.rank_count() != world.size())
@@ -93,7 +92,6 @@ MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Mach
             throw UsageError("progress threads go with ranks as threads");
         (void)plan_node_segment(schedule, 0);  // a schedule of the wrong kind says so here
     });
-    resolve_iterations(options, schedule.spec.bytes);
     agreed_step(world, [&] {
         if (!world.same_everywhere(schedule_fingerprint(schedule)))
             throw UsageError("the MPI processes made different schedules (do their machines differ?): make one with "

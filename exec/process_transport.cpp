@@ -77,7 +77,7 @@ SegmentPlan plan_node_segment(const sched::Schedule& schedule, int node) {
 
 ProcessTransport::ProcessTransport(const sched::Schedule& schedule, int rank, MPI_Comm comm,
                                    std::vector<SharedFlag*> flags, const Buffers& buffers)
-    : schedule_(schedule), buffers_(buffers), comm_(comm), flags_(std::move(flags)),
+    : schedule_(schedule), comm_(comm), flags_(std::move(flags)),
       incoming_of_(schedule.task_count(), -1) {
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);

@@ -99,7 +99,6 @@ private:
     void pause(int& polls) const;
 
     const sched::Schedule& schedule_;
-    const Buffers& buffers_;
     MPI_Comm comm_;
     std::vector<SharedFlag*> flags_;  // per task
     std::vector<int> incoming_of_;    // per task: its index in incoming_, -1 if not a message to this rank
