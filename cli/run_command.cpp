@@ -121,6 +121,15 @@ int run_on_mpi_processes(const RunOptions& given, const CLI::App& command) {
                                      "{} numacoll run --engine mpi --nodes {} ...",
                                      nodes, ranks_are_processes ? "rank" : "node",
                                      ranks_are_processes ? "RANKS" : std::to_string(nodes), nodes));
+    const auto refuse_process_count = [&](int started_processes) {
+        const long long needed = static_cast<long long>(options.machine.ranks_per_node) * nodes;
+        throw UsageError(fmt::format("--nodes {} of {} ranks need {} MPI processes, one per rank; {} started "
+                                     "(mpirun -np {})",
+                                     nodes, options.machine.ranks_per_node, needed, started_processes, needed));
+    };
+    // Without a launcher this is one process: say so before MPI starts.
+    if (ranks_are_processes && options.machine.ranks_per_node > 1 && !exec::MpiWorld::launched_by_mpirun())
+        refuse_process_count(1);
     // A process of one rank has one thread: it asks for no more than MPI_THREAD_SINGLE.
     const int thread_level = ranks_are_processes               ? MPI_THREAD_SINGLE
                              : options.mpi_thread == "funneled" ? MPI_THREAD_FUNNELED
@@ -140,10 +149,7 @@ int run_on_mpi_processes(const RunOptions& given, const CLI::App& command) {
                                                  world.size(), nodes, nodes));
                 if (per_node == 0) options.machine.ranks_per_node = world.size() / nodes;
                 if (static_cast<long long>(options.machine.ranks_per_node) * nodes != world.size())
-                    throw UsageError(fmt::format("--nodes {} of {} ranks need {} MPI processes, one per rank; {} "
-                                                 "started (mpirun -np {})",
-                                                 nodes, per_node, static_cast<long long>(per_node) * nodes,
-                                                 world.size(), static_cast<long long>(per_node) * nodes));
+                    refuse_process_count(world.size());
             } else if (world.size() != nodes) {
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));

@@ -72,6 +72,14 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
                          "mpirun -np N numacoll calibrate wrote, with the network measured)");
     // Ranks as processes: one process per rank, on one node (a process of one rank asks for no threads).
     const bool ranks_are_processes = options.algorithm.as_processes();
+    const auto refuse_process_count = [&](int started_processes) {
+        throw UsageError(fmt::format("--ranks-as processes runs one MPI process per rank: --threads {} needs mpirun "
+                                     "-np {}, and {} started",
+                                     options.machine.threads, options.machine.threads, started_processes));
+    };
+    // Without a launcher this is one process: say so before MPI starts.
+    if (ranks_are_processes && options.machine.threads > 1 && !exec::MpiWorld::launched_by_mpirun())
+        refuse_process_count(1);
     const StartedMpi started = start_mpi(command, ranks_are_processes ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE);
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
@@ -84,10 +92,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
             if (ranks_are_processes) {
                 ThisMachineOptions one_node = options.machine;
                 if (one_node.threads == 0) one_node.threads = world.size();
-                if (one_node.threads != world.size())
-                    throw UsageError(fmt::format("--ranks-as processes runs one MPI process per rank: --threads {} "
-                                                 "needs mpirun -np {}, and {} started",
-                                                 one_node.threads, one_node.threads, world.size()));
+                if (one_node.threads != world.size()) refuse_process_count(world.size());
                 layout.emplace(one_node.layout(1));
             } else {
                 layout.emplace(options.machine.layout(world.size()));
