@@ -38,8 +38,8 @@ NodeGrid make_grid(const Layout& layout) {
 
 class DisseminationAllreduce {
 public:
-    DisseminationAllreduce(const CollectiveSpec& spec, const Layout& layout, std::uint64_t strip)
-        : builder_(layout, spec), layout_(layout), strip_(strip), grid_(make_grid(layout)),
+    DisseminationAllreduce(const CollectiveSpec& spec, const Layout& layout, std::uint64_t strip, bool butterfly)
+        : builder_(layout, spec), layout_(layout), strip_(strip), butterfly_(butterfly), grid_(make_grid(layout)),
           node_excess_(fold_upper(layout.nodes)), temps_(builder_), landings_(builder_) {
         for (int rank = 0; rank < layout.size(); ++rank) {
             inputs_.push_back(builder_.add_input(rank, spec.bytes));
@@ -58,6 +58,10 @@ private:
     int leader(int node) const { return layout_.global_rank(node, grid_.domains[0][0]); }
     bool active(int local) const { return grid_.host[local] == local; }
     int rounds(int count) const { return log2_of_power_of_two(count); }
+    // Whose partial index `index` of `count` (a power of two) takes in round `round`.
+    int partner(int index, int round, int count) const {
+        return butterfly_ ? index ^ (1 << round) : (index - (1 << round) + count) % count;
+    }
 
     // How many combines each thread performs per chunk (the same in every
     // chunk): the last one writes its output. Excess threads, and every
@@ -136,7 +140,7 @@ private:
             std::vector<std::pair<int, int>> pairs;
             for (int k = 0; k < grid_.active_domains; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane) {
-                    const int from = (lane - (1 << i) + grid_.lanes) % grid_.lanes;
+                    const int from = partner(lane, i, grid_.lanes);
                     pairs.emplace_back(layout_.global_rank(node, grid_.domains[k][lane]),
                                        layout_.global_rank(node, grid_.domains[k][from]));
                 }
@@ -148,7 +152,7 @@ private:
             for (int k = 0; k < s; ++k)
                 for (int lane = 0; lane < grid_.lanes; ++lane)
                     pairs.emplace_back(layout_.global_rank(node, grid_.domains[k][lane]),
-                                       layout_.global_rank(node, grid_.domains[(k - (1 << i) + s) % s][lane]));
+                                       layout_.global_rank(node, grid_.domains[partner(k, i, s)][lane]));
             round(pairs, fmt::format("{}:dis:domains:r{}", state_.tag, i));
         }
     }
@@ -200,7 +204,7 @@ private:
             const std::string label = fmt::format("{}:dis:nodes:r{}", state_.tag, j);
             std::vector<Arrival> arrivals;
             for (int n = 0; n < active; ++n)
-                arrivals.push_back(send_to_node((n - (1 << j) + active) % active, n, static_cast<std::size_t>(j + 1),
+                arrivals.push_back(send_to_node(partner(n, j, active), n, static_cast<std::size_t>(j + 1),
                                                 label, partial, ready));
             for (const Arrival& arrival : arrivals) combine_arrival(arrival, label, partial, ready);
         }
@@ -248,6 +252,7 @@ private:
     ScheduleBuilder builder_;
     const Layout& layout_;
     std::uint64_t strip_;
+    bool butterfly_;
     NodeGrid grid_;
     ExcessFold node_excess_;  // nodes beyond a power of two fold into the first ones
     int active_nodes_ = 1;
@@ -260,9 +265,18 @@ private:
     std::vector<int> done_;       // per rank: temps used in this chunk
 };
 
+OptionInfo pairing_option() {
+    return {"pairing", "butterfly",
+            "whose partial thread j takes in round i: butterfly, j XOR 2^i (partners swap partials, so every rank "
+            "folds the same pairs and holds the same bits), or cyclic, (j - 2^i) mod p as the paper writes it (each "
+            "rank associates the sum its own way: floating-point results differ in their last bits)"};
+}
+
 Schedule generate_allreduce_dissemination(const CollectiveSpec& spec, const Layout& layout,
                                           const OptionReader& options) {
-    return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine, element_bytes(spec))).generate();
+    const bool butterfly = options.choice("pairing", {"butterfly", "cyclic"}) == "butterfly";
+    return DisseminationAllreduce(spec, layout, strip_bytes(options, *layout.machine, element_bytes(spec)), butterfly)
+        .generate();
 }
 
 }  // namespace
@@ -271,7 +285,7 @@ AlgorithmInfo allreduce_dissemination_info() {
     return {Collective::allreduce, "dissemination",
             "ceil(log2 p) combining rounds, domains last, no broadcast; fewest steps but the most traffic "
             "(the paper finds it slowest)",
-            "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)", {strip_option()},
+            "Li, Hoefler, Snir, HPDC'13, sections 2.3 and 2.5 (Figures 5, 6)", {strip_option(), pairing_option()},
             generate_allreduce_dissemination};
 }
 

@@ -14,6 +14,15 @@
 // sends its partial to another node (log2 N' rounds, excess nodes folded in
 // first and served last), and every active thread of the receiving node
 // combines it.
+// Partners (option pairing): the paper's thread j takes thread (j - 2^i)
+// mod p's partial, so each rank sums the same terms grouped its own way, and
+// where the operation rounds (floating sums and products) the ranks' results
+// differ in their last bits, which an MPI allreduce must not do. By default
+// thread j takes thread (j XOR 2^i)'s instead: a butterfly, in which
+// partners swap partials and fold the same pair (the operations are
+// commutative), so every rank holds the same bits. Each round still reads
+// one partial per thread, from the same domain or the same lane of another,
+// so the rounds, the traffic and equations (6) and (7) are unchanged.
 // Each round writes a new temp buffer per thread (a round's readers may
 // still read the previous one), so a thread holds log2 p vectors.
 #pragma once
