@@ -16,12 +16,14 @@ struct Slots {
     std::vector<int> slot_of;               // per buffer: its slot in the segment, -1 if none
     std::vector<std::set<int>> readers;     // per buffer: ranks other than the owner that read it
     std::vector<std::set<int>> writers;     // per buffer: ranks other than the owner that write it
+    std::vector<bool> reduced_by_others;    // per buffer: another rank's reduce task reads it
+    std::vector<bool> exposed;              // per buffer: read by others in one copy (single copy)
     bool touched_by_others(int buffer) const { return !readers[buffer].empty() || !writers[buffer].empty(); }
 };
 
 }  // namespace
 
-Schedule process_form(const Schedule& threads) {
+Schedule process_form(const Schedule& threads, const ProcessFormOptions& options) {
     if (threads.rank_kind == RankKind::shared_process)
         throw UsageError("this schedule is a process form already: its ranks are processes sharing memory");
     if (threads.has_application_tasks())
@@ -29,12 +31,15 @@ Schedule process_form(const Schedule& threads) {
 
     const int buffer_count = static_cast<int>(threads.buffers().size());
     Slots slots{std::vector<int>(buffer_count, -1), std::vector<std::set<int>>(buffer_count),
-                std::vector<std::set<int>>(buffer_count)};
+                std::vector<std::set<int>>(buffer_count), std::vector<bool>(buffer_count, false),
+                std::vector<bool>(buffer_count, false)};
     for (int id = 0; id < threads.task_count(); ++id) {
         const Task& task = threads.task(id);
         for (const Range& read : task.reads)
-            if (read.bytes > 0 && threads.buffer(read.buffer).owner != task.thread)
+            if (read.bytes > 0 && threads.buffer(read.buffer).owner != task.thread) {
                 slots.readers[read.buffer].insert(task.thread);
+                if (task.kind != TaskKind::copy) slots.reduced_by_others[read.buffer] = true;
+            }
         const int writer = writing_rank(task);
         if (task.write.buffer >= 0 && task.write.bytes > 0 && threads.buffer(task.write.buffer).owner != writer)
             slots.writers[task.write.buffer].insert(writer);
@@ -50,11 +55,14 @@ Schedule process_form(const Schedule& threads) {
     for (int b = 0; b < buffer_count; ++b) {
         Buffer buffer = threads.buffer(b);
         if (slots.touched_by_others(b) && buffer.role == BufferRole::temp) buffer.shared = true;
+        slots.exposed[b] = options.single_copy && buffer.role == BufferRole::input && !slots.readers[b].empty() &&
+                           slots.writers[b].empty() && !slots.reduced_by_others[b];
+        buffer.exposed = slots.exposed[b];
         result.add_buffer(std::move(buffer));
     }
     for (int b = 0; b < buffer_count; ++b) {
         const Buffer& buffer = threads.buffer(b);
-        if (!slots.touched_by_others(b) || buffer.role == BufferRole::temp) continue;
+        if (!slots.touched_by_others(b) || buffer.role == BufferRole::temp || slots.exposed[b]) continue;
         if (buffer.role == BufferRole::input && !slots.writers[b].empty())
             throw CheckError(fmt::format("buffer {} ({}) is an input that another rank writes: a schedule writes no input",
                                          b, buffer.name));
@@ -62,7 +70,8 @@ Schedule process_form(const Schedule& threads) {
         slots.slot_of[b] = result.add_buffer(std::move(slot));
     }
 
-    const std::size_t extra = static_cast<std::size_t>(buffer_count) * 2;
+    const std::size_t extra = static_cast<std::size_t>(buffer_count) * 2 +
+                              (options.single_copy ? static_cast<std::size_t>(threads.rank_count()) * 2 : 0);
     TaskBudget::check(static_cast<std::size_t>(threads.task_count()) + extra, "its process form", true);
 
     // Copy-ins, then a flag to every rank that reads the slot.
@@ -91,6 +100,7 @@ Schedule process_form(const Schedule& threads) {
     // of each output's slot, by writing rank, noted on the way.
     std::vector<int> new_id(threads.task_count(), -1);
     std::map<int, std::map<int, std::vector<int>>> slot_writes;  // output buffer -> rank -> tasks
+    std::map<int, std::map<int, int>> last_exposed_read;          // exposed buffer -> reading rank -> task
     for (int id = 0; id < threads.task_count(); ++id) {
         Task task = threads.task(id);
         std::vector<int> deps;
@@ -108,8 +118,15 @@ Schedule process_form(const Schedule& threads) {
         if (to_slot) task.write.buffer = slots.slot_of[written];
         const int writer = writing_rank(task);
         const bool moves_bytes = task.write.bytes > 0;
+        const int reader = task.thread;
+        std::vector<int> exposed_reads;
+        for (const Range& read : task.reads)
+            if (read.bytes > 0 && read.buffer < buffer_count && slots.exposed[read.buffer] &&
+                threads.buffer(read.buffer).owner != reader)  // slots come after the thread form's buffers
+                exposed_reads.push_back(read.buffer);
         new_id[id] = result.add_task(std::move(task), deps);
         if (to_slot && moves_bytes) slot_writes[written][writer].push_back(new_id[id]);
+        for (int b : exposed_reads) last_exposed_read[b][reader] = new_id[id];
     }
 
     // Each output slot: a flag from every other rank that wrote it, after
@@ -136,6 +153,26 @@ Schedule process_form(const Schedule& threads) {
         copy_out.write = {b, 0, buffer.bytes};
         copy_out.label = Label("copy-out");
         result.add_task(std::move(copy_out), deps);
+    }
+
+    // Each exposed input: a flag from every rank that read it, after its
+    // last read, and the owner's last task waits for them.
+    for (const auto& [b, last_read_by_rank] : last_exposed_read) {
+        const int owner = threads.buffer(b).owner;
+        std::vector<int> released;
+        for (const auto& [reader, last_read] : last_read_by_rank) {
+            Task flag;
+            flag.kind = TaskKind::flag;
+            flag.thread = reader;
+            flag.peer = owner;
+            flag.label = Label("single-copy-read");
+            released.push_back(result.add_task(std::move(flag), {last_read}));
+        }
+        Task wait;
+        wait.kind = TaskKind::wait;
+        wait.thread = owner;
+        wait.label = Label("single-copy-released");
+        result.add_task(std::move(wait), released);
     }
     return result;
 }

@@ -25,9 +25,18 @@
 //   the slot, raised after that rank's last write.
 // - A net task is accessed by its thread on the read side and by its peer
 //   (the receiving process) on the write side.
+// With single copy (ProcessFormOptions), an input that other ranks only copy
+// from gets no slot: it is exposed (Buffer::exposed), and those copies read
+// the owner's private memory through the kernel (Linux's cross-memory
+// attach, process_vm_readv: one copy, where copy-in and copy-out make two,
+// as Open MPI's vader and xhc do for large messages). The thread form
+// already has each reader wait for the owner's arrival; what is added is
+// the release: each reader raises a flag to the owner after its last read,
+// and the owner's last task waits for them, so that it leaves (and may
+// reuse its buffer) only once nobody reads it.
 // Ids: the copy-ins and their flags first, then the thread form's tasks in
-// their order, then the flags and copy-outs; the result's spec, nodes,
-// ranks and provenance are the thread form's.
+// their order, then the flags and copy-outs, then the releases; the
+// result's spec, nodes, ranks and provenance are the thread form's.
 //
 // Invariant of the result (validate_schedule checks it for every
 // shared_process schedule): no task touches a buffer that is neither its
@@ -41,6 +50,12 @@ namespace numacoll::sched {
 // UsageError unless `threads` is a schedule of threads or processes (not a
 // process form already) without application tasks (compose the
 // computation around the process form instead).
-Schedule process_form(const Schedule& threads);
+struct ProcessFormOptions {
+    // Inputs that other ranks only copy from are read in one copy through
+    // the kernel instead of through a slot.
+    bool single_copy = false;
+};
+
+Schedule process_form(const Schedule& threads, const ProcessFormOptions& options = {});
 
 }  // namespace numacoll::sched

@@ -118,6 +118,11 @@ struct Buffer {
     // processes, a buffer that another rank reads or writes must be; the
     // others are the owner's private memory. Threads share all memory.
     bool shared = false;
+    // Private, but read by other ranks of its node through the kernel, as
+    // one copy from its owner's memory (Linux's cross-memory attach,
+    // process_vm_readv; schedule/process_form.hpp's single copy). Only its
+    // owner writes it.
+    bool exposed = false;
     bool operator==(const Buffer&) const = default;
 };
 

@@ -238,9 +238,9 @@ std::string to_text(const Schedule& schedule) {
     }
     for (std::size_t b = 0; b < schedule.buffers().size(); ++b) {
         const Buffer& buffer = schedule.buffers()[b];
-        out += fmt::format("buffer {} name={} owner={} bytes={} role={} numa={}{}\n", b, escape(buffer.name),
+        out += fmt::format("buffer {} name={} owner={} bytes={} role={} numa={}{}{}\n", b, escape(buffer.name),
                            buffer.owner, buffer.bytes, to_string(buffer.role), buffer.numa,
-                           buffer.shared ? " shared=1" : "");
+                           buffer.shared ? " shared=1" : "", buffer.exposed ? " exposed=1" : "");
     }
     for (int id = 0; id < schedule.task_count(); ++id) {
         const Task& task = schedule.task(id);
@@ -327,10 +327,11 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
                     line.fail("buffers must be numbered consecutively from 0");
                 Buffer buffer{line.field("name"), line.integer("owner"), line.count("bytes"),
                               parse_buffer_role(line.field("role")), line.integer("numa")};
-                if (line.fields.count("shared")) {
-                    const std::string& flag = line.field("shared");
-                    if (flag != "0" && flag != "1") line.fail("shared '" + flag + "' must be 0 or 1");
-                    buffer.shared = flag == "1";
+                for (auto [name, attribute] : {std::pair{"shared", &buffer.shared}, {"exposed", &buffer.exposed}}) {
+                    if (!line.fields.count(name)) continue;
+                    const std::string& flag = line.field(name);
+                    if (flag != "0" && flag != "1") line.fail(fmt::format("{} '{}' must be 0 or 1", name, flag));
+                    *attribute = flag == "1";
                 }
                 schedule.add_buffer(std::move(buffer));
             } else if (record == "task") {
@@ -399,7 +400,8 @@ std::string to_json(const Schedule& schedule) {
     json buffers = json::array();
     for (const Buffer& buffer : schedule.buffers())
         buffers.push_back({{"name", buffer.name}, {"owner", buffer.owner}, {"bytes", buffer.bytes},
-                           {"role", to_string(buffer.role)}, {"numa", buffer.numa}, {"shared", buffer.shared}});
+                           {"role", to_string(buffer.role)}, {"numa", buffer.numa}, {"shared", buffer.shared},
+                           {"exposed", buffer.exposed}});
     root["buffers"] = buffers;
     auto range_json = [](const Range& range) { return json{range.buffer, range.offset, range.bytes}; };
     json tasks = json::array();
@@ -491,9 +493,10 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
             Buffer buffer{item.at("name").get<std::string>(), json_int(item.at("owner"), "owner"),
                           json_count(item.at("bytes"), "bytes"), parse_buffer_role(item.at("role").get<std::string>()),
                           json_int(item.at("numa"), "numa")};
-            if (item.contains("shared")) {
-                if (!item.at("shared").is_boolean()) throw InputError("'shared' must be true or false");
-                buffer.shared = item.at("shared").get<bool>();
+            for (auto [name, attribute] : {std::pair{"shared", &buffer.shared}, {"exposed", &buffer.exposed}}) {
+                if (!item.contains(name)) continue;
+                if (!item.at(name).is_boolean()) throw InputError(fmt::format("'{}' must be true or false", name));
+                *attribute = item.at(name).get<bool>();
             }
             schedule.add_buffer(std::move(buffer));
         }

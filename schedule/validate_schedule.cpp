@@ -56,16 +56,19 @@ void check_task_shape(const Schedule& schedule, int id, Problems& problems) {
         problems.add("{} is the application's, which only computes and waits (not {})", name, to_string(task.kind));
     if (schedule.rank_kind == RankKind::shared_process) {
         // Between processes, another rank's memory is reachable only in the
-        // node's shared segment.
-        const auto check_access = [&](const Range& range, int rank, const char* verb) {
+        // node's shared segment, or by a copy through the kernel from a
+        // buffer its owner exposes.
+        const auto check_access = [&](const Range& range, int rank, bool reads) {
             if (range.buffer < 0 || !range_ok(schedule, range) || range.bytes == 0) return;
             const Buffer& buffer = schedule.buffer(range.buffer);
-            if (!buffer.shared && buffer.owner != rank)
-                problems.add("{}: rank {} {} rank {}'s private buffer {} ({}): between processes only the shared "
-                             "segment is another's", name, rank, verb, buffer.owner, range.buffer, buffer.name);
+            if (buffer.shared || buffer.owner == rank) return;
+            if (buffer.exposed && reads && task.kind == TaskKind::copy) return;
+            problems.add("{}: rank {} {} rank {}'s private buffer {} ({}): between processes only the shared "
+                         "segment is another's{}", name, rank, reads ? "reads" : "writes", buffer.owner, range.buffer,
+                         buffer.name, buffer.exposed ? " (an exposed buffer is only copied from)" : "");
         };
-        for (const Range& range : task.reads) check_access(range, task.thread, "reads");
-        if (writes) check_access(task.write, writing_rank(task), "writes");
+        for (const Range& range : task.reads) check_access(range, task.thread, true);
+        if (writes) check_access(task.write, writing_rank(task), false);
     }
 
     switch (task.kind) {
@@ -159,7 +162,12 @@ public:
     }
 
     void read(int task, const Range& range) {
-        const int owner = schedule_.buffer(range.buffer).owner;
+        const Buffer& buffer = schedule_.buffer(range.buffer);
+        const int owner = buffer.owner;
+        if (buffer.exposed && !told_after(owner, task))
+            problems_.add("{} reads rank {}'s exposed buffer {} but rank {} is never told (no path to its own tasks): "
+                          "it could leave and reuse it",
+                          describe_task(schedule_, task), owner, describe_range(schedule_, range), owner);
         for_each_interval(range, [&](std::uint64_t start, std::uint64_t end, Interval& interval) {
             if (interval.last_writer == input_writer && !arrived_before(owner, task)) {
                 problems_.add("{} reads rank {}'s input {} before rank {} has signalled that it arrived",
@@ -208,7 +216,8 @@ private:
     }
 
     // A rank's output is final when it leaves, after the last task it runs:
-    // a write by another thread must lead to one of the owner's tasks.
+    // a write by another thread must lead to one of the owner's tasks. So
+    // must a read of its exposed memory, which it reuses once it leaves.
     bool told_after(int owner, int task) {
         if (schedule_.task(task).thread == owner) return true;
         for (int later : involving_[owner])
@@ -281,9 +290,13 @@ std::string describe_range(const Schedule& schedule, const Range& range) {
 
 std::vector<std::string> find_schedule_problems(const Schedule& schedule, std::size_t limit) {
     Problems problems(limit);
-    for (const Buffer& buffer : schedule.buffers())
+    for (const Buffer& buffer : schedule.buffers()) {
         if (buffer.owner < 0 || buffer.owner >= schedule.rank_count())
             problems.add("buffer {} belongs to rank {}, which does not exist", buffer.name, buffer.owner);
+        if (buffer.exposed && (buffer.shared || schedule.rank_kind != RankKind::shared_process))
+            problems.add("buffer {} is exposed, which only a private buffer of processes sharing a segment is",
+                         buffer.name);
+    }
     if (!problems.empty()) return problems.take();
     for (int id = 0; id < schedule.task_count(); ++id) check_task_shape(schedule, id, problems);
     if (!problems.empty()) return problems.take();

@@ -8,7 +8,11 @@
 //   an input whose owner has signalled its arrival (another thread may not
 //   read an input before its rank entered the collective);
 // - a write into a rank's output by another thread leads to a task that rank
-//   runs (its output must be final when it leaves, after its last task);
+//   runs (its output must be final when it leaves, after its last task),
+//   and so does a read of a buffer that a process exposes (Buffer::exposed:
+//   it may reuse the buffer once it leaves);
+// - between processes sharing a segment, a task touches another rank's
+//   buffer only in the segment, or copies from one that its owner exposes;
 // - no two tasks without a path between them touch the same bytes when one
 //   of them writes (no write/write nor read/write race).
 // The symbolic checker (symbolic_checker.hpp) then proves what it computes.

@@ -6,6 +6,7 @@
 #include "schedule/process_form.hpp"
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include <set>
 
@@ -119,4 +120,62 @@ TEST(ProcessForm, MessagePassingRanksGoThroughTheSegmentToo) {
         for (const sched::Buffer& buffer : processes.buffers()) through_segment |= buffer.shared;
         EXPECT_TRUE(through_segment);
     }
+}
+
+// Single copy: the root's input of a 1-stage broadcast, which every other
+// rank only copies from, is exposed instead of copied into the segment;
+// each reader releases it after its copy, and the root leaves only after
+// every release. Proven, and round-tripped.
+TEST(ProcessForm, SingleCopyExposesAnInputThatOthersOnlyCopyFrom) {
+    const sched::Schedule threads =
+        test::schedule("westmere", sched::Collective::bcast, "tree", 4096, 6, 1, 0, {{"bcast", "1stage"}});
+    const sched::Schedule processes = sched::process_form(threads, {.single_copy = true});
+    ASSERT_TRUE(processes.buffer(processes.input_of(0)).exposed);
+    EXPECT_EQ(count_labelled(processes, "copy-in"), 0);
+    EXPECT_EQ(count_labelled(processes, "single-copy-read"), 5);
+    EXPECT_EQ(count_labelled(processes, "single-copy-released"), 1);
+    const int last = processes.task_count() - 1;
+    EXPECT_EQ(processes.task(last).thread, 0);
+    EXPECT_EQ(processes.task(last).kind, sched::TaskKind::wait);
+    EXPECT_TRUE(sched::find_schedule_problems(processes).empty());
+    const sched::CheckReport report = sched::check_schedule(processes);
+    EXPECT_TRUE(report.holds) << report.problems.front();
+    const std::string text = sched::to_text(processes);
+    EXPECT_NE(text.find(" exposed=1"), std::string::npos);
+    EXPECT_TRUE(sched::schedule_from_text(text) == processes);
+    EXPECT_TRUE(sched::schedule_from_json(sched::to_json(processes)) == processes);
+}
+
+// An input that another rank reduces from is not exposed (the kernel only
+// copies): the tree allreduce's leaves still copy in.
+TEST(ProcessForm, SingleCopyLeavesInputsThatOthersReduceInTheSegment) {
+    const sched::Schedule processes =
+        sched::process_form(test::tree_allreduce("westmere", 4096, 6), {.single_copy = true});
+    for (const sched::Buffer& buffer : processes.buffers()) EXPECT_FALSE(buffer.exposed) << buffer.name;
+    EXPECT_EQ(count_labelled(processes, "copy-in"), 3);
+}
+
+// Without its releases, a reader could still copy from the root's memory
+// after the root left and reused it: validation refuses that, and an
+// exposed buffer among threads.
+TEST(ProcessForm, SingleCopyWithoutReleaseOrAmongThreadsIsRefused) {
+    const sched::Schedule processes = sched::process_form(
+        test::schedule("westmere", sched::Collective::bcast, "tree", 4096, 4, 1, 0, {{"bcast", "1stage"}}),
+        {.single_copy = true});
+    const sched::Schedule unreleased = test::rebuild(processes, [](int, sched::Task& task, std::vector<int>&) {
+        return task.label.text() != "single-copy-released" && task.label.text() != "single-copy-read";
+    });
+    auto problems = sched::find_schedule_problems(unreleased);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_NE(problems.front().find("exposed buffer"), std::string::npos) << problems.front();
+
+    const sched::Schedule threads =
+        test::schedule("westmere", sched::Collective::bcast, "tree", 4096, 4, 1, 0, {{"bcast", "1stage"}});
+    std::string text = sched::to_text(threads);
+    const std::string input_line = fmt::format("\nbuffer {} ", threads.input_of(0));
+    const std::size_t line_end = text.find('\n', text.find(input_line) + 1);
+    text.insert(line_end, " exposed=1");
+    problems = sched::find_schedule_problems(sched::schedule_from_text(text));
+    ASSERT_FALSE(problems.empty());
+    EXPECT_NE(problems.front().find("is exposed"), std::string::npos) << problems.front();
 }
