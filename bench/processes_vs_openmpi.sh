@@ -6,13 +6,16 @@
 # every process times its own part; an iteration is the slowest process's):
 # - numacoll: mpirun -np NP numacoll run --engine mpi --ranks-as processes
 #   (allreduce tree, tiled and dissemination; bcast tree; reduce tree;
-#   barrier tree and dissemination), every result verified;
+#   barrier tree and dissemination), every result verified; bcast tree also
+#   with --single-copy (the root's input read through the kernel, one copy
+#   where the segment takes two), as "tree+single-copy";
 # - native:   mpirun -np NP numacoll baseline, the library's MPI_Allreduce,
 #   MPI_Bcast, MPI_Reduce, MPI_Barrier with its own choice of algorithm.
 # Processes are not bound by mpirun (--bind-to none): numacoll pins each to
 # its rank's PU, and the library's processes run where the system puts them.
 #
 # Usage: bench/processes_vs_openmpi.sh [ROUNDS=3] [ITERATIONS=200] [NP=2]
+#        (NUMACOLL_BENCH_COLLECTIVES="bcast" limits the collectives)
 # Prints, per collective and size: the median over rounds of each per-round
 # median (ns), the spread over rounds, and numacoll / native.
 set -euo pipefail
@@ -34,7 +37,7 @@ declare -A algorithms=([allreduce]=tree,tiled,dissemination [bcast]=tree [reduce
 sizes=(8 64 1024 16384 65536 262144 1048576 4194304)
 results=$work/results
 for round in $(seq 1 "$rounds"); do
-  for collective in allreduce bcast reduce barrier; do
+  for collective in ${NUMACOLL_BENCH_COLLECTIVES:-allreduce bcast reduce barrier}; do
     for bytes in "${sizes[@]}"; do
       [[ $collective == barrier ]] && { ((bytes == 8)) || continue; bytes=0; }
       n=$iterations; ((bytes >= 1048576)) && n=$((iterations / 4 > 10 ? iterations / 4 : 10))
@@ -42,6 +45,11 @@ for round in $(seq 1 "$rounds"); do
       "${mpirun[@]}" "$numacoll" run --engine mpi --ranks-as processes "${oversubscribe[@]}" \
         -a "${algorithms[$collective]}" "${common[@]}" </dev/null |
         awk -F, -v c="$collective" -v b="$bytes" 'NR > 1 {print c, $2, b, $7}' >> "$results"
+      if [[ $collective == bcast ]]; then
+        "${mpirun[@]}" "$numacoll" run --engine mpi --ranks-as processes --single-copy "${oversubscribe[@]}" \
+          -a tree "${common[@]}" </dev/null |
+          awk -F, -v c="$collective" -v b="$bytes" 'NR > 1 {print c, $2 "+single-copy", b, $7}' >> "$results"
+      fi
       "${mpirun[@]}" "$numacoll" baseline "${common[@]}" </dev/null |
         awk -F, -v c="$collective" -v b="$bytes" 'NR > 1 {print c, "native", b, $7}' >> "$results"
     done

@@ -165,6 +165,15 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
     for (double flops : options.quick ? std::vector<double>{1e6} : std::vector<double>{1e5, 1e6})
         plan.push_back({fmt::format("compute {:.0e} flops", flops),
                         [=](Microbenchmarks& b) { return b.compute(core0_pu, flops); }});
+    // The single copy between processes, where the system allows the call.
+    if (Microbenchmarks::single_copy_allowed()) {
+        for (std::uint64_t bytes : options.quick ? std::vector<std::uint64_t>{64, 256 * KiB}
+                                                 : std::vector<std::uint64_t>{64, 16 * KiB, 256 * KiB})
+            plan.push_back({fmt::format("single copy {}", format_bytes(bytes)),
+                            [=](Microbenchmarks& b) { return b.single_copy(core0_pu, bytes); }});
+    } else {
+        say("single copy not measured: this system refuses process_vm_readv");
+    }
 
     // Rounds interleave; each point pools its iterations over them. The DRAM
     // points keep their buffers from round to round when all of them fit in
@@ -278,6 +287,14 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
             fmt::format("{}; microbenchmark flag (a ping-pong of exec::Flag): the one-way time beyond the line's a + 64 B x b, "
                         "median over the levels, residual {} RMS relative",
                         who, percent(fit.flag_residual))};
+    if (fit.single_copy_call_ns && fit.single_copy_page_ns) {
+        const std::string how = fmt::format("{}; microbenchmark single-copy (process_vm_readv of the caller's own buffer) "
+                                            "less the copy at the cache levels, least-squares fit, residual {} RMS "
+                                            "relative",
+                                            who, percent(fit.single_copy_residual));
+        params.single_copy = costs::SingleCopyParams{{*fit.single_copy_call_ns, how + ": per call"},
+                                                     {*fit.single_copy_page_ns, how + ": per 4 KiB page"}};
+    }
     const auto mark = [&](costs::Figure& figure) {
         figure.source = fmt::format("not measured on {} (needs MPI processes): from base '{}': {}", stamp.host, base.name,
                                     figure.source);

@@ -24,6 +24,7 @@ const char* to_string(Microbenchmark kind) {
         case Microbenchmark::dram_copy: return "dram-copy";
         case Microbenchmark::contended_dram_copy: return "contended-dram-copy";
         case Microbenchmark::compute: return "compute";
+        case Microbenchmark::single_copy: return "single-copy";
     }
     return "?";
 }
@@ -35,6 +36,7 @@ double working_set_bytes(const Measurement& mb) {
     const double m = static_cast<double>(mb.bytes);
     switch (mb.kind) {
         case Microbenchmark::copy:
+        case Microbenchmark::single_copy:
         case Microbenchmark::contended_copy: return 2 * m;
         case Microbenchmark::reduce: return 3 * m;
         default: return 0;
@@ -56,6 +58,10 @@ Level read_level(const Measurement& mb, double private_cache_bytes) {
 }
 
 }  // namespace
+
+double single_copy_pages(std::uint64_t bytes) {
+    return std::ceil(static_cast<double>(bytes) / costs::SingleCopyParams::page_bytes);
+}
 
 double FitResult::worst_cache_residual() const {
     double worst = 0;
@@ -93,6 +99,11 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
         case Microbenchmark::compute:
             if (!params.compute_flops_per_ns) throw UsageError("params give no core.compute_flops_per_ns");
             return m / params.compute_flops_per_ns->value;
+        case Microbenchmark::single_copy:
+            return read_ns + write_ns +
+                   (params.single_copy ? params.single_copy->call_ns.value +
+                                             single_copy_pages(mb.bytes) * params.single_copy->page_ns.value
+                                       : 0);
     }
     return 0;
 }
@@ -407,6 +418,28 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         std::vector<double> errors;
         for (const auto* mb : computes) errors.push_back(static_cast<double>(mb->bytes) * ns_per_flop / mb->time_ns - 1.0);
         result.compute_residual = rms(errors);
+    }
+
+    // 5. The single copy: what process_vm_readv takes beyond the copy its
+    // bytes make at the levels fitted above, c + pages x g, relative errors.
+    std::vector<std::vector<double>> single_rows;
+    std::vector<double> single_y;
+    for (const auto& mb : measurements) {
+        if (mb.kind != Microbenchmark::single_copy || !(mb.time_ns > 0)) continue;
+        const auto own = result.levels.find(own_level(mb, private_cache_bytes));
+        if (own == result.levels.end()) continue;
+        const double copy_ns = 2 * (own->second.latency_ns + static_cast<double>(mb.bytes) / own->second.bandwidth_bytes_per_ns);
+        single_rows.push_back({1 / mb.time_ns, single_copy_pages(mb.bytes) / mb.time_ns});
+        single_y.push_back(1.0 - copy_ns / mb.time_ns);
+    }
+    if (!single_rows.empty()) {
+        const std::vector<double> x = non_negative_fit(single_rows, single_y, 2, "the single copy's call and page costs");
+        result.single_copy_call_ns = x[0];
+        result.single_copy_page_ns = x[1];
+        std::vector<double> errors;
+        for (std::size_t i = 0; i < single_rows.size(); ++i)
+            errors.push_back(single_rows[i][0] * x[0] + single_rows[i][1] * x[1] - single_y[i]);
+        result.single_copy_residual = rms(errors);
     }
     return result;
 }

@@ -12,6 +12,10 @@
 //   DRAM copy (m > LLC)       2 (a_d + m·b_d)              (read from and write to DRAM)
 //   d concurrent DRAM copies  2 (a_d + m·max(b_d, d·B_d))
 //   compute                   flops / flops_per_ns
+//   single copy (own memory)  copy's a_l + m·b_l + a_l + m·b_l, + c + pages(m)·g
+//                             (process_vm_readv of the caller's own buffer: the
+//                             kernel's call c and per-4-KiB-page pinning g,
+//                             fitted after the cache levels, held at >= 0)
 // With core.private_cache_bytes = P, a copy (working set 2m) or reduce (3m)
 // beyond P finds the core's own data in its LLC: every l above is s
 // (same_socket) for it, and a contended copy's writes contend there too,
@@ -41,7 +45,9 @@
 
 namespace numacoll::calibrate {
 
-enum class Microbenchmark { flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute };
+enum class Microbenchmark {
+    flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute, single_copy
+};
 const char* to_string(Microbenchmark kind);
 
 // One microbenchmark point, as measured (or made up from known figures).
@@ -76,12 +82,18 @@ struct FitResult {
     double compute_residual = 0;
     std::optional<double> flag_overhead_ns;
     double flag_residual = 0;  // RMS relative error of the flags with the overhead
+    // The single copy's call and page costs (costs::SingleCopyParams).
+    std::optional<double> single_copy_call_ns, single_copy_page_ns;
+    double single_copy_residual = 0;
 
     // The largest residual of the cache levels (the levels but DRAM). Here
     // 11-24% in a calibration on a steady host; near 40% when some points
     // ran slow for seconds of it and the rows no longer agree.
     double worst_cache_residual() const;
 };
+
+// The 4 KiB pages a single copy of `bytes` pins.
+double single_copy_pages(std::uint64_t bytes);
 
 // What the simulator charges for a measurement's microbenchmark with these
 // params (the table above).

@@ -1,6 +1,8 @@
 #include "calibrate/microbenchmarks.hpp"
 
 #include <fmt/format.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -118,6 +120,29 @@ public:
 
 private:
     double flops_;
+};
+
+// Copies the thread's source into its destination through the kernel, as
+// a process reads another's exposed buffer.
+class SingleCopyWork : public exec::IterationWork {
+public:
+    SingleCopyWork(std::byte* source, std::byte* destination, std::uint64_t bytes)
+        : source_(source), destination_(destination), bytes_(bytes) {}
+    void prepare(int, std::uint32_t iteration) override {
+        exec::fill_input(source_, bytes_, 0, iteration, sched::ReduceOp::sum);
+    }
+    void run(int, std::uint32_t, bool) override {
+        iovec local{destination_, bytes_};
+        iovec remote{source_, bytes_};
+        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(bytes_)) failed_ = true;
+    }
+    bool failed() const { return failed_; }
+
+private:
+    std::byte* source_;
+    std::byte* destination_;
+    std::uint64_t bytes_;
+    bool failed_ = false;
 };
 
 [[noreturn]] void wrong(const std::string& what) {
@@ -308,6 +333,27 @@ Microbenchmarks::Timed Microbenchmarks::compute(int pu, double flops) {
     Measurement m{Microbenchmark::compute, costs::Level::local_cache, static_cast<std::uint64_t>(flops), 1, 0, 0, 0, 0,
                   std::to_string(pu)};
     return finish(m, result, 1, {pu});
+}
+
+Microbenchmarks::Timed Microbenchmarks::single_copy(int pu, std::uint64_t bytes) {
+    const Buffer source = binding_.allocate(bytes, numa_of_pu(pu));
+    const Buffer destination = binding_.allocate(bytes, numa_of_pu(pu));
+    SingleCopyWork work(source.get(), destination.get(), bytes);
+    const auto result = exec::run_iterations({pu}, binding_, options(iterations_.timed), work);
+    if (work.failed()) wrong("process_vm_readv did not copy every byte");
+    const auto last = static_cast<std::uint32_t>(result.iterations);
+    for (std::uint64_t i = 0; i < bytes; i += std::max<std::uint64_t>(1, bytes / 4096))
+        if (static_cast<std::uint8_t>(destination.get()[i]) != exec::input_byte(0, i, last, sched::ReduceOp::sum))
+            wrong(fmt::format("single copy byte {}", i));
+    Measurement m{Microbenchmark::single_copy, costs::Level::local_cache, bytes, 1, 0, 0, 0, 0, std::to_string(pu)};
+    return finish(m, result, 1, {pu});
+}
+
+bool Microbenchmarks::single_copy_allowed() {
+    std::byte from{1}, to{};
+    iovec local{&to, 1};
+    iovec remote{&from, 1};
+    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
 }
 
 }  // namespace numacoll::calibrate

@@ -18,7 +18,11 @@
 //   the time is per line;
 // - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
 //   copy their own part of it at once;
-// - compute: exec::compute_flops on one PU.
+// - compute: exec::compute_flops on one PU;
+// - single_copy: one PU copies m bytes of its own with process_vm_readv
+//   (what a single copy between processes runs, exec/process_transport.hpp;
+//   its own pid, so that one process measures it). single_copy_allowed()
+//   says whether this system lets a process make the call at all.
 // Every time is given less the harness's floor on the same threads
 // (exec::timing_floor_ns: its clock reads and the threads' start), which
 // validation adds back to predictions: the figures describe the work alone.
@@ -73,6 +77,8 @@ public:
     Timed dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa = -1, int hops = 0);
     Timed dram_copy(const std::vector<int>& pus, std::uint64_t bytes_per_stream);
     Timed compute(int pu, double flops);
+    Timed single_copy(int pu, std::uint64_t bytes);
+    static bool single_copy_allowed();
 
     bool threads_pinned() const { return pinned_; }
     bool memory_bound() const { return binding_.memory_bound(); }

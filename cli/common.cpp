@@ -73,6 +73,11 @@ void AlgorithmOptions::add_to(CLI::App& command, bool many, bool rank_forms) {
                         "rank)")
             ->check(CLI::IsMember({"threads", "processes"}))
             ->capture_default_str();
+    if (rank_forms)
+        command.add_flag("--single-copy", single_copy,
+                         "with --ranks-as processes: an input that other ranks only copy from is read straight from "
+                         "its owner's memory through the kernel (Linux's cross-memory attach, process_vm_readv), one "
+                         "copy where the segment takes two");
     for (const auto& [name, help] : algorithm_option_flags()) command.add_option("--" + name, flagged[name], help);
     command.add_option("--option", extra_options, "any algorithm option as key=value (repeatable; see dag --list)");
 }
@@ -85,6 +90,7 @@ sched::CollectiveSpec AlgorithmOptions::spec(std::uint64_t bytes) const {
     spec.root = root;
     spec.op = sched::parse_reduce_op(op);
     spec.datatype = sched::parse_datatype(datatype);
+    if (single_copy && !as_processes()) throw UsageError("--single-copy goes with --ranks-as processes");
     for (const auto& [name, value] : flagged)
         if (!value.empty()) spec.options[name] = value;
     for (const auto& item : extra_options) {
@@ -100,7 +106,7 @@ bool AlgorithmOptions::as_processes() const { return ranks_as == "processes"; }
 
 sched::Schedule AlgorithmOptions::in_rank_form(sched::Schedule generated) const {
     if (!as_processes() || generated.rank_kind == sched::RankKind::shared_process) return generated;
-    return sched::process_form(generated);
+    return sched::process_form(generated, {.single_copy = single_copy});
 }
 
 const char* const op_help =
@@ -220,7 +226,7 @@ sched::Schedule load_schedule(const std::string& path) {
 
 void refuse_generation_options_with_from(CLI::App& command) {
     for (const char* name : {"--nodes", "--ranks", "--threads", "--oversubscribe", "--placement", "--pus",
-                             "--collective", "--algorithm", "--root", "--op", "--datatype", "--ranks-as", "--arity", "--bcast", "--strip",
+                             "--collective", "--algorithm", "--root", "--op", "--datatype", "--ranks-as", "--single-copy", "--arity", "--bcast", "--strip",
                              "--segment", "--leader", "--internode", "--option", "--bytes"}) {
         const CLI::Option* option = command.get_option_no_throw(name);
         if (option != nullptr && option->count() > 0)

@@ -57,6 +57,7 @@ struct AlgorithmOptions {
     std::string op = "sum";
     std::string datatype = "double";
     std::string ranks_as = "threads";  // or processes: sched::process_form of a thread schedule
+    bool single_copy = false;          // the process form's single copy (--single-copy)
     std::map<std::string, std::string> flagged;  // option name -> value given with its flag
     std::vector<std::string> extra_options;
 

@@ -233,6 +233,8 @@ CommandRun add_run_command(CLI::App& app) {
         if (options->algorithm.as_processes() && command->count("--mpi-thread") > 0)
             throw UsageError("--mpi-thread goes with ranks as threads: a process of one rank calls MPI from one thread");
         if (options->engine == "mpi") return run_on_mpi_processes(*options, *command);
+        if (options->algorithm.single_copy)
+            throw UsageError("--single-copy copies between processes: run it with --engine mpi, one process per rank");
         if (const int code = agree_to_run_alone(*command, "--engine threads runs in this one process (--engine mpi "
                                                           "runs one process per node)"))
             return code;

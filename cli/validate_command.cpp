@@ -101,6 +101,10 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
             for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
+            if (options.algorithm.single_copy && !params.single_copy)
+                throw UsageError(fmt::format("--single-copy: params '{}' give no single_copy costs to simulate it with: "
+                                             "numacoll calibrate measures them on this machine",
+                                             params.origin));
             if (world.rank() == 0) {
                 folder = open_output_folder(options.output_dir, "validate", validate_inputs(options),
                                             validation_folder_scope());
@@ -194,6 +198,8 @@ CommandRun add_validate_command(CLI::App& app) {
                                  "the processes of mpirun)");
             return validate_on_mpi_processes(*options, trace_bytes_given, *command);
         }
+        if (options->algorithm.single_copy)
+            throw UsageError("--single-copy copies between processes: validate it with --engine mpi, one process per rank");
         if (const int code = agree_to_run_alone(*command, "--engine threads runs in this one process (--engine mpi "
                                                           "runs one process per node)"))
             return code;

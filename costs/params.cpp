@@ -153,6 +153,11 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         params.nic_dma = NicDmaParams{reader.figure(node, "read_window_bytes", "nic_dma."),
                                       reader.figure(node, "write_window_bytes", "nic_dma.")};
     }
+    if (root.contains("single_copy")) {
+        const json& node = root.at("single_copy");
+        params.single_copy = SingleCopyParams{reader.figure(node, "call_ns", "single_copy.", false),
+                                              reader.figure(node, "page_ns", "single_copy.", false)};
+    }
     return params;
 }
 
@@ -200,6 +205,9 @@ std::string params_to_json(const Params& params) {
     if (params.nic_dma)
         root["nic_dma"] = {{"read_window_bytes", figure_json(params.nic_dma->read_window_bytes)},
                            {"write_window_bytes", figure_json(params.nic_dma->write_window_bytes)}};
+    if (params.single_copy)
+        root["single_copy"] = {{"call_ns", figure_json(params.single_copy->call_ns)},
+                               {"page_ns", figure_json(params.single_copy->page_ns)}};
     return root.dump(2) + "\n";
 }
 

@@ -68,6 +68,16 @@ struct NicDmaParams {
     Figure write_window_bytes;
 };
 
+// What one copy from another process's memory through the kernel
+// (process_vm_readv: schedule/process_form.hpp's single copy) costs its
+// caller beyond moving the bytes: the system call, and pinning each 4 KiB
+// page of the source (Linux's get_user_pages) before copying it.
+struct SingleCopyParams {
+    static constexpr double page_bytes = 4096;
+    Figure call_ns;
+    Figure page_ns;
+};
+
 struct Params {
     std::string name;         // e.g. "westmere"
     std::string description;
@@ -92,6 +102,9 @@ struct Params {
     // processor time, and DMA is limited by bandwidth alone.
     std::optional<MessageParams> messages;
     std::optional<NicDmaParams> nic_dma;
+    // Absent in a file that does not give it (no bundled machine measured
+    // it): a schedule with single copy is then not simulated.
+    std::optional<SingleCopyParams> single_copy;
 
     LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }

@@ -1,8 +1,13 @@
 #include "exec/process_executor.hpp"
 
 #include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <optional>
@@ -69,6 +74,57 @@ std::pair<int, int> node_place_on_host(const MpiWorld& world, int node) {
     MPI_Allgather(&node, 1, MPI_INT, nodes.data(), 1, MPI_INT, host.comm);
     const std::set<int> distinct(nodes.begin(), nodes.end());
     return {static_cast<int>(std::distance(distinct.begin(), distinct.find(node))), static_cast<int>(distinct.size())};
+}
+
+// Single copy: the node's processes tell each other where the buffers they
+// expose lie (their process ids and addresses). Collective over the node.
+std::vector<ExposedBuffer> exchange_exposed_buffers(const sched::Schedule& schedule, int node, int rank,
+                                                    const std::vector<std::shared_ptr<std::byte>>& memory,
+                                                    MPI_Comm node_comm) {
+    std::vector<int> ids;
+    for (std::size_t b = 0; b < schedule.buffers().size(); ++b)
+        if (schedule.buffers()[b].exposed && schedule.ranks[schedule.buffers()[b].owner].node == node)
+            ids.push_back(static_cast<int>(b));
+    std::vector<ExposedBuffer> exposed(schedule.buffers().size());
+    if (ids.empty()) return exposed;
+    std::vector<std::uint64_t> places(ids.size() * 2, 0);  // process id, address
+    bool exposes = false;
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        if (schedule.buffer(ids[k]).owner == rank) {
+            places[2 * k] = static_cast<std::uint64_t>(getpid());
+            places[2 * k + 1] = reinterpret_cast<std::uintptr_t>(memory[static_cast<std::size_t>(ids[k])].get());
+            exposes = true;
+        }
+    // Where Yama restricts reading another process's memory to its
+    // ancestors, a process lets any process read it (as Open MPI's vader
+    // does for its own single copy); without Yama this fails, harmlessly.
+    if (exposes) (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    MPI_Allreduce(MPI_IN_PLACE, places.data(), static_cast<int>(places.size()), MPI_UINT64_T, MPI_MAX, node_comm);
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        if (schedule.buffer(ids[k]).owner != rank)
+            exposed[static_cast<std::size_t>(ids[k])] = {static_cast<pid_t>(places[2 * k]),
+                                                         static_cast<std::uintptr_t>(places[2 * k + 1])};
+    return exposed;
+}
+
+// UsageError unless this process may read the exposed buffers it copies from.
+void check_single_copy_allowed(const sched::Schedule& schedule, int rank, const std::vector<ExposedBuffer>& exposed) {
+    std::set<int> read;
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& task = schedule.task(id);
+        if (task.thread == rank && task.kind == sched::TaskKind::copy && exposed[task.reads[0].buffer].process != 0)
+            read.insert(task.reads[0].buffer);
+    }
+    for (int b : read) {
+        std::byte probe{};
+        iovec local{&probe, 1};
+        iovec remote{reinterpret_cast<void*>(exposed[b].address), 1};
+        if (process_vm_readv(exposed[b].process, &local, 1, &remote, 1, 0) != 1)
+            throw UsageError(fmt::format("single copy reads another process's memory through the kernel "
+                                         "(process_vm_readv), which this system refuses here ({}): run without "
+                                         "--single-copy",
+                                         std::strerror(errno)));
+    }
 }
 
 }  // namespace
@@ -168,11 +224,14 @@ MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Mach
         }
     });
     MPI_Barrier(node_comm.comm);  // every portion placed and its flags made before anyone reads them
+    const std::vector<ExposedBuffer> exposed = exchange_exposed_buffers(schedule, node, rank, memory, node_comm.comm);
+    agreed_step(world, [&] { check_single_copy_allowed(schedule, rank, exposed); });
     const Buffers buffers(std::move(memory));
     std::optional<ProcessTransport> transport;
     std::vector<ThreadProgram> programs;
     agreed_step(world, [&] {
         transport.emplace(schedule, rank, world.comm(), flags, buffers);
+        transport->set_exposed(exposed);
         for (ThreadProgram& program : build_programs(schedule, node))
             if (program.rank == rank) programs.push_back(std::move(program));
     });

@@ -15,6 +15,12 @@
 // iteration's time is the largest over the processes. Every process
 // verifies its rank's results, and all fail when one does.
 //
+// Single copy (sched::process_form's option): a rank copies from a buffer
+// that another process of its node exposes with process_vm_readv
+// (exec/process_transport.hpp); the processes tell each other where those
+// buffers lie, and a system that refuses the call (no cross-memory attach,
+// ptrace rules, a container's seccomp) is refused before any work.
+//
 // Placement: each process is pinned to its rank's PU. Several schedule
 // nodes on one host (mpirun --oversubscribe on one machine) are moved side
 // by side when the host has the PUs, else not pinned (the result says

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 #include <sched.h>
+#include <sys/uio.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 
 #include "common/error.hpp"
 
@@ -178,6 +181,26 @@ void ProcessTransport::transfer(int task, std::uint32_t iteration, const Buffers
     if (status != MPI_SUCCESS) throw Error(fmt::format("MPI_Isend of net task {} failed (MPI error {})", task, status));
     complete(request, iteration, "the send", task);
     signal(task, iteration);
+}
+
+void ProcessTransport::copy_from_process(int task, const Buffers& buffers) {
+    const sched::Task& copy = schedule_.task(task);
+    const sched::Range& read = copy.reads[0];
+    const ExposedBuffer source = read.buffer < static_cast<int>(exposed_.size()) ? exposed_[read.buffer] : ExposedBuffer{};
+    if (source.process == 0)
+        throw Error(fmt::format("task {} copies from buffer {}, which no process of this node exposes to this one", task,
+                                read.buffer));
+    std::byte* into = buffers.at(copy.write);
+    std::uint64_t done = 0;
+    while (done < copy.write.bytes) {  // the kernel may stop short (at most IOV_MAX pages' worth at a time)
+        iovec local{into + done, copy.write.bytes - done};
+        iovec remote{reinterpret_cast<void*>(source.address + read.offset + done), copy.write.bytes - done};
+        const ssize_t moved = process_vm_readv(source.process, &local, 1, &remote, 1, 0);
+        if (moved <= 0)
+            throw Error(fmt::format("task {}: process_vm_readv from process {} failed: {}", task, source.process,
+                                    moved < 0 ? std::strerror(errno) : "nothing moved"));
+        done += static_cast<std::uint64_t>(moved);
+    }
 }
 
 void ProcessTransport::finish(int, std::uint32_t iteration) {

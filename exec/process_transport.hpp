@@ -21,12 +21,17 @@
 // still pending and raises those that landed: no rank waits on a message
 // that has arrived while its receiver waits on something else.
 //
+// A copy from a buffer that another process of the node exposes (single
+// copy) reads that process's memory with process_vm_readv, Linux's
+// cross-memory attach: the kernel copies straight from the owner's pages.
+//
 // Waiting spins, then sleeps on the flag's futex; a process with receives
 // pending sleeps at most a few microseconds at a time (it must test them),
 // and yields its core between polls of MPI.
 #pragma once
 
 #include <mpi.h>
+#include <sys/types.h>
 
 #include <cstdint>
 #include <vector>
@@ -48,6 +53,12 @@ struct SegmentPlan {
     std::vector<std::size_t> portion_bytes;  // per member
     std::vector<Place> buffers;              // per buffer: the shared buffers of this node
     std::vector<Place> flags;                // per task: the flag this node's ranks wait on
+};
+
+// Where a buffer that another process exposes lies in that process.
+struct ExposedBuffer {
+    pid_t process = 0;            // 0: not exposed to this process
+    std::uintptr_t address = 0;   // in that process's address space
 };
 
 // UsageError for a schedule whose ranks are threads, or
@@ -72,6 +83,9 @@ public:
     void wait(int task, std::uint32_t iteration) override;
     bool ready(int task, std::uint32_t iteration) override;
     void transfer(int task, std::uint32_t iteration, const Buffers& buffers) override;
+    void copy_from_process(int task, const Buffers& buffers) override;
+    // Per buffer: where the exposed buffers of the node's other processes lie.
+    void set_exposed(std::vector<ExposedBuffer> exposed) { exposed_ = std::move(exposed); }
     // Completes the receives of the iteration that no task of this rank waited for.
     void finish(int rank, std::uint32_t iteration) override;
 
@@ -103,6 +117,7 @@ private:
     std::vector<SharedFlag*> flags_;  // per task
     std::vector<int> incoming_of_;    // per task: its index in incoming_, -1 if not a message to this rank
     std::vector<Incoming> incoming_;
+    std::vector<ExposedBuffer> exposed_;  // per buffer
     int pending_ = 0;  // receives of this iteration not yet landed
     int messages_out_ = 0;
 };

@@ -132,6 +132,8 @@ private:
             transport_.signal(id, iteration);
         else if (task.kind == sched::TaskKind::net)
             transport_.transfer(id, iteration, buffers_);
+        else if (task.kind == sched::TaskKind::copy && !buffers_.holds(task.reads[0].buffer))
+            transport_.copy_from_process(id, buffers_);
         else
             execute_locally(task);
         if (record) task_times_[id] = {begin, Clock::now()};

@@ -8,8 +8,11 @@
 // nothing is reset between iterations.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 
+#include "common/error.hpp"
 #include "exec/buffers.hpp"
 
 namespace numacoll::exec {
@@ -36,6 +39,12 @@ public:
     // still finish for that rank before the iteration ends (messages to it
     // that no task waited for). Timed.
     virtual void finish(int rank, std::uint32_t iteration) = 0;
+    // A copy task whose source is not held here: a buffer another process
+    // exposes (sched::Buffer::exposed), copied once through the kernel.
+    // Only a transport between processes has such copies.
+    virtual void copy_from_process(int task, const Buffers&) {
+        throw Error(fmt::format("task {} copies from a buffer this process does not hold", task));
+    }
 };
 
 }  // namespace numacoll::exec

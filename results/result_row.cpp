@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace numacoll::results {
 
 std::string options_text(const std::map<std::string, std::string>& options) {
@@ -24,6 +26,9 @@ ResultRow row_for(const sched::Schedule& schedule) {
     row.datatype = sched::to_string(spec.datatype);
     row.options = options_text(spec.options);
     row.rank_kind = sched::to_string(schedule.rank_kind);
+    if (std::any_of(schedule.buffers().begin(), schedule.buffers().end(),
+                    [](const sched::Buffer& buffer) { return buffer.exposed; }))
+        row.rank_kind += "+single-copy";
     return row;
 }
 

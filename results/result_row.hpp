@@ -38,7 +38,9 @@ struct ResultRow {
     int root = 0;
     std::string op;       // sum, min, max, prod...
     std::string datatype; // double, int, float_int...
-    std::string rank_kind;  // threads, processes, processes-sharing-memory: what the ranks were
+    // threads, processes, processes-sharing-memory (+single-copy where a
+    // rank copies from another's exposed buffer): what the ranks were
+    std::string rank_kind;
     std::string options;  // "arity=2;bcast=1stage"
     std::string topology;
     std::string params;   // the cost parameters' origin (simulations)

@@ -40,22 +40,22 @@
 //
 // Invariant of the result (validate_schedule checks it for every
 // shared_process schedule): no task touches a buffer that is neither its
-// rank's nor shared.
+// rank's nor shared, but for a copy from an exposed one.
 #pragma once
 
 #include "schedule/schedule.hpp"
 
 namespace numacoll::sched {
 
-// UsageError unless `threads` is a schedule of threads or processes (not a
-// process form already) without application tasks (compose the
-// computation around the process form instead).
 struct ProcessFormOptions {
     // Inputs that other ranks only copy from are read in one copy through
     // the kernel instead of through a slot.
     bool single_copy = false;
 };
 
+// UsageError unless `threads` is a schedule of threads or processes (not a
+// process form already) without application tasks (compose the
+// computation around the process form instead).
 Schedule process_form(const Schedule& threads, const ProcessFormOptions& options = {});
 
 }  // namespace numacoll::sched

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -81,13 +82,14 @@ public:
     // them, so inputs come before any task, as in a generated schedule.
     void add_buffer(const sched::Buffer& buffer) {
         const int b = static_cast<int>(buffers_.size());
-        buffers_.push_back({buffer.owner, buffer.numa});
+        buffers_.push_back({buffer.owner, buffer.numa, buffer.exposed});
         where_.emplace_back(buffer.bytes, Where{memory_of(b), 0}, &intervals_memory_);
         if (buffer.role == sched::BufferRole::input)
             record({b, 0, buffer.bytes}, after_write(ranks_[buffer.owner].core, b, buffer.bytes));
     }
     std::size_t buffer_count() const { return buffers_.size(); }
     int owner_of(int buffer) const { return buffers_[buffer].owner; }
+    bool exposed(int buffer) const { return buffers_[buffer].exposed; }
 
     Endpoint memory_of(int buffer) const {
         const BufferPlace& info = buffers_[buffer];
@@ -237,6 +239,7 @@ private:
     struct BufferPlace {
         int owner = 0;
         int numa = -1;
+        bool exposed = false;
     };
 
     const std::vector<sched::RankInfo>& ranks_;
@@ -304,6 +307,18 @@ double compute_work_per_flop(const costs::Params& params) {
                                      "need (docs/params.md)",
                                      params.origin));
     return params.reduce_bytes_per_ns.value / params.compute_flops_per_ns->value;
+}
+
+// What a copy from another process's exposed buffer costs its core beyond
+// moving the bytes: the system call, and pinning each page of the source.
+costs::Figure single_copy_overhead(const costs::Params& params, std::uint64_t bytes) {
+    if (!params.single_copy)
+        throw UsageError(fmt::format("params '{}' give no single_copy costs, which a schedule with single copy needs: "
+                                     "numacoll calibrate measures them on this machine (docs/params.md)",
+                                     params.origin));
+    const double pages = std::ceil(static_cast<double>(bytes) / costs::SingleCopyParams::page_bytes);
+    return {params.single_copy->call_ns.value + pages * params.single_copy->page_ns.value,
+            params.single_copy->call_ns.source};
 }
 
 }  // namespace
@@ -404,6 +419,9 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
                     return placement_.owner_of(read.buffer) != task.thread;
                 }))
                 serial(core, messages_->process_receive_overhead_ns);
+            if (task.kind == sched::TaskKind::copy && placement_.exposed(task.reads[0].buffer) &&
+                placement_.owner_of(task.reads[0].buffer) != task.thread)
+                serial(core, single_copy_overhead(platform_.params(), task.write.bytes));
             for (const sched::Range& read : task.reads)
                 for (const auto& [location, bytes] : placement_.read(read, rank.core, id)) {
                     Step step{Step::Kind::transfer, through_llc(location.source), core, bytes};

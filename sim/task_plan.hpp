@@ -57,7 +57,10 @@
 //   and a copy or reduce that reads another rank's data o_r (process).
 //   Processes sharing a segment (RankKind::shared_process) hand over as
 //   threads do, by flags in the segment; their extra work is the copies into
-//   and out of it, tasks like any other (sched::process_form).
+//   and out of it, tasks like any other (sched::process_form). With single
+//   copy, a copy from another process's exposed buffer moves its bytes as
+//   any copy does, after the kernel's work on t's core: a serial step of
+//   costs::SingleCopyParams' call_ns plus page_ns per 4 KiB page.
 //   Overheads and gaps are serial steps: one core (or NIC) runs them one
 //   after the other, so a root that sends p messages spends p·o_s.
 // - compute: its flops on t's core, at the core's compute_flops_per_ns (a

@@ -3,12 +3,16 @@
 // simulator's: with any figures (and a private cache the larger sizes
 // spill from), simulating a two-rank bcast tree (flag, copy)
 // and allreduce tree (flag, reduce, flag, copy) gives the sum of what the
-// fit charges for those microbenchmarks.
+// fit charges for those microbenchmarks; with single copy between two
+// processes, the bcast adds the kernel's work and the reader's release
+// flag (flag, call + pages x page, copy, flag).
 #include "calibrate/calibration.hpp"
 
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
+#include "common/error.hpp"
+#include "schedule/process_form.hpp"
 #include "sim/engine.hpp"
 
 using namespace numacoll;
@@ -48,13 +52,14 @@ Measurement point(Microbenchmark kind, Level level, std::uint64_t bytes) {
 }
 
 double simulate(const std::string& collective, const std::string& algorithm, std::uint64_t bytes,
-                const costs::Params& params) {
+                const costs::Params& params, bool single_copy = false) {
     auto machine = std::make_shared<const topo::Machine>(topo::load_machine("synthetic:Package:1 L3Cache:1 Core:2"));
     sched::CollectiveSpec spec;
     spec.collective = sched::parse_collective(collective);
     spec.algorithm = algorithm;
     spec.bytes = bytes;
-    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, {}));
+    auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, {}));
+    if (single_copy) schedule = sched::process_form(schedule, {.single_copy = true});
     const sim::PlatformModel platform(machine, params, 1);
     return sim::simulate(schedule, platform).timeline.makespan_ns;
 }
@@ -116,4 +121,26 @@ TEST(CalibratedParams, TheFitChargesWhatTheSimulatorCharges) {
                     1e-6 * (2 * flag + reduce + copy))
             << bytes;
     }
+}
+
+TEST(CalibratedParams, ASingleCopyCostsTheKernelsWorkBesideTheCopy) {
+    calibrate::FitResult fit = two_core_fit();
+    fit.single_copy_call_ns = 700;
+    fit.single_copy_page_ns = 50;
+    const costs::Params params = calibrate::calibrated_params(fit, {}, costs::load_params("generic"),
+                                                              {"host7", "2026-11-23T02:00:00Z", "0.1.0 (abc1234)"});
+    ASSERT_TRUE(params.single_copy.has_value());
+    EXPECT_NE(params.single_copy->page_ns.source.find("process_vm_readv"), std::string::npos);
+    const costs::Params back = costs::parse_params(costs::params_to_json(params), "round trip");
+    ASSERT_TRUE(back.single_copy.has_value());
+    EXPECT_DOUBLE_EQ(back.single_copy->call_ns.value, 700);
+    EXPECT_EQ(back.single_copy->page_ns.source, params.single_copy->page_ns.source);
+    for (std::uint64_t bytes : {8u, 4096u, 4097u, 65536u}) {
+        const double flag = calibrate::predicted_ns(point(Microbenchmark::flag, Level::same_socket, 64), params);
+        const double copy = calibrate::predicted_ns(point(Microbenchmark::copy, Level::same_socket, bytes), params);
+        const double kernel = 700 + 50 * calibrate::single_copy_pages(bytes);
+        const double expected = flag + kernel + copy + flag;
+        EXPECT_NEAR(simulate("bcast", "tree", bytes, params, true), expected, 1e-6 * expected) << bytes;
+    }
+    EXPECT_THROW((void)simulate("bcast", "tree", 64, costs::load_params("generic"), true), UsageError);
 }

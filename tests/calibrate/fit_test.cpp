@@ -33,6 +33,7 @@ costs::Params known_params() {
     params.reduce_bytes_per_ns.value = 24;
     params.compute_flops_per_ns = costs::Figure{11, "known"};
     params.flag_overhead_ns = costs::Figure{15, "known"};
+    params.single_copy = costs::SingleCopyParams{{900, "known"}, {60, "known"}};
     return params;
 }
 
@@ -78,6 +79,7 @@ std::vector<Measurement> synthetic_measurements(const costs::Params& params, dou
     add(Microbenchmark::contended_dram_copy, Level::dram, 32u << 20, 4);
     add(Microbenchmark::compute, Level::local_cache, 100000);
     add(Microbenchmark::compute, Level::local_cache, 1000000);
+    for (std::uint64_t bytes : {64u, 16384u, 262144u}) add(Microbenchmark::single_copy, Level::local_cache, bytes);
     return list;
 }
 
@@ -113,6 +115,9 @@ TEST(CalibrationFit, RecoversKnownFiguresWithinTwoPercent) {
     expect_within(*fit.compute_flops_per_ns, 11, 0.02, "compute rate");
     ASSERT_TRUE(fit.flag_overhead_ns.has_value());
     expect_within(*fit.flag_overhead_ns, 15, 0.02, "flag overhead");
+    ASSERT_TRUE(fit.single_copy_call_ns.has_value() && fit.single_copy_page_ns.has_value());
+    expect_within(*fit.single_copy_call_ns, 900, 0.02, "single copy per call");
+    expect_within(*fit.single_copy_page_ns, 60, 0.05, "single copy per page");
 }
 
 TEST(CalibrationFit, WithoutNoiseTheFitIsExact) {
@@ -124,6 +129,8 @@ TEST(CalibrationFit, WithoutNoiseTheFitIsExact) {
         EXPECT_LT(f.residual, 1e-9);
     }
     expect_within(*fit.flag_overhead_ns, 15, 1e-6, "flag overhead");
+    expect_within(*fit.single_copy_call_ns, 900, 1e-6, "single copy per call");
+    expect_within(*fit.single_copy_page_ns, 60, 1e-6, "single copy per page");
 }
 
 TEST(CalibrationFit, RowsBeyondThePrivateCacheChargeTheLlcAndTheFitRecoversEveryFigure) {

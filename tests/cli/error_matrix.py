@@ -118,6 +118,8 @@ def make_fixtures(binary, source_dir, scratch):
     data["tasks"][0]["application"] = True
     write("schedule-application-copy.json", json.dumps(data))
     write("schedule-application-2.txt", re.sub(r"(task 3 [^\n]*?) deps=", r"\g<1> application=2 deps=", text, count=1))
+    write("schedule-exposed-2.txt", re.sub(r"(\nbuffer 0 [^\n]*)", r"\g<1> exposed=2", text, count=1))
+    write("schedule-exposed-threads.txt", re.sub(r"(\nbuffer 0 [^\n]*)", r"\g<1> exposed=1", text, count=1))
     magnycours = open(fixtures["tree-magnycours.txt"]).read()
     write("sequence-two-machines.txt", text + magnycours)
     write("sequence-second-no-spec.txt", text + "numacoll-schedule 3\n")

@@ -52,6 +52,31 @@ if ! run_mpi 4 "$numacoll" run --engine mpi --ranks-as processes --nodes 2 --ove
   fail "ranks as processes on 2 nodes failed: $(cat "$scratch/err")"
 fi
 
+# Single copy: the roots' inputs read through the kernel, verified, the rows saying so.
+if run_mpi 3 "$numacoll" run --engine mpi --ranks-as processes --single-copy --oversubscribe -c bcast \
+    -a tree,binomial --root 1 --bytes 8,70000 -n 5 -q -o "$scratch/single-copy.csv" 2>"$scratch/err"; then
+  rows=$(awk -F, 'NR > 1 && $23 == "processes-sharing-memory+single-copy"' "$scratch/single-copy.csv" | wc -l)
+  [[ $rows -eq 4 ]] || fail "single copy: expected 4 rows of processes-sharing-memory+single-copy, got $rows"
+else
+  fail "the single-copy run failed: $(cat "$scratch/err")"
+fi
+# ... and simulated beside, with params that give its costs (the generic
+# set, with figures of this test's own for the kernel's work).
+python3 - "$(dirname "$0")/../../costs/params/generic.json" "$scratch/single-copy-params.json" <<'PY'
+import json, sys
+params = json.load(open(sys.argv[1]))
+params["single_copy"] = {"call_ns": {"value": 2000, "source": "mpi_run_test.sh"},
+                         "page_ns": {"value": 100, "source": "mpi_run_test.sh"}}
+json.dump(params, open(sys.argv[2], "w"))
+PY
+if run_mpi 2 "$numacoll" validate --engine mpi --ranks-as processes --single-copy --params "$scratch/single-copy-params.json" \
+    -c bcast -a tree --bytes 64KiB -n 5 --rounds 1 -q -o "$scratch/validate-single-copy" >/dev/null 2>"$scratch/err"; then
+  grep -q "single-copy" "$scratch/validate-single-copy/validation.csv" ||
+    fail "validate --single-copy: the rows do not say which form ran"
+else
+  fail "validate --engine mpi --ranks-as processes --single-copy failed: $(cat "$scratch/err")"
+fi
+
 # validate with ranks as processes: the process form measured between 2 processes and simulated.
 if run_mpi 2 "$numacoll" validate --engine mpi --ranks-as processes --params generic -a tree --bytes 64,4KiB -n 5 \
     --rounds 1 -q -o "$scratch/validate-processes" >/dev/null 2>"$scratch/err"; then

@@ -15,7 +15,10 @@
 #include "exec/process_executor.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -104,6 +107,40 @@ TEST(ProcessExecutor, EveryAlgorithmRunsAndVerifiesOnEveryProcessCount) {
                 }
             }
         });
+}
+
+// Single copy: every algorithm whose process form exposes an input (one
+// that other ranks only copy from) runs with those copies made through the
+// kernel, on one node and on two, and verifies.
+TEST(ProcessExecutor, SingleCopyRunsAndVerifiesEveryAlgorithmThatExposesAnInput) {
+    if (world->size() < 6) GTEST_SKIP() << "needs 6 processes";
+    std::byte from{1}, to{};
+    iovec local{&to, 1}, remote{&from, 1};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != 1) GTEST_SKIP() << "this system refuses process_vm_readv";
+    int exposing = 0;
+    for (const auto& [count, nodes] : {std::pair{3, 1}, std::pair{6, 2}})
+        on_first(count, [&](const exec::MpiWorld& part) {
+            for (const algo::AlgorithmInfo& info : algo::algorithm_registry()) {
+                if (sched::is_reduction(info.collective) || info.collective == sched::Collective::barrier) continue;
+                sched::CollectiveSpec spec;
+                spec.collective = info.collective;
+                spec.algorithm = info.name;
+                spec.root = count - 1;
+                if (info.collective == sched::Collective::pingpong) spec.options["peer"] = "0";
+                spec.bytes = 70000;  // more than a page, not a whole number of them
+                const sched::Schedule schedule = sched::process_form(
+                    test::on_live_machine(spec, count / nodes, nodes), {.single_copy = true});
+                if (std::none_of(schedule.buffers().begin(), schedule.buffers().end(),
+                                 [](const sched::Buffer& buffer) { return buffer.exposed; }))
+                    continue;
+                SCOPED_TRACE(testing::Message() << sched::to_string(info.collective) << " " << info.name << ", "
+                                                << count << " processes as " << nodes << " nodes, single copy");
+                const exec::MpiExecResult result = exec::run_on_processes(schedule, *live(), quick(), part);
+                EXPECT_EQ(result.stats.iterations, 3);
+                ++exposing;
+            }
+        });
+    if (world->rank() == 0) EXPECT_GT(exposing, 10);
 }
 
 TEST(ProcessExecutor, EveryDatatypeAndOperationReducesOnOneNodeAndAcrossNodes) {
