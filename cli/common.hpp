@@ -25,14 +25,15 @@ struct MachineOptions {
     int ranks_per_node = 0;
     std::string placement = "compact";
     std::vector<int> pus;
+    bool from_launcher = false;  // pus are where the launcher bound MPI processes (cli/launcher_placement.hpp)
 
     // `ranks_names`: the names of the ranks-per-node option (the execution
     // commands call ranks threads, and take both names).
     void add_to(CLI::App& command, const std::string& default_topology, bool with_layout,
                 const std::string& ranks_names = "--ranks,-p");
     std::shared_ptr<const topo::Machine> load() const;
-    // compact, scatter or list (--pus given).
-    std::string placement_name() const { return pus.empty() ? placement : "list"; }
+    // compact, scatter, list (--pus given) or launcher.
+    std::string placement_name() const { return from_launcher ? "launcher" : pus.empty() ? placement : "list"; }
     // `offer_oversubscribe`: the command has --oversubscribe (the refusal of
     // too many ranks names it).
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false,
@@ -95,12 +96,13 @@ struct ThisMachineOptions {
     std::string placement = "compact";
     std::vector<int> pus;
     bool no_pin = false;
+    bool from_launcher = false;  // pus are where the launcher bound MPI processes (cli/launcher_placement.hpp)
 
     void add_to(CLI::App& command, const std::string& threads_help);
     // live_layout() of these options, on `nodes` nodes.
     algo::Layout layout(int nodes = 1) const;
-    // compact, scatter or list (--pus given).
-    std::string placement_name() const { return pus.empty() ? placement : "list"; }
+    // compact, scatter, list (--pus given) or launcher.
+    std::string placement_name() const { return from_launcher ? "launcher" : pus.empty() ? placement : "list"; }
 };
 
 // The machine the execution commands run on: hwloc's discovery ("live"), or

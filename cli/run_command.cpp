@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/launcher_placement.hpp"
 #include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
 #include "common/byte_size.hpp"
@@ -139,6 +140,10 @@ int run_on_mpi_processes(const RunOptions& given, const CLI::App& command) {
     const exec::MpiWorld& world = *started.world;
     // What a process stands for in the lines it says.
     const char* unit = ranks_are_processes ? "rank" : "node";
+    if (ranks_are_processes)
+        if (const int code = follow_launcher_binding(world, command, options.machine.topology, !options.no_pin, nodes,
+                                                     options.machine.pus, options.machine.from_launcher, unit))
+            return code;
     RunSetup setup;
     if (const int code = agree_on(world, [&] {
             if (ranks_are_processes) {

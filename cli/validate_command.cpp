@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/calibration_step.hpp"
 #include "cli/common.hpp"
+#include "cli/launcher_placement.hpp"
 #include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
 #include "cli/plotting.hpp"
@@ -83,6 +84,11 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     const StartedMpi started = start_mpi(command, ranks_are_processes ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE);
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
+    ThisMachineOptions machine_options = options.machine;
+    if (ranks_are_processes)
+        if (const int code = follow_launcher_binding(world, command, machine_options.topology, !machine_options.no_pin, 1,
+                                                     machine_options.pus, machine_options.from_launcher, "node"))
+            return code;
     std::optional<algo::Layout> layout;
     std::optional<sim::PlatformModel> platform;
     std::vector<sched::CollectiveSpec> specs;
@@ -90,7 +96,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     std::unique_ptr<OutputFolder> folder;
     if (const int code = agree_on(world, [&] {
             if (ranks_are_processes) {
-                ThisMachineOptions one_node = options.machine;
+                ThisMachineOptions one_node = machine_options;
                 if (one_node.threads == 0) one_node.threads = world.size();
                 if (one_node.threads != world.size()) refuse_process_count(world.size());
                 layout.emplace(one_node.layout(1));
@@ -133,7 +139,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
         if (world.rank() == 0) reached_stage("simulating");
         const std::string summary = write_validation_folder(
             folder ? folder->staging() : std::string(), *layout, *platform, specs, exec_options, trace_bytes,
-            options.quiet || world.rank() != 0, options.machine.placement_name(), options.rounds, nullptr, "", &engine,
+            options.quiet || world.rank() != 0, machine_options.placement_name(), options.rounds, nullptr, "", &engine,
             make_schedule);
         on_writer(world, [&] {
             reached_stage("writing");

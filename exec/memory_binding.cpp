@@ -61,6 +61,20 @@ std::string MemoryBinding::launcher_binding_excluding(int logical_pu) const {
     return listed;
 }
 
+std::vector<int> MemoryBinding::launcher_bound_pus() const {
+    std::vector<int> pus;
+    if (!hwloc_topology_is_thissystem(topology_)) return pus;
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    if (hwloc_get_cpubind(topology_, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
+        !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(topology_), bound))
+        for (int pu = 0; pu < machine_.pu_count(); ++pu) {
+            const int os_index = machine_.pu(pu).os_index;
+            if (os_index >= 0 && hwloc_bitmap_isset(bound, static_cast<unsigned>(os_index))) pus.push_back(pu);
+        }
+    hwloc_bitmap_free(bound);
+    return pus;
+}
+
 std::shared_ptr<std::byte> MemoryBinding::allocate(std::size_t bytes, int logical_numa) {
     const std::size_t size = bytes == 0 ? 64 : bytes;
     if (logical_numa >= 0 && logical_numa < static_cast<int>(machine_.numa_nodes.size()) &&

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "topologies/machine.hpp"
 
@@ -36,6 +37,9 @@ public:
     // when they leave out `logical_pu`; empty when the process may run there
     // (bound to none, or to PUs that include it).
     std::string launcher_binding_excluding(int logical_pu) const;
+    // The PUs (logical indexes, in order) this process's launcher bound it
+    // to; empty when it is bound to none (every PU it may use).
+    std::vector<int> launcher_bound_pus() const;
 
     bool memory_bound() const { return memory_bound_; }
     bool threads_pinned() const { return threads_pinned_; }

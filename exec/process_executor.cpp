@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -258,6 +259,50 @@ MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Mach
     result.threads_pinned = harness.threads_pinned;
     result.memory_bound = binding.memory_bound();
     return result;
+}
+
+std::vector<int> pus_from_launcher_bindings(const MpiWorld& world, const topo::Machine& machine) {
+    const int pu_count = machine.pu_count();
+    std::vector<std::uint8_t> mine(static_cast<std::size_t>(pu_count), 0);
+    {
+        const MemoryBinding binding(machine);
+        for (int pu : binding.launcher_bound_pus()) mine[static_cast<std::size_t>(pu)] = 1;
+    }
+    std::vector<std::uint8_t> all(mine.size() * static_cast<std::size_t>(world.size()));
+    MPI_Allgather(mine.data(), pu_count, MPI_UINT8_T, all.data(), pu_count, MPI_UINT8_T, world.comm());
+    std::vector<std::vector<int>> bound_to(static_cast<std::size_t>(world.size()));
+    bool any_bound = false;
+    for (int process = 0; process < world.size(); ++process) {
+        std::vector<int>& pus = bound_to[static_cast<std::size_t>(process)];
+        for (int pu = 0; pu < pu_count; ++pu)
+            if (all[static_cast<std::size_t>(process) * mine.size() + static_cast<std::size_t>(pu)]) pus.push_back(pu);
+        any_bound = any_bound || !pus.empty();
+        if (pus.empty())  // bound to none: any PU
+            for (int pu = 0; pu < pu_count; ++pu) pus.push_back(pu);
+    }
+    if (!any_bound) return {};
+    std::vector<int> chosen(static_cast<std::size_t>(world.size()), -1);
+    std::set<int> taken_pus, taken_cores;
+    // The bound processes first, narrowest binding first, then the unbound ones.
+    std::vector<int> order(static_cast<std::size_t>(world.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return bound_to[static_cast<std::size_t>(a)].size() < bound_to[static_cast<std::size_t>(b)].size();
+    });
+    for (int process : order) {
+        const std::vector<int>& pus = bound_to[static_cast<std::size_t>(process)];
+        int pick = -1;
+        for (int pu : pus)
+            if (!taken_cores.count(machine.core_of_pu(pu))) { pick = pu; break; }
+        if (pick < 0)
+            for (int pu : pus)
+                if (!taken_pus.count(pu)) { pick = pu; break; }
+        if (pick < 0) pick = pus.front();
+        chosen[static_cast<std::size_t>(process)] = pick;
+        taken_pus.insert(pick);
+        taken_cores.insert(machine.core_of_pu(pick));
+    }
+    return chosen;
 }
 
 }  // namespace numacoll::exec

@@ -42,4 +42,12 @@ namespace numacoll::exec {
 MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Machine& machine,
                                const ExecOptions& options, const MpiWorld& world);
 
+// Where the launcher put the processes of `world`, all on this host: one
+// logical PU per process, in rank order, each inside the PUs its launcher
+// bound it to: the lowest on a core no earlier process took, else the
+// lowest no earlier process took, else the first of its binding (shared).
+// Processes bound to none take what is left, lowest first. Empty when no
+// process is bound. Collective over the world; every process gets the same.
+std::vector<int> pus_from_launcher_bindings(const MpiWorld& world, const topo::Machine& machine);
+
 }  // namespace numacoll::exec

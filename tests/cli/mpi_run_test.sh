@@ -169,10 +169,19 @@ expect_usage_error "ranks as processes: 3 processes for 2 nodes of 2" run_mpi 3 
   --ranks-as processes --nodes 2 --threads 2 -b 8 -o "$scratch/x.csv"
 expect_usage_error "ranks as processes with --mpi-thread" run_mpi 2 "$numacoll" run --engine mpi \
   --ranks-as processes --mpi-thread funneled -b 8 -o "$scratch/x.csv"
-# A process bound by its launcher away from its rank's PU (rank 0 is on PU 0).
+# A process its launcher bound to PU 1: the layout follows the binding, and
+# the row says so; asked for the compact layout (rank 0 on PU 0) instead,
+# it is refused rather than pinned against the launcher.
 if [[ $(nproc) -ge 2 ]]; then
+  if timeout 120 "$mpiexec" -np 1 --cpu-set 1 --bind-to core "$numacoll" run --engine mpi --ranks-as processes \
+      -b 8 -n 5 -q -o "$scratch/launcher.csv" 2>"$scratch/err"; then
+    placed=$(awk -F, 'NR > 1 {print $14 "," $21}' "$scratch/launcher.csv")
+    [[ $placed == "launcher,yes" ]] || fail "a process bound to PU 1: placement and pinning '$placed'"
+  else
+    fail "a process bound by its launcher did not run where it was bound: $(cat "$scratch/err")"
+  fi
   expect_usage_error "a process bound away from its PU" timeout 120 "$mpiexec" -np 1 --cpu-set 1 --bind-to core \
-    "$numacoll" run --engine mpi --ranks-as processes -b 8 -o "$scratch/x.csv"
+    "$numacoll" run --engine mpi --ranks-as processes --placement compact -b 8 -o "$scratch/x.csv"
   grep -q "bound by its launcher to PUs 1" "$scratch/out" || fail "a process bound away: $(cat "$scratch/out")"
 fi
 

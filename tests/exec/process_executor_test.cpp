@@ -15,11 +15,13 @@
 #include "exec/process_executor.hpp"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -140,7 +142,45 @@ TEST(ProcessExecutor, SingleCopyRunsAndVerifiesEveryAlgorithmThatExposesAnInput)
                 ++exposing;
             }
         });
-    if (world->rank() == 0) EXPECT_GT(exposing, 10);
+    if (world->rank() == 0) {
+        EXPECT_GT(exposing, 10);
+    }
+}
+
+// The PUs the launcher bound each process to decide where its rank runs:
+// here each process binds itself as a launcher would, then restores.
+TEST(ProcessExecutor, EachProcessTakesAPuInsideItsLaunchersBinding) {
+    if (world->size() < 4 || live()->pu_count() < 2) GTEST_SKIP() << "needs 4 processes and 2 PUs";
+    // Every thread of the process, as a launcher's binding holds for all
+    // (MPI's own threads included).
+    const auto bind_all_threads = [](const cpu_set_t& set) {
+        for (const auto& task : std::filesystem::directory_iterator("/proc/self/task"))
+            (void)sched_setaffinity(static_cast<pid_t>(std::stol(task.path().filename().string())), sizeof set, &set);
+    };
+    const auto bind_to = [&](const std::vector<int>& logical_pus) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int pu : logical_pus) CPU_SET(static_cast<unsigned>(live()->pu(pu).os_index), &set);
+        bind_all_threads(set);
+    };
+    cpu_set_t original;
+    ASSERT_EQ(sched_getaffinity(0, sizeof original, &original), 0);
+    std::vector<int> all_pus;
+    for (int pu = 0; pu < live()->pu_count(); ++pu) all_pus.push_back(pu);
+    on_first(2, [&](const exec::MpiWorld& part) {
+        // Bound to nothing narrower than the machine: nothing to follow.
+        EXPECT_TRUE(exec::pus_from_launcher_bindings(part, *live()).empty());
+        // Process 0 on PU 1 alone, process 1 anywhere: 1 chooses first's leftovers.
+        bind_to(part.rank() == 0 ? std::vector<int>{1} : all_pus);
+        EXPECT_EQ(exec::pus_from_launcher_bindings(part, *live()), (std::vector<int>{1, 0}));
+        bind_all_threads(original);
+    });
+    on_first(4, [&](const exec::MpiWorld& part) {
+        // Four processes bound to PU 0 share it.
+        bind_to({0});
+        EXPECT_EQ(exec::pus_from_launcher_bindings(part, *live()), (std::vector<int>{0, 0, 0, 0}));
+        bind_all_threads(original);
+    });
 }
 
 TEST(ProcessExecutor, EveryDatatypeAndOperationReducesOnOneNodeAndAcrossNodes) {
