@@ -203,6 +203,14 @@ EngineSetup prepare_engine(const OverlapOptions& options, const std::string& eng
                            const exec::MpiWorld* world) {
     EngineSetup setup;
     setup.engine = engine;
+    // Ranks as processes: the process form, simulated or run on threads (the
+    // process engine runs the collective alone).
+    if (options.algorithm.as_processes() && (engine == "mpi" || engine == "mpi-native"))
+        throw UsageError(fmt::format("--ranks-as processes overlaps with --engine sim or threads, not {}: between MPI "
+                                     "processes numacoll runs the collective alone",
+                                     engine));
+    if (options.algorithm.single_copy && engine != "sim")
+        throw UsageError("--single-copy copies between processes: overlap it with --engine sim");
     if (engine == "sim") {
         setup.machine = options.machine.load();
         setup.layout.emplace(options.machine.layout(setup.machine));
@@ -210,6 +218,10 @@ EngineSetup prepare_engine(const OverlapOptions& options, const std::string& eng
         if (!setup.params->compute_flops_per_ns)
             throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation "
                                          "into flops (docs/params.md)",
+                                         setup.params->origin));
+        if (options.algorithm.single_copy && !setup.params->single_copy)
+            throw UsageError(fmt::format("--single-copy: params '{}' give no single_copy costs to simulate it with: "
+                                         "numacoll calibrate measures them on this machine",
                                          setup.params->origin));
     } else {
         const bool over_mpi = engine == "mpi" || engine == "mpi-native";
@@ -286,7 +298,7 @@ void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep
     results::Provenance provenance = results::current_provenance();
     if (over_mpi) provenance.mpi = world->describe();
     for (const auto& spec : specs) {
-        const sched::Schedule collective = algo::generate_schedule(spec, layout);
+        const sched::Schedule collective = options.algorithm.in_rank_form(algo::generate_schedule(spec, layout));
         for (const sim::ProgressStrategy strategy : strategies) {
             // The collective alone, issued and waited for, as OSU times it first.
             const double pure_ns = time_of(overlap::compose(collective, {}, flops_per_ns), strategy).time_ns;
@@ -515,7 +527,7 @@ CommandRun add_overlap_command(CLI::App& app) {
         "overlap", "how much of a nonblocking collective hides behind computation, per progress strategy (OSU's overlap)");
     auto options = std::make_shared<OverlapOptions>();
     options->machine.add_to(*command, "westmere", true);
-    options->algorithm.add_to(*command, true);
+    options->algorithm.add_to(*command, true, true);
     command->add_option("--params", options->params,
                         "cost parameters: a bundled name or a JSON file; default: the machine's own, else generic");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:4MiB (doubling), a comma list, or both")

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -655,6 +656,45 @@ TEST(Cli, OverlapReportsOsuFiguresSimulatedAndMeasured) {
     }
     EXPECT_EQ(rows, 2 * 2 * 2 * 2);  // engines x sizes x strategies x test intervals
     EXPECT_EQ(measured, 8);
+}
+
+// Ranks as processes overlap too: the process form, simulated and run on
+// threads, every row saying which form ran; the process form's copies make
+// its collective alone take at least the thread form's time in simulation.
+TEST(Cli, OverlapTakesTheProcessForm) {
+    std::map<std::string, double> pure_ns;  // rank kind -> simulated collective alone
+    for (const char* form : {"threads", "processes"}) {
+        const auto dir = scratch_dir() / (std::string("overlap-") + form);
+        const Result result = run(std::string("overlap --engine sim,threads -t live --params generic --ranks 2 -a tree "
+                                              "--bytes 64KiB --progress manual --test-every never -n 3 --warmup 1 "
+                                              "--no-plots -q --ranks-as ") +
+                                  form + " -o " + dir.string());
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+        std::istringstream table(slurp(dir / "overlap.csv"));
+        std::string header;
+        std::getline(table, header);
+        std::vector<std::string> columns;
+        {
+            std::istringstream in(header);
+            for (std::string column; std::getline(in, column, ',');) columns.push_back(column);
+        }
+        const auto at = [&](const std::string& name) {
+            return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+        };
+        int rows = 0;
+        for (std::string line; std::getline(table, line);) {
+            std::vector<std::string> fields;
+            std::istringstream in(line);
+            for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
+            ASSERT_EQ(fields.size(), columns.size()) << line;
+            EXPECT_EQ(fields[at("rank_kind")], std::string(form) == "threads" ? "threads" : "processes-sharing-memory");
+            if (fields[at("engine")] == "sim") pure_ns[form] = std::stod(fields[at("pure_ns")]);
+            ++rows;
+        }
+        EXPECT_EQ(rows, 2);  // sim and threads
+    }
+    ASSERT_EQ(pure_ns.size(), 2u);
+    EXPECT_GE(pure_ns["processes"], pure_ns["threads"]);
 }
 
 TEST(Cli, ResultsAndTraceNeedTwoFiles) {
