@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "costs/core_levels.hpp"
 #include "results/provenance.hpp"
+#include "schedule/schedule.hpp"
 
 namespace numacoll::calibrate {
 
@@ -165,6 +166,14 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
     for (double flops : options.quick ? std::vector<double>{1e6} : std::vector<double>{1e5, 1e6})
         plan.push_back({fmt::format("compute {:.0e} flops", flops),
                         [=](Microbenchmarks& b) { return b.compute(core0_pu, flops); }});
+    // Each reduction kernel but the doubles' (measured above), with its type's first operation.
+    for (sched::Datatype datatype : sched::one_datatype_per_representation()) {
+        if (datatype == sched::Datatype::double_) continue;
+        const sched::ReduceOp op = sched::operations_on(datatype).front();
+        const std::uint64_t bytes = 64 * KiB;
+        plan.push_back({fmt::format("reduce {} {} {}", sched::to_string(datatype), sched::to_string(op), format_bytes(bytes)),
+                        [=](Microbenchmarks& b) { return b.typed_reduce(core0_pu, bytes, datatype, op); }});
+    }
     // The single copy between processes, where the system allows the call.
     if (Microbenchmarks::single_copy_allowed()) {
         for (std::uint64_t bytes : options.quick ? std::vector<std::uint64_t>{64, 256 * KiB}
@@ -287,6 +296,12 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
             fmt::format("{}; microbenchmark flag (a ping-pong of exec::Flag): the one-way time beyond the line's a + 64 B x b, "
                         "median over the levels, residual {} RMS relative",
                         who, percent(fit.flag_residual))};
+    for (const auto& [name, rate] : fit.reduce_bytes_per_ns_by_datatype)
+        params.reduce_bytes_per_ns_by_datatype[name] = costs::Figure{
+            rate, fmt::format("{}; microbenchmark typed-reduce (exec::reduce_into on {}, two 64 KiB vectors of the "
+                              "core's own) less three passes at the fitted cache level; differs from the doubles' rate "
+                              "by more than 10%",
+                              who, name)};
     if (fit.single_copy_call_ns && fit.single_copy_page_ns) {
         const std::string how = fmt::format("{}; microbenchmark single-copy (process_vm_readv of the caller's own buffer) "
                                             "less the copy at the cache levels, least-squares fit, residual {} RMS "
@@ -321,7 +336,10 @@ std::string measurements_csv(const std::vector<Measurement>& measurements, const
     for (const auto& m : measurements) {
         const double fitted = predicted_ns(m, params);
         // A point within the harness's floor measures 0 and stays out of the fit: no error to give.
-        out += fmt::format("{},{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{}\n", to_string(m.kind),
+        const std::string kind = m.kind == Microbenchmark::typed_reduce
+                                     ? fmt::format("{} {}", to_string(m.kind), sched::to_string(m.datatype))
+                                     : std::string(to_string(m.kind));
+        out += fmt::format("{},{},{},{},{},\"{}\",{:.2f},{:.2f},{:.2f},{},{:.2f},{}\n", kind,
                            costs::to_string(m.level), m.bytes, m.streams, m.hops, m.pus, m.time_ns, m.p10_ns, m.p90_ns,
                            m.iterations, fitted,
                            m.time_ns > 0 ? fmt::format("{:.4f}", (fitted - m.time_ns) / m.time_ns) : std::string());

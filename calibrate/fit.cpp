@@ -25,6 +25,7 @@ const char* to_string(Microbenchmark kind) {
         case Microbenchmark::contended_dram_copy: return "contended-dram-copy";
         case Microbenchmark::compute: return "compute";
         case Microbenchmark::single_copy: return "single-copy";
+        case Microbenchmark::typed_reduce: return "typed-reduce";
     }
     return "?";
 }
@@ -38,7 +39,8 @@ double working_set_bytes(const Measurement& mb) {
         case Microbenchmark::copy:
         case Microbenchmark::single_copy:
         case Microbenchmark::contended_copy: return 2 * m;
-        case Microbenchmark::reduce: return 3 * m;
+        case Microbenchmark::reduce:
+        case Microbenchmark::typed_reduce: return 3 * m;
         default: return 0;
     }
 }
@@ -99,6 +101,7 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
         case Microbenchmark::compute:
             if (!params.compute_flops_per_ns) throw UsageError("params give no core.compute_flops_per_ns");
             return m / params.compute_flops_per_ns->value;
+        case Microbenchmark::typed_reduce: return 3 * write_ns + m / costs::reduce_rate(params, mb.datatype).value;
         case Microbenchmark::single_copy:
             return read_ns + write_ns +
                    (params.single_copy ? params.single_copy->call_ns.value +
@@ -420,7 +423,22 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         result.compute_residual = rms(errors);
     }
 
-    // 5. The single copy: what process_vm_readv takes beyond the copy its
+    // 5. Each type's reduction rate, where it differs from the doubles': what
+    // its fold takes beyond the three passes over the core's own data.
+    if (result.reduce_bytes_per_ns)
+        for (const auto& mb : measurements) {
+            if (mb.kind != Microbenchmark::typed_reduce || !(mb.time_ns > 0)) continue;
+            const auto own = result.levels.find(own_level(mb, private_cache_bytes));
+            if (own == result.levels.end()) continue;
+            const double m = static_cast<double>(mb.bytes);
+            const double fold_ns = mb.time_ns - 3 * (own->second.latency_ns + m / own->second.bandwidth_bytes_per_ns);
+            if (!(fold_ns > 0)) continue;  // within the passes' noise: not told apart from them
+            const double rate = m / fold_ns;
+            if (std::abs(rate / *result.reduce_bytes_per_ns - 1) > 0.1)
+                result.reduce_bytes_per_ns_by_datatype[sched::to_string(mb.datatype)] = rate;
+        }
+
+    // 6. The single copy: what process_vm_readv takes beyond the copy its
     // bytes make at the levels fitted above, c + pages x g, relative errors.
     std::vector<std::vector<double>> single_rows;
     std::vector<double> single_y;

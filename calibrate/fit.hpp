@@ -12,6 +12,9 @@
 //   DRAM copy (m > LLC)       2 (a_d + m·b_d)              (read from and write to DRAM)
 //   d concurrent DRAM copies  2 (a_d + m·max(b_d, d·B_d))
 //   compute                   flops / flops_per_ns
+//   typed reduce (own, own)   3 (a_l + m·b_l) + m / rate_T   (a type's kernel folding two of the
+//                             core's own vectors: its rate, from the cache levels fitted on doubles;
+//                             kept where it differs from the doubles' by more than 10%)
 //   single copy (own memory)  copy's a_l + m·b_l + a_l + m·b_l, + c + pages(m)·g
 //                             (process_vm_readv of the caller's own buffer: the
 //                             kernel's call c and per-4-KiB-page pinning g,
@@ -42,11 +45,12 @@
 #include <vector>
 
 #include "costs/params.hpp"
+#include "schedule/datatype.hpp"
 
 namespace numacoll::calibrate {
 
 enum class Microbenchmark {
-    flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute, single_copy
+    flag, copy, reduce, contended_copy, dram_chase, dram_copy, contended_dram_copy, compute, single_copy, typed_reduce
 };
 const char* to_string(Microbenchmark kind);
 
@@ -61,6 +65,8 @@ struct Measurement {
     int iterations = 0;
     std::string pus;                                  // the logical PUs it ran on, "0,1"
     int hops = 0;                                     // a DRAM chase: inter-socket hops to the memory
+    // A typed reduce's elements (the other reductions fold doubles).
+    sched::Datatype datatype = sched::Datatype::double_;
 };
 
 struct LevelFit {
@@ -82,6 +88,9 @@ struct FitResult {
     double compute_residual = 0;
     std::optional<double> flag_overhead_ns;
     double flag_residual = 0;  // RMS relative error of the flags with the overhead
+    // Per kernel (its first datatype's name): the rate where it differs
+    // from the doubles' by more than 10%.
+    std::map<std::string, double> reduce_bytes_per_ns_by_datatype;
     // The single copy's call and page costs (costs::SingleCopyParams).
     std::optional<double> single_copy_call_ns, single_copy_page_ns;
     double single_copy_residual = 0;

@@ -122,6 +122,29 @@ private:
     double flops_;
 };
 
+// Folds two vectors of one datatype into a third with its kernel, inputs
+// rewritten before each iteration.
+class TypedReduceWork : public exec::IterationWork {
+public:
+    TypedReduceWork(std::byte* own, std::byte* other, std::byte* result, std::uint64_t bytes, sched::Datatype datatype,
+                    sched::ReduceOp op)
+        : own_(own), other_(other), result_(result), bytes_(bytes), datatype_(datatype), op_(op) {}
+    void prepare(int, std::uint32_t iteration) override {
+        exec::fill_input(own_, bytes_, 0, iteration, datatype_, op_);
+        exec::fill_input(other_, bytes_, 1, iteration, datatype_, op_);
+    }
+    void run(int, std::uint32_t, bool) override {
+        const std::byte* sources[2] = {own_, other_};
+        exec::reduce_into(result_, {sources, 2}, bytes_ / sched::element_size(datatype_), datatype_, op_);
+    }
+
+private:
+    std::byte *own_, *other_, *result_;
+    std::uint64_t bytes_;
+    sched::Datatype datatype_;
+    sched::ReduceOp op_;
+};
+
 // Copies the thread's source into its destination through the kernel, as
 // a process reads another's exposed buffer.
 class SingleCopyWork : public exec::IterationWork {
@@ -333,6 +356,28 @@ Microbenchmarks::Timed Microbenchmarks::compute(int pu, double flops) {
     Measurement m{Microbenchmark::compute, costs::Level::local_cache, static_cast<std::uint64_t>(flops), 1, 0, 0, 0, 0,
                   std::to_string(pu)};
     return finish(m, result, 1, {pu});
+}
+
+Microbenchmarks::Timed Microbenchmarks::typed_reduce(int pu, std::uint64_t bytes, sched::Datatype datatype,
+                                                     sched::ReduceOp op) {
+    const std::uint64_t size = sched::element_size(datatype);
+    bytes = bytes / size * size;
+    const Buffer own = binding_.allocate(bytes, numa_of_pu(pu));
+    const Buffer other = binding_.allocate(bytes, numa_of_pu(pu));
+    const Buffer result = binding_.allocate(bytes, numa_of_pu(pu));
+    TypedReduceWork work(own.get(), other.get(), result.get(), bytes, datatype, op);
+    const auto timed = exec::run_iterations({pu}, binding_, options(iterations_.timed), work);
+    const auto last = static_cast<std::uint32_t>(timed.iterations);
+    std::vector<std::byte> expected(size);
+    const std::uint64_t elements = bytes / size;
+    for (std::uint64_t e = 0; e < elements; e += std::max<std::uint64_t>(1, elements / 4096)) {
+        exec::reduced_elements(expected.data(), 2, e, 1, last, datatype, op);
+        if (!exec::same_value(result.get() + e * size, expected.data(), datatype))
+            wrong(fmt::format("{} {} element {}", sched::to_string(datatype), sched::to_string(op), e));
+    }
+    Measurement m{Microbenchmark::typed_reduce, costs::Level::local_cache, bytes, 1, 0, 0, 0, 0, std::to_string(pu)};
+    m.datatype = datatype;
+    return finish(m, timed, 1, {pu});
 }
 
 Microbenchmarks::Timed Microbenchmarks::single_copy(int pu, std::uint64_t bytes) {

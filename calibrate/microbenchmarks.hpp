@@ -19,6 +19,8 @@
 // - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
 //   copy their own part of it at once;
 // - compute: exec::compute_flops on one PU;
+// - typed_reduce: one PU folds two of its own vectors of `datatype` with
+//   the datatype's kernel (exec::reduce_into), by `op`;
 // - single_copy: one PU copies m bytes of its own with process_vm_readv
 //   (what a single copy between processes runs, exec/process_transport.hpp;
 //   its own pid, so that one process measures it). single_copy_allowed()
@@ -77,6 +79,7 @@ public:
     Timed dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa = -1, int hops = 0);
     Timed dram_copy(const std::vector<int>& pus, std::uint64_t bytes_per_stream);
     Timed compute(int pu, double flops);
+    Timed typed_reduce(int pu, std::uint64_t bytes, sched::Datatype datatype, sched::ReduceOp op);
     Timed single_copy(int pu, std::uint64_t bytes);
     static bool single_copy_allowed();
 

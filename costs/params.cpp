@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string_view>
 
@@ -30,7 +31,9 @@ public:
         return parent.at(key);
     }
 
-    Figure figure(const json& parent, const std::string& key, const std::string& path, bool positive = true) const {
+    // `unit_key`: the name whose ending gives the unit, when `key` has none.
+    Figure figure(const json& parent, const std::string& key, const std::string& path, bool positive = true,
+                  const std::string& unit_key = "") const {
         const json& node = child(parent, key, path);
         const json& value = child(node, "value", path + key + ".");
         if (!value.is_number())
@@ -40,7 +43,7 @@ public:
             throw InputError(fmt::format("params '{}': '{}{}.value' must be > 0 (got {})", label_, path, key, figure.value));
         if (!positive && !(figure.value >= 0))
             throw InputError(fmt::format("params '{}': '{}{}.value' must be >= 0 (got {})", label_, path, key, figure.value));
-        const Range range = range_of(key);
+        const Range range = range_of(unit_key.empty() ? key : unit_key);
         if (figure.value > range.most || (figure.value > 0 && figure.value < range.least))
             throw InputError(fmt::format("params '{}': '{}{}.value' must be between {:g} and {:g} {} (got {:g})", label_,
                                          path, key, range.least, range.most, range.unit, figure.value));
@@ -71,6 +74,16 @@ private:
 };
 
 }  // namespace
+
+const Figure& reduce_rate(const Params& params, sched::Datatype datatype) {
+    if (params.reduce_bytes_per_ns_by_datatype.empty()) return params.reduce_bytes_per_ns;
+    for (sched::Datatype kernel : sched::one_datatype_per_representation())
+        if (sched::representation(kernel) == sched::representation(datatype)) {
+            const auto found = params.reduce_bytes_per_ns_by_datatype.find(sched::to_string(kernel));
+            return found != params.reduce_bytes_per_ns_by_datatype.end() ? found->second : params.reduce_bytes_per_ns;
+        }
+    return params.reduce_bytes_per_ns;
+}
 
 const char* to_string(Level level) {
     switch (level) {
@@ -130,6 +143,21 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         params.flag_overhead_ns = reader.figure(core, "flag_overhead_ns", "core.", false);
     if (core.contains("private_cache_bytes"))
         params.private_cache_bytes = reader.figure(core, "private_cache_bytes", "core.");
+    if (core.contains("reduce_bytes_per_ns_by_datatype")) {
+        const json& rates = core.at("reduce_bytes_per_ns_by_datatype");
+        const std::string path = "core.reduce_bytes_per_ns_by_datatype.";
+        if (!rates.is_object()) throw InputError(fmt::format("params '{}': '{}' must be an object", label, path));
+        const auto& kernels = sched::one_datatype_per_representation();
+        for (const auto& [name, node] : rates.items()) {
+            const bool known = std::any_of(kernels.begin(), kernels.end(),
+                                           [&](sched::Datatype datatype) { return name == sched::to_string(datatype); });
+            if (!known)
+                throw InputError(fmt::format("params '{}': '{}{}' names no reduction kernel (one of its types' first "
+                                             "names: int8, uint8, ..., float, double, long_double, ...)",
+                                             label, path, name));
+            params.reduce_bytes_per_ns_by_datatype[name] = reader.figure(rates, name, path, true, "reduce_bytes_per_ns");
+        }
+    }
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));
@@ -183,6 +211,11 @@ std::string params_to_json(const Params& params) {
     if (params.compute_flops_per_ns) core["compute_flops_per_ns"] = figure_json(*params.compute_flops_per_ns);
     if (params.flag_overhead_ns) core["flag_overhead_ns"] = figure_json(*params.flag_overhead_ns);
     if (params.private_cache_bytes) core["private_cache_bytes"] = figure_json(*params.private_cache_bytes);
+    if (!params.reduce_bytes_per_ns_by_datatype.empty()) {
+        ordered rates = ordered::object();
+        for (const auto& [name, figure] : params.reduce_bytes_per_ns_by_datatype) rates[name] = figure_json(figure);
+        core["reduce_bytes_per_ns_by_datatype"] = rates;
+    }
     root["core"] = core;
     ordered levels = ordered::object();
     for (Level level : all_levels) {

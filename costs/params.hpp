@@ -13,9 +13,11 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 
+#include "schedule/datatype.hpp"
 #include "topologies/machine.hpp"
 
 namespace numacoll::costs {
@@ -84,7 +86,12 @@ struct Params {
     std::string origin;       // "bundled:westmere" or the file path
     bool generic_fallback = false;  // true when chosen because the machine had none
     double cache_line_bytes = 64;
-    Figure reduce_bytes_per_ns;     // input bytes a core folds per ns (vectorised sum)
+    Figure reduce_bytes_per_ns;     // input bytes a core folds per ns (vectorised sum of doubles)
+    // The same for the element types whose rate differs from the doubles',
+    // by the name of their kernel's first datatype
+    // (sched::one_datatype_per_representation: "int8", "float",
+    // "long_double", ...); a type not named folds at reduce_bytes_per_ns.
+    std::map<std::string, Figure> reduce_bytes_per_ns_by_datatype;
     // Floating-point operations a core performs per ns (compute tasks);
     // absent when the file does not give it.
     std::optional<Figure> compute_flops_per_ns;
@@ -109,6 +116,10 @@ struct Params {
     LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }
 };
+
+// The rate at which a core folds elements of `datatype`: its kernel's
+// figure in reduce_bytes_per_ns_by_datatype, else reduce_bytes_per_ns.
+const Figure& reduce_rate(const Params& params, sched::Datatype datatype);
 
 // The one rule of core.private_cache_bytes (0 when the params give none):
 // a copy or reduce whose operands and result together exceed it finds its

@@ -40,7 +40,7 @@ bool PlanningBesideGeneration::follows(const sched::Schedule& schedule) {
         }
         followed_ = &schedule;
         lineage_ = schedule.lineage();
-        start_ = {schedule.ranks, schedule.nodes};
+        start_ = {schedule.ranks, schedule.nodes, schedule.spec.datatype};
         batch_.start = start_;
         return true;
     }
@@ -127,7 +127,7 @@ void PlanningBesideGeneration::plan_batches() {
         try {
             if (batch.start)
                 planner_.emplace(platform_, progress_, std::move(batch.start->ranks), batch.start->nodes, rank_kind_,
-                                 false, expected_tasks_);
+                                 batch.start->datatype, false, expected_tasks_);
             for (const sched::Buffer& buffer : batch.buffers) planner_->add_buffer(buffer);
             for (const sched::Task& task : batch.tasks) planner_->add_task(task);
         } catch (...) {
@@ -163,6 +163,7 @@ TaskPlans PlanningBesideGeneration::finish(const sched::Schedule& finished) {
                           finished.buffers().size() == buffers_sent_ && planner_->task_count() == tasks_sent_ &&
                           planner_->buffer_count() == buffers_sent_ && finished.ranks == start_.ranks &&
                           finished.nodes == start_.nodes && finished.rank_kind == rank_kind_ &&
+                          finished.spec.datatype == start_.datatype &&
                           !finished.has_application_tasks();
     std::optional<TaskPlans> plans;
     if (complete) plans.emplace(planner_->take());

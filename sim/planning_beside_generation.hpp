@@ -59,6 +59,7 @@ private:
     struct Start {
         std::vector<sched::RankInfo> ranks;
         int nodes = 1;
+        sched::Datatype datatype = sched::Datatype::double_;
     };
     struct Batch {
         std::optional<Start> start;

@@ -349,7 +349,7 @@ void TaskPlans::add(std::span<const Step> steps) {
 
 struct TaskPlanner::State {
     State(const PlatformModel& platform_model, ProgressStrategy strategy, std::vector<sched::RankInfo> rank_infos,
-          int nodes, sched::RankKind rank_kind, bool application_around)
+          int nodes, sched::RankKind rank_kind, sched::Datatype datatype, bool application_around)
         : platform_(platform_model), progress_(strategy), ranks_(std::move(rank_infos)),
           placement_(ranks_, nodes, platform_model), routes_(platform_model),
           messages_(platform_model.params().messages),
@@ -359,7 +359,10 @@ struct TaskPlanner::State {
           network_gated_(gated_ && progress_ == ProgressStrategy::manual),
           eager_limit_bytes_(messages_ && messages_->network_eager_limit_bytes ? messages_->network_eager_limit_bytes->value
                                                                                : std::numeric_limits<double>::infinity()),
-          line_bytes_(platform_model.params().cache_line_bytes) {
+          line_bytes_(platform_model.params().cache_line_bytes),
+          // Work is in bytes folded at the doubles' rate (the core's speed).
+          work_per_reduced_byte_(platform_model.params().reduce_bytes_per_ns.value /
+                                 costs::reduce_rate(platform_model.params(), datatype).value) {
         std::map<std::pair<int, int>, int> ranks_per_core;  // (node, core) -> ranks
         for (const sched::RankInfo& rank : ranks_) ++ranks_per_core[{rank.node, rank.core}];
         for (const sched::RankInfo& rank : ranks_) shares_core_.push_back(ranks_per_core[{rank.node, rank.core}] > 1);
@@ -397,6 +400,7 @@ struct TaskPlanner::State {
     const bool network_gated_;
     const double eager_limit_bytes_;
     const double line_bytes_;
+    const double work_per_reduced_byte_;
     std::optional<double> work_per_flop_;
 };
 
@@ -433,7 +437,8 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
                 }
             const double bytes = static_cast<double>(task.write.bytes);
             if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
-                steps_.push_back({Step::Kind::work, core, core, bytes * static_cast<double>(task.reads.size() - 1)});
+                steps_.push_back({Step::Kind::work, core, core,
+                                  bytes * static_cast<double>(task.reads.size() - 1) * work_per_reduced_byte_});
             const Endpoint target = placement_.after_write(rank.core, task.write.buffer, task.write.bytes);
             steps_.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
             placement_.record(task.write, target);
@@ -514,8 +519,10 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
 }
 
 TaskPlanner::TaskPlanner(const PlatformModel& platform, ProgressStrategy progress, std::vector<sched::RankInfo> ranks,
-                         int nodes, sched::RankKind rank_kind, bool application_around, std::size_t expected_tasks)
-    : state_(std::make_unique<State>(platform, progress, std::move(ranks), nodes, rank_kind, application_around)) {
+                         int nodes, sched::RankKind rank_kind, sched::Datatype datatype, bool application_around,
+                         std::size_t expected_tasks)
+    : state_(std::make_unique<State>(platform, progress, std::move(ranks), nodes, rank_kind, datatype,
+                                     application_around)) {
     state_->plans_.reserve(expected_tasks);
 }
 
@@ -552,7 +559,7 @@ std::size_t TaskPlanner::buffer_count() const { return state_->placement_.buffer
 TaskPlans TaskPlanner::take() { return std::move(state_->plans_); }
 
 TaskPlans plan_tasks(const sched::Schedule& schedule, const PlatformModel& platform, ProgressStrategy progress) {
-    TaskPlanner planner(platform, progress, schedule.ranks, schedule.nodes, schedule.rank_kind,
+    TaskPlanner planner(platform, progress, schedule.ranks, schedule.nodes, schedule.rank_kind, schedule.spec.datatype,
                         schedule.has_application_tasks(), static_cast<std::size_t>(schedule.task_count()));
     for (const sched::Buffer& buffer : schedule.buffers()) planner.add_buffer(buffer);
     for (int id = 0; id < schedule.task_count(); ++id) planner.add_task(schedule.task(id));

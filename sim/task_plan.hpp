@@ -38,7 +38,8 @@
 // - copy:   read each input piece from where it lives into t's core, one
 //           after the other, then write m bytes (to t's cache or to DRAM);
 // - reduce: the same reads, then the reduction on t's core (input bytes
-//           folded = m * (inputs - 1) at reduce_bytes_per_ns), then the write;
+//           folded = m * (inputs - 1) at the datatype's rate,
+//           costs::reduce_rate), then the write;
 //   Reads and writes of t's own cache and the reduction touch nothing any
 //   other thread uses: they are merged into one work step of the same
 //   duration, after the transfers that do share resources. (When several
@@ -169,13 +170,15 @@ private:
 // (sim/planning_beside_generation.hpp). Its plans equal plan_tasks' for the
 // finished schedule when every input buffer was added before the first task
 // (inputs are written before the collective starts) and `ranks`, `nodes`,
-// `rank_kind` and `application_around` (the schedule has application
-// tasks) are the finished schedule's. Error for a task that names a rank or
+// `rank_kind`, `datatype` (its spec's) and `application_around` (the
+// schedule has application tasks) are the finished schedule's. Error for a task that names a rank or
 // buffer not added yet.
 class TaskPlanner {
 public:
+    // `datatype`: the elements its reductions fold (costs::reduce_rate).
     TaskPlanner(const PlatformModel& platform, ProgressStrategy progress, std::vector<sched::RankInfo> ranks, int nodes,
-                sched::RankKind rank_kind, bool application_around, std::size_t expected_tasks = 0);
+                sched::RankKind rank_kind, sched::Datatype datatype, bool application_around,
+                std::size_t expected_tasks = 0);
     ~TaskPlanner();
     TaskPlanner(const TaskPlanner&) = delete;
     TaskPlanner& operator=(const TaskPlanner&) = delete;

@@ -52,12 +52,14 @@ Measurement point(Microbenchmark kind, Level level, std::uint64_t bytes) {
 }
 
 double simulate(const std::string& collective, const std::string& algorithm, std::uint64_t bytes,
-                const costs::Params& params, bool single_copy = false) {
+                const costs::Params& params, bool single_copy = false,
+                sched::Datatype datatype = sched::Datatype::double_) {
     auto machine = std::make_shared<const topo::Machine>(topo::load_machine("synthetic:Package:1 L3Cache:1 Core:2"));
     sched::CollectiveSpec spec;
     spec.collective = sched::parse_collective(collective);
     spec.algorithm = algorithm;
     spec.bytes = bytes;
+    spec.datatype = datatype;
     auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, {}));
     if (single_copy) schedule = sched::process_form(schedule, {.single_copy = true});
     const sim::PlatformModel platform(machine, params, 1);
@@ -143,4 +145,23 @@ TEST(CalibratedParams, ASingleCopyCostsTheKernelsWorkBesideTheCopy) {
         EXPECT_NEAR(simulate("bcast", "tree", bytes, params, true), expected, 1e-6 * expected) << bytes;
     }
     EXPECT_THROW((void)simulate("bcast", "tree", 64, costs::load_params("generic"), true), UsageError);
+}
+
+// A reduction of floats folds at float's rate where the params give one:
+// the fold's share of the two-rank allreduce scales, nothing else moves.
+TEST(CalibratedParams, ATypesOwnReductionRateIsCharged) {
+    costs::Params params = calibrate::calibrated_params(two_core_fit(), {}, costs::load_params("generic"),
+                                                        {"host7", "2026-11-23T02:00:00Z", "0.1.0 (abc1234)"});
+    params.reduce_bytes_per_ns_by_datatype["float"] = costs::Figure{50, "test"};
+    for (std::uint64_t bytes : {8u, 1024u, 65536u}) {
+        const double flag = calibrate::predicted_ns(point(Microbenchmark::flag, Level::same_socket, 64), params);
+        const double copy = calibrate::predicted_ns(point(Microbenchmark::copy, Level::same_socket, bytes), params);
+        const double m = static_cast<double>(bytes);
+        const double reduce = calibrate::predicted_ns(point(Microbenchmark::reduce, Level::same_socket, bytes), params) -
+                              m / params.reduce_bytes_per_ns.value + m / 50;
+        const double expected = 2 * flag + reduce + copy;
+        EXPECT_NEAR(simulate("allreduce", "tree", bytes, params, false, sched::Datatype::float_), expected,
+                    1e-6 * expected)
+            << bytes;
+    }
 }

@@ -34,6 +34,7 @@ costs::Params known_params() {
     params.compute_flops_per_ns = costs::Figure{11, "known"};
     params.flag_overhead_ns = costs::Figure{15, "known"};
     params.single_copy = costs::SingleCopyParams{{900, "known"}, {60, "known"}};
+    params.reduce_bytes_per_ns_by_datatype["float"] = costs::Figure{48, "known"};
     return params;
 }
 
@@ -80,6 +81,11 @@ std::vector<Measurement> synthetic_measurements(const costs::Params& params, dou
     add(Microbenchmark::compute, Level::local_cache, 100000);
     add(Microbenchmark::compute, Level::local_cache, 1000000);
     for (std::uint64_t bytes : {64u, 16384u, 262144u}) add(Microbenchmark::single_copy, Level::local_cache, bytes);
+    for (sched::Datatype datatype : {sched::Datatype::float_, sched::Datatype::int32}) {
+        add(Microbenchmark::typed_reduce, Level::local_cache, 65536);
+        list.back().datatype = datatype;
+        list.back().time_ns = calibrate::predicted_ns(list.back(), params);
+    }
     return list;
 }
 
@@ -118,6 +124,9 @@ TEST(CalibrationFit, RecoversKnownFiguresWithinTwoPercent) {
     ASSERT_TRUE(fit.single_copy_call_ns.has_value() && fit.single_copy_page_ns.has_value());
     expect_within(*fit.single_copy_call_ns, 900, 0.02, "single copy per call");
     expect_within(*fit.single_copy_page_ns, 60, 0.05, "single copy per page");
+    // float's kernel folds twice as fast as double's; int32's as fast: only float's rate is kept.
+    ASSERT_EQ(fit.reduce_bytes_per_ns_by_datatype.size(), 1u);
+    expect_within(fit.reduce_bytes_per_ns_by_datatype.at("float"), 48, 0.03, "float reduction rate");
 }
 
 TEST(CalibrationFit, WithoutNoiseTheFitIsExact) {

@@ -182,6 +182,27 @@ TEST(Params, ThePrivateCacheIsOptionalPositiveAndBounded) {
     }
 }
 
+// Rates per reduction kernel: optional, named by the kernel's first
+// datatype, bounded as rates are; a type without one folds at the doubles'.
+TEST(Params, ReductionRatesPerDatatypeAreOptionalNamedAndBounded) {
+    auto json = nlohmann::json::parse(westmere_text());
+    json["core"]["reduce_bytes_per_ns_by_datatype"] = {{"float", {{"value", 9.5}, {"source", "test"}}}};
+    const auto params = costs::load_params(write_temp("typed.json", json.dump(1)));
+    EXPECT_DOUBLE_EQ(costs::reduce_rate(params, sched::Datatype::float_).value, 9.5);
+    EXPECT_DOUBLE_EQ(costs::reduce_rate(params, sched::Datatype::real).value, 9.5);  // Fortran REAL: float's kernel
+    EXPECT_DOUBLE_EQ(costs::reduce_rate(params, sched::Datatype::int32).value, params.reduce_bytes_per_ns.value);
+    const auto back = costs::parse_params(costs::params_to_json(params), "back");
+    EXPECT_EQ(back.reduce_bytes_per_ns_by_datatype.at("float").source, "test");
+    json["core"]["reduce_bytes_per_ns_by_datatype"] = {{"real", {{"value", 9.5}, {"source", "test"}}}};
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("typed-name.json", json.dump(1))); })
+                  .find("reduce_bytes_per_ns_by_datatype.real' names no reduction kernel"),
+              std::string::npos);
+    json["core"]["reduce_bytes_per_ns_by_datatype"] = {{"float", {{"value", 1e300}, {"source", "test"}}}};
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("typed-range.json", json.dump(1))); })
+                  .find("bytes/ns"),
+              std::string::npos);
+}
+
 // Finite but absurd figures used to reach the simulator as infinite or zero
 // times; each is refused with its key, its range and its unit.
 TEST(Params, AbsurdFiguresAreRefusedWithTheirRange) {
