@@ -56,11 +56,10 @@ std::vector<std::vector<std::byte>> run_in_order(const sched::Schedule& schedule
     const std::size_t element = sched::element_size(schedule.spec.datatype);
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);
+        if (task.write.buffer < 0 || task.write.bytes == 0) continue;  // flags, waits, messages of nothing
         std::byte* destination = buffers[task.write.buffer].data() + task.write.offset;
         if (task.kind == sched::TaskKind::copy || task.kind == sched::TaskKind::net) {
-            if (task.write.bytes > 0)
-                std::memmove(destination, buffers[task.reads[0].buffer].data() + task.reads[0].offset,
-                             task.write.bytes);
+            std::memmove(destination, buffers[task.reads[0].buffer].data() + task.reads[0].offset, task.write.bytes);
         } else if (task.kind == sched::TaskKind::reduce) {
             std::vector<const std::byte*> sources;
             for (const sched::Range& read : task.reads) sources.push_back(buffers[read.buffer].data() + read.offset);
