@@ -28,6 +28,7 @@ const std::map<std::string, std::vector<std::string>>& alternatives() {
         {"intra", {"linear", "binomial", "chain", "pipeline", "binary"}},
         {"stages", {"1stage", "2stage"}},
         {"peer", {"next", "2", "3"}},
+        {"pairing", {"butterfly", "cyclic"}},
     };
     return values;
 }
