@@ -17,7 +17,8 @@ namespace numacoll::cli {
 // When some process is bound and neither --pus nor --placement says
 // otherwise, on one node (several nodes on one host are laid side by side
 // instead), with pinning: `pus` (the layout's list) gets the PUs the
-// processes run on (exec::pus_from_launcher_bindings) and `followed` is set.
+// processes run on (exec::pus_from_launcher_bindings) and `followed` is set;
+// processes bound to fewer PUs than they are are refused (one rank per PU).
 // `topology`: the machine option. Collective over the world; 0, or the exit
 // code every process returns.
 int follow_launcher_binding(const exec::MpiWorld& world, const CLI::App& command, const std::string& topology,

@@ -184,6 +184,10 @@ if [[ $(nproc) -ge 2 ]]; then
     "$numacoll" run --engine mpi --ranks-as processes --placement compact -b 8 -o "$scratch/x.csv"
   grep -q "bound by its launcher to PUs 1" "$scratch/out" || fail "a process bound away: $(cat "$scratch/out")"
 fi
+# Two processes bound to one PU: one rank per PU, refused with the count.
+expect_usage_error "two processes bound to one PU" timeout 120 "$mpiexec" -np 2 --oversubscribe --cpu-set 0 \
+  --bind-to core "$numacoll" run --engine mpi --ranks-as processes -b 8 -o "$scratch/x.csv"
+grep -q "the launcher bound 2 processes to 1 PU" "$scratch/out" || fail "two processes on one PU: $(cat "$scratch/out")"
 
 # What process 0 cannot write ends every process with exit 1 and its one
 # line, agreed on, without MPI_Abort's banner.
