@@ -42,21 +42,45 @@ std::string slurp(const std::filesystem::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The field `column` of a result CSV's first row (fields before it hold no comma).
-std::string results_field(const std::string& csv, const std::string& column) {
-    const auto split = [](const std::string& line) {
-        std::vector<std::string> fields;
-        std::stringstream stream(line);
-        for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
-        return fields;
-    };
+// A CSV line's fields (the result files quote no comma).
+std::vector<std::string> split_fields(const std::string& line) {
+    std::vector<std::string> fields;
+    std::stringstream stream(line);
+    for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
+    return fields;
+}
+
+// A result CSV: its header's columns, and each row as text and as fields.
+struct CsvTable {
+    std::vector<std::string> columns;
+    std::vector<std::string> lines;
+    std::vector<std::vector<std::string>> rows;
+
+    // The index of `column` (columns.size() when there is none).
+    std::size_t at(const std::string& column) const {
+        return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), column) - columns.begin());
+    }
+};
+
+CsvTable read_table(const std::string& csv) {
+    CsvTable table;
     std::stringstream lines(csv);
-    std::string header, row;
+    std::string header;
     std::getline(lines, header);
-    std::getline(lines, row);
-    const std::vector<std::string> columns = split(header), fields = split(row);
-    const auto at = std::find(columns.begin(), columns.end(), column) - columns.begin();
-    return at < static_cast<std::ptrdiff_t>(fields.size()) ? fields[at] : "";
+    table.columns = split_fields(header);
+    for (std::string line; std::getline(lines, line);) {
+        table.lines.push_back(line);
+        table.rows.push_back(split_fields(line));
+    }
+    return table;
+}
+
+// The field `column` of a result CSV's first row.
+std::string results_field(const std::string& csv, const std::string& column) {
+    const CsvTable table = read_table(csv);
+    if (table.rows.empty()) return "";
+    const std::size_t at = table.at(column);
+    return at < table.rows.front().size() ? table.rows.front()[at] : "";
 }
 
 // `environment`: VAR=VALUE assignments for this run only.
@@ -625,24 +649,14 @@ TEST(Cli, OverlapReportsOsuFiguresSimulatedAndMeasured) {
                               dir.string());
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(std::filesystem::exists(dir / "overlap.png"));
-    std::istringstream table(slurp(dir / "overlap.csv"));
-    std::string header;
-    std::getline(table, header);
-    std::vector<std::string> columns;
-    {
-        std::istringstream in(header);
-        for (std::string column; std::getline(in, column, ',');) columns.push_back(column);
-    }
-    auto at = [&](const std::string& name) {
-        return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
-    };
-    ASSERT_LT(at("overlap_percent"), columns.size()) << header;
+    const CsvTable table = read_table(slurp(dir / "overlap.csv"));
+    const auto at = [&](const std::string& name) { return table.at(name); };
+    ASSERT_LT(at("overlap_percent"), table.columns.size()) << slurp(dir / "overlap.csv");
     int rows = 0, measured = 0;
-    for (std::string line; std::getline(table, line);) {
-        std::vector<std::string> fields;
-        std::istringstream in(line);
-        for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
-        ASSERT_EQ(fields.size(), columns.size()) << line;
+    for (std::size_t row = 0; row < table.rows.size(); ++row) {
+        const std::vector<std::string>& fields = table.rows[row];
+        const std::string& line = table.lines[row];
+        ASSERT_EQ(fields.size(), table.columns.size()) << line;
         ++rows;
         measured += fields[at("engine")] == "threads";
         // OSU's figure from the row's own times.
@@ -670,23 +684,12 @@ TEST(Cli, OverlapTakesTheProcessForm) {
                                               "--no-plots -q --ranks-as ") +
                                   form + " -o " + dir.string());
         ASSERT_EQ(result.exit_code, 0) << result.err;
-        std::istringstream table(slurp(dir / "overlap.csv"));
-        std::string header;
-        std::getline(table, header);
-        std::vector<std::string> columns;
-        {
-            std::istringstream in(header);
-            for (std::string column; std::getline(in, column, ',');) columns.push_back(column);
-        }
-        const auto at = [&](const std::string& name) {
-            return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
-        };
+        const CsvTable table = read_table(slurp(dir / "overlap.csv"));
+        const auto at = [&](const std::string& name) { return table.at(name); };
         int rows = 0;
-        for (std::string line; std::getline(table, line);) {
-            std::vector<std::string> fields;
-            std::istringstream in(line);
-            for (std::string field; std::getline(in, field, ',');) fields.push_back(field);
-            ASSERT_EQ(fields.size(), columns.size()) << line;
+        for (std::size_t row = 0; row < table.rows.size(); ++row) {
+            const std::vector<std::string>& fields = table.rows[row];
+            ASSERT_EQ(fields.size(), table.columns.size()) << table.lines[row];
             EXPECT_EQ(fields[at("rank_kind")], std::string(form) == "threads" ? "threads" : "processes-sharing-memory");
             if (fields[at("engine")] == "sim") pure_ns[form] = std::stod(fields[at("pure_ns")]);
             ++rows;
