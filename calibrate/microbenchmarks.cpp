@@ -1,7 +1,6 @@
 #include "calibrate/microbenchmarks.hpp"
 
 #include <fmt/format.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <numeric>
 #include <random>
 
+#include "exec/cross_memory.hpp"
 #include "exec/flag.hpp"
 #include "exec/input_pattern.hpp"
 #include "exec/kernels.hpp"
@@ -155,9 +155,8 @@ public:
         exec::fill_input(source_, bytes_, 0, iteration, sched::ReduceOp::sum);
     }
     void run(int, std::uint32_t, bool) override {
-        iovec local{destination_, bytes_};
-        iovec remote{source_, bytes_};
-        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(bytes_)) failed_ = true;
+        if (!exec::read_process_memory(getpid(), reinterpret_cast<std::uintptr_t>(source_), destination_, bytes_))
+            failed_ = true;
     }
     bool failed() const { return failed_; }
 
@@ -394,11 +393,6 @@ Microbenchmarks::Timed Microbenchmarks::single_copy(int pu, std::uint64_t bytes)
     return finish(m, result, 1, {pu});
 }
 
-bool Microbenchmarks::single_copy_allowed() {
-    std::byte from{1}, to{};
-    iovec local{&to, 1};
-    iovec remote{&from, 1};
-    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
-}
+bool Microbenchmarks::single_copy_allowed() { return exec::process_memory_readable(); }
 
 }  // namespace numacoll::calibrate

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <sys/prctl.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include <set>
 
 #include "exec/buffers.hpp"
+#include "exec/cross_memory.hpp"
 #include "exec/harness.hpp"
 #include "exec/node_segment.hpp"
 #include "exec/process_transport.hpp"
@@ -118,9 +118,7 @@ void check_single_copy_allowed(const sched::Schedule& schedule, int rank, const 
     }
     for (int b : read) {
         std::byte probe{};
-        iovec local{&probe, 1};
-        iovec remote{reinterpret_cast<void*>(exposed[b].address), 1};
-        if (process_vm_readv(exposed[b].process, &local, 1, &remote, 1, 0) != 1)
+        if (!read_process_memory(exposed[b].process, exposed[b].address, &probe, 1))
             throw UsageError(fmt::format("single copy reads another process's memory through the kernel "
                                          "(process_vm_readv), which this system refuses here ({}): run without "
                                          "--single-copy",

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <sched.h>
-#include <sys/uio.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +9,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "exec/cross_memory.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -190,17 +190,9 @@ void ProcessTransport::copy_from_process(int task, const Buffers& buffers) {
     if (source.process == 0)
         throw Error(fmt::format("task {} copies from buffer {}, which no process of this node exposes to this one", task,
                                 read.buffer));
-    std::byte* into = buffers.at(copy.write);
-    std::uint64_t done = 0;
-    while (done < copy.write.bytes) {  // the kernel may stop short (at most IOV_MAX pages' worth at a time)
-        iovec local{into + done, copy.write.bytes - done};
-        iovec remote{reinterpret_cast<void*>(source.address + read.offset + done), copy.write.bytes - done};
-        const ssize_t moved = process_vm_readv(source.process, &local, 1, &remote, 1, 0);
-        if (moved <= 0)
-            throw Error(fmt::format("task {}: process_vm_readv from process {} failed: {}", task, source.process,
-                                    moved < 0 ? std::strerror(errno) : "nothing moved"));
-        done += static_cast<std::uint64_t>(moved);
-    }
+    if (!read_process_memory(source.process, source.address + read.offset, buffers.at(copy.write), copy.write.bytes))
+        throw Error(fmt::format("task {}: process_vm_readv from process {} failed: {}", task, source.process,
+                                std::strerror(errno)));
 }
 
 void ProcessTransport::finish(int, std::uint32_t iteration) {
