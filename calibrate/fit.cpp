@@ -61,10 +61,6 @@ Level read_level(const Measurement& mb, double private_cache_bytes) {
 
 }  // namespace
 
-double single_copy_pages(std::uint64_t bytes) {
-    return std::ceil(static_cast<double>(bytes) / costs::SingleCopyParams::page_bytes);
-}
-
 double FitResult::worst_cache_residual() const {
     double worst = 0;
     for (const auto& [level, fit] : levels)
@@ -105,7 +101,7 @@ double predicted_ns(const Measurement& mb, const costs::Params& params) {
         case Microbenchmark::single_copy:
             return read_ns + write_ns +
                    (params.single_copy ? params.single_copy->call_ns.value +
-                                             single_copy_pages(mb.bytes) * params.single_copy->page_ns.value
+                                             costs::SingleCopyParams::pages(mb.bytes) * params.single_copy->page_ns.value
                                        : 0);
     }
     return 0;
@@ -447,7 +443,7 @@ FitResult fit_measurements(const std::vector<Measurement>& measurements, double 
         const auto own = result.levels.find(own_level(mb, private_cache_bytes));
         if (own == result.levels.end()) continue;
         const double copy_ns = 2 * (own->second.latency_ns + static_cast<double>(mb.bytes) / own->second.bandwidth_bytes_per_ns);
-        single_rows.push_back({1 / mb.time_ns, single_copy_pages(mb.bytes) / mb.time_ns});
+        single_rows.push_back({1 / mb.time_ns, costs::SingleCopyParams::pages(mb.bytes) / mb.time_ns});
         single_y.push_back(1.0 - copy_ns / mb.time_ns);
     }
     if (!single_rows.empty()) {

@@ -101,9 +101,6 @@ struct FitResult {
     double worst_cache_residual() const;
 };
 
-// The 4 KiB pages a single copy of `bytes` pins.
-double single_copy_pages(std::uint64_t bytes);
-
 // What the simulator charges for a measurement's microbenchmark with these
 // params (the table above).
 double predicted_ns(const Measurement& measurement, const costs::Params& params);

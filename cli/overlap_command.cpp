@@ -219,10 +219,7 @@ EngineSetup prepare_engine(const OverlapOptions& options, const std::string& eng
             throw UsageError(fmt::format("params '{}' give no core.compute_flops_per_ns, which turns the computation "
                                          "into flops (docs/params.md)",
                                          setup.params->origin));
-        if (options.algorithm.single_copy && !setup.params->single_copy)
-            throw UsageError(fmt::format("--single-copy: params '{}' give no single_copy costs to simulate it with: "
-                                         "numacoll calibrate measures them on this machine",
-                                         setup.params->origin));
+        if (options.algorithm.single_copy) (void)costs::single_copy_costs(*setup.params);
     } else {
         const bool over_mpi = engine == "mpi" || engine == "mpi-native";
         if (!over_mpi && options.machine.nodes != 1) throw UsageError("--engine threads runs one node: --nodes 1");

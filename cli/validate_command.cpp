@@ -107,10 +107,7 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
             for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout);
             trace_bytes = trace_bytes_of(options, trace_bytes_given);
             const costs::Params params = costs::params_for(*layout->machine, options.params);
-            if (options.algorithm.single_copy && !params.single_copy)
-                throw UsageError(fmt::format("--single-copy: params '{}' give no single_copy costs to simulate it with: "
-                                             "numacoll calibrate measures them on this machine",
-                                             params.origin));
+            if (options.algorithm.single_copy) (void)costs::single_copy_costs(params);  // before measuring
             if (world.rank() == 0) {
                 folder = open_output_folder(options.output_dir, "validate", validate_inputs(options),
                                             validation_folder_scope());

@@ -75,6 +75,14 @@ private:
 
 }  // namespace
 
+const SingleCopyParams& single_copy_costs(const Params& params) {
+    if (!params.single_copy)
+        throw UsageError(fmt::format("params '{}' give no single_copy costs, which a schedule with single copy needs: "
+                                     "numacoll calibrate measures them on this machine (docs/params.md)",
+                                     params.origin));
+    return *params.single_copy;
+}
+
 const Figure& reduce_rate(const Params& params, sched::Datatype datatype) {
     if (params.reduce_bytes_per_ns_by_datatype.empty()) return params.reduce_bytes_per_ns;
     for (sched::Datatype kernel : sched::one_datatype_per_representation())

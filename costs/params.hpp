@@ -13,6 +13,8 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -76,6 +78,8 @@ struct NicDmaParams {
 // page of the source (Linux's get_user_pages) before copying it.
 struct SingleCopyParams {
     static constexpr double page_bytes = 4096;
+    // The pages a copy of `bytes` pins.
+    static double pages(std::uint64_t bytes) { return std::ceil(static_cast<double>(bytes) / page_bytes); }
     Figure call_ns;
     Figure page_ns;
 };
@@ -116,6 +120,10 @@ struct Params {
     LevelParams& at(Level level) { return levels[static_cast<std::size_t>(level)]; }
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }
 };
+
+// The single copy's costs; UsageError when the params give none (no
+// bundled set does: calibrate measures them).
+const SingleCopyParams& single_copy_costs(const Params& params);
 
 // The rate at which a core folds elements of `datatype`: its kernel's
 // figure in reduce_bytes_per_ns_by_datatype, else reduce_bytes_per_ns.

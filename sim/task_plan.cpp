@@ -312,13 +312,8 @@ double compute_work_per_flop(const costs::Params& params) {
 // What a copy from another process's exposed buffer costs its core beyond
 // moving the bytes: the system call, and pinning each page of the source.
 costs::Figure single_copy_overhead(const costs::Params& params, std::uint64_t bytes) {
-    if (!params.single_copy)
-        throw UsageError(fmt::format("params '{}' give no single_copy costs, which a schedule with single copy needs: "
-                                     "numacoll calibrate measures them on this machine (docs/params.md)",
-                                     params.origin));
-    const double pages = std::ceil(static_cast<double>(bytes) / costs::SingleCopyParams::page_bytes);
-    return {params.single_copy->call_ns.value + pages * params.single_copy->page_ns.value,
-            params.single_copy->call_ns.source};
+    const costs::SingleCopyParams& costs = costs::single_copy_costs(params);
+    return {costs.call_ns.value + costs::SingleCopyParams::pages(bytes) * costs.page_ns.value, costs.call_ns.source};
 }
 
 }  // namespace

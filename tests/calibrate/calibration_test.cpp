@@ -140,7 +140,7 @@ TEST(CalibratedParams, ASingleCopyCostsTheKernelsWorkBesideTheCopy) {
     for (std::uint64_t bytes : {8u, 4096u, 4097u, 65536u}) {
         const double flag = calibrate::predicted_ns(point(Microbenchmark::flag, Level::same_socket, 64), params);
         const double copy = calibrate::predicted_ns(point(Microbenchmark::copy, Level::same_socket, bytes), params);
-        const double kernel = 700 + 50 * calibrate::single_copy_pages(bytes);
+        const double kernel = 700 + 50 * costs::SingleCopyParams::pages(bytes);
         const double expected = flag + kernel + copy + flag;
         EXPECT_NEAR(simulate("bcast", "tree", bytes, params, true), expected, 1e-6 * expected) << bytes;
     }
