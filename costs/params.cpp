@@ -156,7 +156,8 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
         const std::string path = "core.reduce_bytes_per_ns_by_datatype.";
         if (!rates.is_object()) throw InputError(fmt::format("params '{}': '{}' must be an object", label, path));
         const auto& kernels = sched::one_datatype_per_representation();
-        for (const auto& [name, node] : rates.items()) {
+        for (const auto& item : rates.items()) {
+            const std::string& name = item.key();
             const bool known = std::any_of(kernels.begin(), kernels.end(),
                                            [&](sched::Datatype datatype) { return name == sched::to_string(datatype); });
             if (!known)
