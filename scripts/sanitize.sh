@@ -32,7 +32,9 @@ run_asan() {
   # The proofs on hwloc's reference machines (up to 64 ranks a node) run the
   # checker's code that the bundled machines' proofs already run here, for
   # twenty times the time under the sanitizers: scripts/test.sh runs them.
-  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE mpi -E '^AlgorithmProofsOnSharedXml\.'
+  # So does it run the demo, a chain of commands (calibrate, validate, sim,
+  # plot) whose own tests run here.
+  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE mpi -E '^(AlgorithmProofsOnSharedXml\.|Cli\.DemoRunsTheWholeChain$)'
   ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir build-asan --output-on-failure -L mpi
 }
 
