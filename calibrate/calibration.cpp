@@ -157,8 +157,8 @@ CalibrationRun calibrate_machine(const topo::Machine& machine, const Calibration
             const std::uint64_t each = dram_bytes / static_cast<std::uint64_t>(d) / 64 * 64;
             plan.push_back({fmt::format("{} concurrent DRAM copies {}", d, format_bytes(each)),
                             [=](Microbenchmarks& b) { return b.dram_copy(some, each); }});
-            dram_kept_bytes += 2 * each * static_cast<std::uint64_t>(d);
         }
+        // The chases' buffers, and the copies' pool (the concurrent copies carve theirs from it).
         dram_kept_bytes += (1 + remote_by_hops.size() + 2) * dram_bytes;
     } else {
         say(fmt::format("DRAM not measured: its buffers ({} twice) need more than half the free memory", format_bytes(dram_bytes)));

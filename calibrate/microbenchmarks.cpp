@@ -287,35 +287,38 @@ Microbenchmarks::Timed Microbenchmarks::reduce(costs::Level level, PuPair pair, 
     return finish(m, result, 1, pus, harness.timed_threads);
 }
 
-Microbenchmarks::DramBuffers& Microbenchmarks::dram_buffers(const std::string& kind, const std::vector<int>& pus,
-                                                             std::uint64_t bytes, int numa, int count) {
-    const auto key = std::make_tuple(kind, pus, bytes, numa);
-    if (!keep_dram_buffers_) dram_.clear();
-    DramBuffers& buffers = dram_[key];
-    if (buffers.memory.empty())
-        for (int b = 0; b < count; ++b)
-            buffers.memory.push_back(
-                binding_.allocate(bytes, numa >= 0 ? numa : numa_of_pu(pus[static_cast<std::size_t>(b) % pus.size()])));
-    return buffers;
+void write_chase_cycle(std::uint64_t* next, std::uint64_t lines, std::uint64_t stride) {
+    std::vector<std::uint64_t> order(lines);
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 random(12345);
+    for (std::uint64_t i = lines - 1; i > 0 && i < lines; --i) std::swap(order[i], order[random() % i]);
+    for (std::uint64_t i = 0; i < lines; ++i) next[order[i] * stride] = order[(i + 1) % lines];
+}
+
+Microbenchmarks::ChaseBuffer& Microbenchmarks::chase_buffer(std::uint64_t bytes, int numa) {
+    if (!keep_dram_buffers_) chases_.clear();
+    ChaseBuffer& buffer = chases_[{bytes, numa}];
+    if (!buffer.memory) buffer.memory = binding_.allocate(bytes, numa);
+    return buffer;
+}
+
+std::byte* Microbenchmarks::copy_pool(int numa, std::uint64_t bytes) {
+    auto& [memory, size] = copy_pools_[numa];
+    if (!memory || size < bytes) {
+        memory.reset();  // before the larger one is touched
+        memory = binding_.allocate(bytes, numa);
+        size = bytes;
+    }
+    return memory.get();
 }
 
 Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_bytes, int steps, int numa, int hops) {
-    // Sattolo's shuffle makes one cycle through every line, so the walk
-    // never settles in a cache-sized subset.
     const std::uint64_t lines = buffer_bytes / 64;
-    DramBuffers& buffers = dram_buffers("chase", {}, lines * 64, numa >= 0 ? numa : numa_of_pu(pu), 1);
-    auto* next = reinterpret_cast<std::uint64_t*>(buffers.memory.front().get());
-    if (!buffers.prepared) {
-        std::vector<std::uint64_t> order(lines);
-        std::iota(order.begin(), order.end(), 0);
-        std::mt19937_64 random(12345);
-        for (std::uint64_t i = lines - 1; i > 0; --i) std::swap(order[i], order[random() % i]);
-        for (std::uint64_t i = 0; i < lines; ++i) next[order[i] * ChaseWork::lines_stride] = order[(i + 1) % lines];
-        std::uint64_t at = 0, length = 0;
-        do at = next[at * ChaseWork::lines_stride], ++length;
-        while (at != 0 && length <= lines);
-        if (length != lines) wrong(fmt::format("the chase cycle has {} of {} lines", length, lines));
-        buffers.prepared = true;  // a chase only reads it
+    ChaseBuffer& buffer = chase_buffer(lines * 64, numa >= 0 ? numa : numa_of_pu(pu));
+    auto* next = reinterpret_cast<std::uint64_t*>(buffer.memory.get());
+    if (!buffer.prepared) {
+        write_chase_cycle(next, lines, ChaseWork::lines_stride);
+        buffer.prepared = true;  // a chase only reads it
     }
     ChaseWork work(next, steps);
     const auto result = exec::run_iterations({pu}, binding_, options(std::max(3, iterations_.timed / 10)), work);
@@ -324,15 +327,21 @@ Microbenchmarks::Timed Microbenchmarks::dram_chase(int pu, std::uint64_t buffer_
 }
 
 Microbenchmarks::Timed Microbenchmarks::dram_copy(const std::vector<int>& pus, std::uint64_t bytes) {
+    if (!keep_dram_buffers_) copy_pools_.clear();
     std::vector<std::vector<std::pair<std::byte*, int>>> inputs(pus.size());
     std::vector<Job> jobs(pus.size());
-    // Each PU's source and destination, on its NUMA node.
-    std::vector<int> owners;
-    for (int pu : pus) owners.insert(owners.end(), {pu, pu});
-    const std::vector<Buffer>& memory = dram_buffers("copy", owners, bytes, -1, static_cast<int>(owners.size())).memory;
+    // Each PU's source and destination, on its NUMA node: the streams of one
+    // node take consecutive parts of its pool.
+    std::map<int, std::uint64_t> taken_bytes;  // by NUMA node
+    std::vector<std::uint64_t> offsets;
+    for (int pu : pus) {
+        offsets.push_back(taken_bytes[numa_of_pu(pu)]);
+        taken_bytes[numa_of_pu(pu)] += 2 * bytes;
+    }
     for (std::size_t t = 0; t < pus.size(); ++t) {
-        inputs[t].push_back({memory[2 * t].get(), static_cast<int>(t)});
-        jobs[t] = {{memory[2 * t].get()}, memory[2 * t + 1].get()};
+        std::byte* source = copy_pool(numa_of_pu(pus[t]), taken_bytes[numa_of_pu(pus[t])]) + offsets[t];
+        inputs[t].push_back({source, static_cast<int>(t)});
+        jobs[t] = {{source}, source + bytes};
     }
     CopyWork work(bytes, inputs, jobs);
     const auto result = exec::run_iterations(pus, binding_, options(std::max(3, iterations_.timed / 10)), work);

@@ -17,7 +17,7 @@
 //   far larger than the last-level cache, on its own NUMA node or another;
 //   the time is per line;
 // - dram_copy: one PU copies such a buffer; contended_dram_copy: d PUs each
-//   copy their own part of it at once;
+//   copy their own part of it at once (the copies share their buffers);
 // - compute: exec::compute_flops on one PU;
 // - typed_reduce: one PU folds two of its own vectors of `datatype` with
 //   the datatype's kernel (exec::reduce_into), by `op`;
@@ -94,16 +94,20 @@ private:
                  const std::vector<int>& pus, const std::vector<bool>& timed_threads = {});
     double floor_ns(const std::vector<int>& pus, const std::vector<bool>& timed_threads);
 
-    // A DRAM point's buffers: new, or the ones an earlier call with the same
-    // key left when they are kept. First touching buffers larger than the
-    // last-level cache (1 GiB where hwloc reports a 508 MB L3) was over half
-    // of a quick calibration; the cycle of a chase depends on its size only.
-    struct DramBuffers {
-        std::vector<std::shared_ptr<std::byte>> memory;
-        bool prepared = false;  // a chase's cycle is written
+    // A chase's buffer and its cycle: new, or the one an earlier call of the
+    // same size and NUMA node left when buffers are kept. First touching
+    // buffers larger than the last-level cache (1 GiB where hwloc reports a
+    // 508 MB L3) was over half of a quick calibration.
+    struct ChaseBuffer {
+        std::shared_ptr<std::byte> memory;
+        bool prepared = false;  // its cycle is written
     };
-    DramBuffers& dram_buffers(const std::string& kind, const std::vector<int>& pus, std::uint64_t bytes, int numa,
-                              int count);
+    ChaseBuffer& chase_buffer(std::uint64_t bytes, int numa);
+    // The copies' sources and destinations: one pool per NUMA node, which
+    // every DRAM copy carves from its start (a point's streams on one node
+    // take consecutive parts), grown when a point needs more. One copy of
+    // B bytes and d concurrent copies of B/d each take the same 2B.
+    std::byte* copy_pool(int numa, std::uint64_t bytes);
 
     const topo::Machine& machine_;
     BenchmarkIterations iterations_;
@@ -111,7 +115,14 @@ private:
     bool pinned_ = true;
     std::map<std::pair<std::vector<int>, std::vector<bool>>, double> floors_;
     bool keep_dram_buffers_ = false;
-    std::map<std::tuple<std::string, std::vector<int>, std::uint64_t, int>, DramBuffers> dram_;
+    std::map<std::pair<std::uint64_t, int>, ChaseBuffer> chases_;  // by size and NUMA node
+    std::map<int, std::pair<std::shared_ptr<std::byte>, std::uint64_t>> copy_pools_;  // by NUMA node: memory, bytes
 };
+
+// Writes a chase's cycle into `lines` lines of `stride` uint64 each: line i
+// holds the index of the line that follows it, and the walk from line 0
+// passes through every line once before it returns (Sattolo's shuffle makes
+// one cycle), in an order that no prefetcher follows.
+void write_chase_cycle(std::uint64_t* next, std::uint64_t lines, std::uint64_t stride);
 
 }  // namespace numacoll::calibrate

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "common/error.hpp"
 
 using namespace numacoll;
@@ -56,4 +59,33 @@ TEST(Microbenchmarks, FlagsChasesAndComputeGiveTimesPerUnit) {
     EXPECT_LT(chase.measurement.time_ns, 1e5);  // per line, not per iteration
     EXPECT_GT(bench.dram_copy({0}, 1 << 20).measurement.time_ns, 0);
     EXPECT_GT(bench.compute(0, 1e5).measurement.time_ns, 0);
+}
+
+// The chase walks every line once per cycle, whatever the count of lines.
+TEST(Microbenchmarks, AChaseCycleGoesThroughEveryLineOnce) {
+    for (std::uint64_t lines : {1, 2, 3, 7, 64, 1000, 4099}) {
+        const std::uint64_t stride = 8;
+        std::vector<std::uint64_t> next(lines * stride, lines);  // `lines`: no line written
+        calibrate::write_chase_cycle(next.data(), lines, stride);
+        std::vector<bool> seen(lines, false);
+        std::uint64_t at = 0;
+        for (std::uint64_t step = 0; step < lines; ++step) {
+            ASSERT_LT(at, lines) << lines << " lines, step " << step;
+            EXPECT_FALSE(seen[at]) << lines << " lines: line " << at << " twice";
+            seen[at] = true;
+            at = next[at * stride];
+        }
+        EXPECT_EQ(at, 0u) << lines << " lines: the walk does not return to line 0";
+    }
+}
+
+// Concurrent DRAM copies carve their parts from the pool that a single copy
+// of the same total made: each still moves its own bytes (dram_copy checks
+// every stream's destination).
+TEST(Microbenchmarks, ConcurrentDramCopiesEachMoveTheirOwnBytes) {
+    calibrate::Microbenchmarks bench(live(), few(), /*keep_dram_buffers=*/true);
+    EXPECT_GT(bench.dram_copy({0}, 1 << 20).measurement.time_ns, 0);
+    const auto both = bench.dram_copy({0, last_pu()}, 1 << 19);  // checks each stream's destination
+    EXPECT_GT(both.measurement.time_ns, 0);
+    EXPECT_EQ(both.measurement.streams, 2);
 }
