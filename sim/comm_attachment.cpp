@@ -37,7 +37,7 @@ DetachFunction simgrid_detach() {
 
 // Built when SimGrid's own definition can be found to fall back on; on by
 // default, off with NUMACOLL_SIMGRID_ATTACHED_COMMS=0 (to compare).
-const bool available = [] {
+const bool attachment_available = [] {
     const bool found = simgrid_detach() != nullptr;
     kept_attached = found && simgrid_substitutes_requested();
     return found;
@@ -45,7 +45,7 @@ const bool available = [] {
 
 }  // namespace
 
-bool comm_attachment_built() { return available; }
+bool comm_attachment_built() { return attachment_available; }
 
 }  // namespace numacoll::sim
 

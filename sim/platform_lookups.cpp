@@ -64,8 +64,8 @@ const AllHosts simgrid_all_hosts = simgrid_definition<AllHosts>(all_hosts_symbol
 const ByName simgrid_host_by_name = simgrid_definition<ByName>(host_by_name_symbol);
 const ByName simgrid_link_by_name = simgrid_definition<ByName>(link_by_name_symbol);
 const ZoneOf simgrid_zone_of_netpoint = simgrid_definition<ZoneOf>(zone_of_netpoint_symbol);
-const bool available = simgrid_all_hosts && simgrid_host_by_name && simgrid_link_by_name && simgrid_zone_of_netpoint;
-bool enabled_now = available && simgrid_substitutes_requested();
+const bool lookups_available = simgrid_all_hosts && simgrid_host_by_name && simgrid_link_by_name && simgrid_zone_of_netpoint;
+bool enabled_now = lookups_available && simgrid_substitutes_requested();
 
 bool from_root(const void* zone) {
     const auto* root = sg::Engine::get_instance()->get_netzone_root();
@@ -145,10 +145,10 @@ PlatformIndex::~PlatformIndex() {
     active = nullptr;
 }
 
-bool PlatformIndex::built() { return available; }
+bool PlatformIndex::built() { return lookups_available; }
 std::size_t PlatformIndex::answered_count() { return answered; }
 bool PlatformIndex::enabled() { return enabled_now; }
-void PlatformIndex::set_enabled(bool enabled) { enabled_now = enabled && available; }
+void PlatformIndex::set_enabled(bool enabled) { enabled_now = enabled && lookups_available; }
 
 void PlatformIndex::add_host(sg::Host* host) {
     if (active == nullptr) return;

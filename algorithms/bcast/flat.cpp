@@ -118,7 +118,7 @@ FlatAlgorithm flat_by_name(const std::string& name) {
     return FlatAlgorithm::binomial;
 }
 
-AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
+AlgorithmInfo bcast_flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
     AlgorithmInfo info = flat_algorithm_info(Collective::bcast, flat, hierarchical);
     const bool chained = flat.algorithm == FlatAlgorithm::chain || flat.algorithm == FlatAlgorithm::pipeline;
     if (chained && !hierarchical) {
@@ -172,8 +172,8 @@ AlgorithmInfo leader_info() {
 
 std::vector<AlgorithmInfo> bcast_flat_infos() {
     std::vector<AlgorithmInfo> infos;
-    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(flat_info(flat, false));
-    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(flat_info(flat, true));
+    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(bcast_flat_info(flat, false));
+    for (const auto& flat : flat_bcast_algorithms()) infos.push_back(bcast_flat_info(flat, true));
     infos.push_back(leader_info());
     return infos;
 }

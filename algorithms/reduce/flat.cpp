@@ -60,7 +60,7 @@ private:
     std::optional<LayoutLevels> levels_;
 };
 
-AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
+AlgorithmInfo reduce_flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
     AlgorithmInfo info = flat_algorithm_info(Collective::reduce, flat, hierarchical);
     info.generate = [flat, hierarchical](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         const int fanout = flat.algorithm == FlatAlgorithm::chain ? options.integer("fanout", 1) : 1;
@@ -73,8 +73,8 @@ AlgorithmInfo flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) {
 
 std::vector<AlgorithmInfo> reduce_flat_infos() {
     std::vector<AlgorithmInfo> infos;
-    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(flat_info(flat, false));
-    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(flat_info(flat, true));
+    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(reduce_flat_info(flat, false));
+    for (const auto& flat : flat_reduce_algorithms()) infos.push_back(reduce_flat_info(flat, true));
     return infos;
 }
 

@@ -16,6 +16,9 @@ inline std::shared_ptr<const topo::Machine> machine(const std::string& spec) {
     return entry;
 }
 
+// This machine, as hwloc sees it.
+inline std::shared_ptr<const topo::Machine> live() { return machine("live"); }
+
 inline sched::Schedule tree_allreduce(const std::string& topology, std::uint64_t bytes, int ranks = 0, int nodes = 1,
                                      std::map<std::string, std::string> options = {}) {
     algo::LayoutOptions layout_options;

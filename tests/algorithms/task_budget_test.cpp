@@ -15,7 +15,7 @@ using namespace numacoll;
 
 namespace {
 
-algo::Layout westmere() {
+algo::Layout westmere_layout() {
     static const auto machine = std::make_shared<const topo::Machine>(topo::load_machine("westmere"));
     return algo::make_layout(machine, {});
 }
@@ -32,7 +32,7 @@ sched::CollectiveSpec spec(sched::Collective collective, const std::string& algo
 
 std::string refusal(const sched::CollectiveSpec& what) {
     try {
-        algo::generate_schedule(what, westmere());
+        algo::generate_schedule(what, westmere_layout());
     } catch (const UsageError& error) {
         return error.what();
     }
@@ -63,7 +63,7 @@ TEST(TaskBudget, AGeneratorThatGoesPastTheBudgetIsStopped) {
     ::unsetenv("NUMACOLL_MAX_TASKS");
     EXPECT_NE(why.find("would have more than 20 tasks"), std::string::npos) << why;
     // Within the default budget the same schedule is made, and later ones too.
-    EXPECT_GT(algo::generate_schedule(spec(sched::Collective::allreduce, "tree", 64), westmere()).task_count(), 20);
+    EXPECT_GT(algo::generate_schedule(spec(sched::Collective::allreduce, "tree", 64), westmere_layout()).task_count(), 20);
 }
 
 TEST(TaskBudget, TheBoundMustBeACount) {
@@ -74,7 +74,7 @@ TEST(TaskBudget, TheBoundMustBeACount) {
 }
 
 TEST(TaskBudget, ARequestIsCheckedAsGenerationWouldWithoutGenerating) {
-    const algo::Layout layout = westmere();
+    const algo::Layout layout = westmere_layout();
     // What generation refuses before it generates, the check refuses with the same words.
     for (const auto& bad : {spec(sched::Collective::bcast, "binomial", 1 << 20, {{"segment", "1"}}),
                             spec(sched::Collective::allreduce, "tree", 12), spec(sched::Collective::allreduce, "ring", 64),

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "../support/files.hpp"
 
 namespace {
 
@@ -37,10 +38,7 @@ const std::filesystem::path& scratch_dir() {
     return dir;
 }
 
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using numacoll::test_support::slurp;
 
 // A CSV line's fields (the result files quote no comma).
 std::vector<std::string> split_fields(const std::string& line) {

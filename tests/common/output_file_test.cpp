@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "../support/files.hpp"
 
 using namespace numacoll;
 namespace fs = std::filesystem;
@@ -46,12 +47,7 @@ fs::path scratch(const std::string& name) {
     return path;
 }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 // Names in the folder of `path` that start with its file name and hold ".tmp".
 int temporaries_beside(const fs::path& path) {

@@ -16,6 +16,7 @@
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "../support/files.hpp"
 
 using namespace numacoll;
 namespace fs = std::filesystem;
@@ -30,12 +31,7 @@ fs::path fresh(const std::string& name) {
     return path;
 }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 void put(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 

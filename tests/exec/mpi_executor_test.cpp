@@ -33,7 +33,7 @@ namespace {
 
 exec::MpiWorld* world = nullptr;
 
-std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
+using test::live;
 
 sched::Schedule generate(sched::Collective collective, const std::string& algorithm, int nodes, int threads,
                          std::uint64_t bytes) {

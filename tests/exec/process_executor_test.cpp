@@ -38,7 +38,7 @@ namespace {
 
 exec::MpiWorld* world = nullptr;
 
-std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
+using test::live;
 
 sched::Schedule processes(sched::CollectiveSpec spec, int ranks, int nodes) {
     return sched::process_form(test::on_live_machine(spec, ranks / nodes, nodes));

@@ -17,7 +17,7 @@ using namespace numacoll;
 
 namespace {
 
-std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
+using test::live;
 
 sched::Schedule collective(const std::string& algorithm, int threads, std::uint64_t bytes) {
     sched::CollectiveSpec spec;

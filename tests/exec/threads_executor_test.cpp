@@ -27,7 +27,7 @@ using namespace numacoll;
 
 namespace {
 
-std::shared_ptr<const topo::Machine> live() { return test::machine("live"); }
+using test::live;
 
 sched::Schedule tree(int threads, std::uint64_t bytes, sched::ReduceOp op = sched::ReduceOp::sum,
                     std::map<std::string, std::string> options = {}) {

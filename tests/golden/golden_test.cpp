@@ -26,6 +26,7 @@
 #include "sim/engine.hpp"
 #include "sim/platform_lookups.hpp"
 #include "sim/recycling_heap.hpp"
+#include "../support/files.hpp"
 
 using namespace numacoll;
 
@@ -94,12 +95,7 @@ std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedu
 
 std::filesystem::path golden_dir() { return NUMACOLL_GOLDEN_DIR; }
 
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 bool regenerating() {
     const char* flag = std::getenv("NUMACOLL_REGENERATE_GOLDEN");

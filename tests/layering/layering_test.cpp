@@ -12,17 +12,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "../support/files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 // Runs the include check on `tree`; returns its exit status and output.
 std::pair<int, std::string> check_tree(const fs::path& tree) {

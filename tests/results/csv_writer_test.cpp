@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "../support/files.hpp"
 
 using namespace numacoll;
 namespace fs = std::filesystem;
@@ -35,12 +36,7 @@ fs::path scratch(const std::string& name) {
     return dir / name;
 }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 // The one temporary beside `path`, or an empty path.
 fs::path temporary_of(const fs::path& path) {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include <unistd.h>
+#include "../support/files.hpp"
 
 using namespace numacoll;
 
@@ -58,16 +59,11 @@ sched::Timeline timeline() {
     return times;
 }
 
-std::filesystem::path scratch(const std::string& name) {
+std::filesystem::path trace_path(const std::string& name) {
     return std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);
 }
 
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using numacoll::test_support::slurp;
 
 }  // namespace
 
@@ -79,7 +75,7 @@ TEST(TraceWriter, TheExtensionChoosesTheFormat) {
 }
 
 TEST(TraceWriter, ChromeTraceFollowsTheTraceEventFormat) {
-    const auto path = scratch("trace.json");
+    const auto path = trace_path("trace.json");
     {
         results::TraceWriter writer(path.string());
         writer.write(two_nodes(), timeline(), "simulated");
@@ -122,7 +118,7 @@ TEST(TraceWriter, ChromeTraceFollowsTheTraceEventFormat) {
 }
 
 TEST(TraceWriter, PajeIsReadByPajeng) {
-    const auto path = scratch("trace.paje");
+    const auto path = trace_path("trace.paje");
     {
         results::TraceWriter writer(path.string());
         writer.write(two_nodes(), timeline());
@@ -147,7 +143,7 @@ TEST(TraceWriter, PajeIsReadByPajeng) {
         std::filesystem::remove(path);
         GTEST_SKIP() << "pajeng's pj_dump is not installed";
     }
-    const auto dump = scratch("paje-dump.txt");
+    const auto dump = trace_path("paje-dump.txt");
     ASSERT_EQ(std::system(("pj_dump " + path.string() + " > " + dump.string() + " 2>&1").c_str()), 0) << slurp(dump);
     const std::string dumped = slurp(dump);
     std::filesystem::remove(path);

@@ -22,7 +22,7 @@
 namespace numacoll::sim {
 namespace {
 
-constexpr std::size_t mib = std::size_t{1} << 20;
+constexpr std::size_t mebibyte = std::size_t{1} << 20;
 
 // Whether the kernel gives huge pages on request (THP "madvise" or "always").
 bool kernel_offers_huge_pages() {
@@ -78,7 +78,7 @@ protected:
 // used, the heap must grow.
 std::vector<void*> allocate_past_free_space() {
     std::vector<void*> blocks;
-    for (std::size_t done = 0, total = ::mallinfo2().fordblks + mib; done < total; done += 4096)
+    for (std::size_t done = 0, total = ::mallinfo2().fordblks + mebibyte; done < total; done += 4096)
         blocks.push_back(std::malloc(4096));
     return blocks;
 }
@@ -88,17 +88,17 @@ TEST_F(HugePageHeapTest, TheHeapGrowsInStepsEachAdvisedForHugePages) {
         {
             int* earlier = new int(1);  // on the heap before: keeps its pages
             const auto* start = static_cast<const char*>(::sbrk(0));
-            HugePageHeap heap(64 * mib);
+            HugePageHeap heap(64 * mebibyte);
             CHILD_CHECK(heap.advised_bytes() == 0);
             heap.advise_growth();  // no growth: nothing to advise
             CHILD_CHECK(heap.advised_bytes() == 0);
             std::vector<void*> blocks = allocate_past_free_space();
             const auto* grown_end = static_cast<const char*>(::sbrk(0));
-            CHILD_CHECK(grown_end - start >= static_cast<std::ptrdiff_t>(32 * mib));
+            CHILD_CHECK(grown_end - start >= static_cast<std::ptrdiff_t>(32 * mebibyte));
             CHILD_CHECK(!advised_huge(grown_end - 1));
             heap.advise_growth();
             const std::size_t advised = heap.advised_bytes();
-            CHILD_CHECK(advised >= 32 * mib);
+            CHILD_CHECK(advised >= 32 * mebibyte);
             CHILD_CHECK(advised_huge(grown_end - 1));
             CHILD_CHECK(!advised_huge(earlier));
             // Within the step, more blocks need no growth.
@@ -117,15 +117,15 @@ TEST_F(HugePageHeapTest, TheHeapGrowsInStepsEachAdvisedForHugePages) {
 TEST_F(HugePageHeapTest, EachLaterStepIsAdvisedToo) {
     EXPECT_EXIT(
         {
-            HugePageHeap heap(4 * mib);
+            HugePageHeap heap(4 * mebibyte);
             std::vector<void*> first = allocate_past_free_space();
             heap.advise_growth();
             const std::size_t advised = heap.advised_bytes();
             const auto* first_end = static_cast<const char*>(::sbrk(0));
-            CHILD_CHECK(advised >= 2 * mib);
+            CHILD_CHECK(advised >= 2 * mebibyte);
             std::vector<void*> second = allocate_past_free_space();
             const auto* second_end = static_cast<const char*>(::sbrk(0));
-            CHILD_CHECK(second_end - first_end >= static_cast<std::ptrdiff_t>(2 * mib));
+            CHILD_CHECK(second_end - first_end >= static_cast<std::ptrdiff_t>(2 * mebibyte));
             heap.advise_growth();
             CHILD_CHECK(heap.advised_bytes() == advised + static_cast<std::size_t>(second_end - first_end));
             CHILD_CHECK(advised_huge(second_end - 1));

@@ -23,7 +23,7 @@ double simulate_tree(const sim::PlatformModel& platform, std::uint64_t bytes, in
     return sim::simulate(schedule, platform).timeline.makespan_ns;
 }
 
-const sim::PlatformModel& westmere() {
+const sim::PlatformModel& westmere_platform() {
     static const sim::PlatformModel platform(test::load("westmere"), costs::load_params("westmere"), 1);
     return platform;
 }
@@ -41,15 +41,15 @@ TEST(ModelCheck, OneCacheLineMatchesThePaperComposition) {
     const double model = 3 * (rs + 2 * rl) + (rr + 2 * rl) + (rr + rl);
     ASSERT_NEAR(model, 306.7, 1e-9);
     const double measured = 339.8;
-    const double difference = simulate_tree(westmere(), 64) - simulate_tree(westmere(), 0);
+    const double difference = simulate_tree(westmere_platform(), 64) - simulate_tree(westmere_platform(), 0);
     EXPECT_NEAR(difference, model, 0.10 * model) << "simulated difference " << difference << " ns";
     EXPECT_NEAR(difference, measured, 0.05 * measured) << "simulated difference " << difference << " ns";
 }
 
 TEST(ModelCheck, TimeGrowsWithSize) {
-    double previous = simulate_tree(westmere(), 0);
+    double previous = simulate_tree(westmere_platform(), 0);
     for (std::uint64_t bytes = 8; bytes <= (16u << 20); bytes *= 2) {
-        const double time = simulate_tree(westmere(), bytes);
+        const double time = simulate_tree(westmere_platform(), bytes);
         EXPECT_GT(time, previous) << bytes;
         previous = time;
     }
@@ -58,9 +58,9 @@ TEST(ModelCheck, TimeGrowsWithSize) {
 TEST(ModelCheck, StripMiningAvoidsTheDramCliff) {
     // Per byte, 16 MiB costs about what 8 MiB costs when strip-mined into
     // LLC-sized chunks, and far more when the vector spills to DRAM.
-    const double per_byte_8m = simulate_tree(westmere(), 8u << 20) / (8u << 20);
-    const double strip = simulate_tree(westmere(), 16u << 20) / (16u << 20);
-    const double spill = simulate_tree(westmere(), 16u << 20, 0, {{"strip", "off"}}) / (16u << 20);
+    const double per_byte_8m = simulate_tree(westmere_platform(), 8u << 20) / (8u << 20);
+    const double strip = simulate_tree(westmere_platform(), 16u << 20) / (16u << 20);
+    const double spill = simulate_tree(westmere_platform(), 16u << 20, 0, {{"strip", "off"}}) / (16u << 20);
     EXPECT_LT(strip, 1.25 * per_byte_8m);
     EXPECT_GT(spill, 1.5 * strip);
 }
@@ -74,11 +74,11 @@ TEST(ModelCheck, HalvedInterSocketBandwidthHurtsOnlyInterSocketTraffic) {
 
     // One socket (6 ranks): no inter-socket traffic, identical times.
     for (std::uint64_t bytes : {64u, 64u << 10, 4u << 20})
-        EXPECT_DOUBLE_EQ(simulate_tree(halved, bytes, 6), simulate_tree(westmere(), bytes, 6)) << bytes;
+        EXPECT_DOUBLE_EQ(simulate_tree(halved, bytes, 6), simulate_tree(westmere_platform(), bytes, 6)) << bytes;
     // Both sockets: latency-bound small vectors move a little (the 6 release
     // flags and one line still cross), bandwidth-bound large ones slow down a lot.
-    const double small_ratio = simulate_tree(halved, 64) / simulate_tree(westmere(), 64);
-    const double large_ratio = simulate_tree(halved, 4u << 20) / simulate_tree(westmere(), 4u << 20);
+    const double small_ratio = simulate_tree(halved, 64) / simulate_tree(westmere_platform(), 64);
+    const double large_ratio = simulate_tree(halved, 4u << 20) / simulate_tree(westmere_platform(), 4u << 20);
     EXPECT_LT(small_ratio, 1.15);
     EXPECT_GT(large_ratio, 1.3);
     EXPECT_GT(large_ratio - 1, 3 * (small_ratio - 1));
@@ -86,7 +86,7 @@ TEST(ModelCheck, HalvedInterSocketBandwidthHurtsOnlyInterSocketTraffic) {
 
 TEST(ModelCheck, MoreNodesCostNetworkTime) {
     const sim::PlatformModel two(test::load("westmere"), costs::load_params("westmere"), 2);
-    const double one_node = simulate_tree(westmere(), 1024);
+    const double one_node = simulate_tree(westmere_platform(), 1024);
     const double two_nodes = simulate_tree(two, 1024);
     const costs::Params params = costs::load_params("westmere");
     EXPECT_GT(two_nodes, one_node + params.at(costs::Level::network).latency_ns.value);

@@ -20,7 +20,7 @@ using sim::ProgressStrategy;
 
 namespace {
 
-constexpr double tolerance = 1e-9;
+constexpr double relative_tolerance = 1e-9;
 constexpr double receive_overhead_ns = 500;
 constexpr std::uint64_t message_bytes = 1 << 20;
 
@@ -69,8 +69,8 @@ overlap::ComputeSpec computing(double compute_ns, std::optional<double> test_eve
     return compute;
 }
 
-void expect_near_relative(double actual, double expected) {
-    EXPECT_NEAR(actual, expected, tolerance * expected) << "expected " << expected;
+void expect_within_tolerance(double actual, double expected) {
+    EXPECT_NEAR(actual, expected, relative_tolerance * expected) << "expected " << expected;
 }
 
 constexpr double eager = 1e12, rendezvous = 4096;
@@ -82,7 +82,7 @@ TEST(ProgressClosedForm, AnEagerMessageMovesWhileTheReceiverComputes) {
     ASSERT_GT(pure, receive_overhead_ns);
     const double compute = 4 * pure;
     const double overall = makespan(eager, computing(compute), ProgressStrategy::manual);
-    expect_near_relative(overall, compute + receive_overhead_ns);
+    expect_within_tolerance(overall, compute + receive_overhead_ns);
     EXPECT_GT(overlap::osu_overlap_percent(pure, compute, overall), 90);
 }
 
@@ -92,7 +92,7 @@ TEST(ProgressClosedForm, ARendezvousMessageWaitsForTheReceiversWait) {
     EXPECT_GT(pure, pure_eager);  // the request crosses first
     const double compute = pure;  // OSU's default: computation as long as the collective
     const double overall = makespan(rendezvous, computing(compute), ProgressStrategy::manual);
-    expect_near_relative(overall, compute + pure_eager);
+    expect_within_tolerance(overall, compute + pure_eager);
     EXPECT_LT(overlap::osu_overlap_percent(pure, compute, overall), 5);
 }
 
@@ -102,7 +102,7 @@ TEST(ProgressClosedForm, ATestCallInTheMiddleRecoversPart) {
     const double compute = pure;
     const double overall = makespan(rendezvous, computing(compute, compute / 2), ProgressStrategy::manual);
     const double data_ns = pure_eager - receive_overhead_ns;
-    expect_near_relative(overall, std::max(compute, compute / 2 + data_ns) + receive_overhead_ns);
+    expect_within_tolerance(overall, std::max(compute, compute / 2 + data_ns) + receive_overhead_ns);
     const double recovered = overlap::osu_overlap_percent(pure, compute, overall);
     EXPECT_GT(recovered, 30);
     EXPECT_LT(recovered, 70);
@@ -110,24 +110,24 @@ TEST(ProgressClosedForm, ATestCallInTheMiddleRecoversPart) {
 
 TEST(ProgressClosedForm, AProgressThreadOnASpareCoreHidesItAll) {
     const double pure = makespan(rendezvous, {}, ProgressStrategy::thread);
-    expect_near_relative(pure, makespan(rendezvous, {}, ProgressStrategy::manual));
+    expect_within_tolerance(pure, makespan(rendezvous, {}, ProgressStrategy::manual));
     const double compute = 2 * pure;
-    expect_near_relative(makespan(rendezvous, computing(compute), ProgressStrategy::thread), compute);
+    expect_within_tolerance(makespan(rendezvous, computing(compute), ProgressStrategy::thread), compute);
 }
 
 TEST(ProgressClosedForm, AProgressThreadSharingTheCoreSlowsTheComputation) {
     const double pure = makespan(rendezvous, {}, ProgressStrategy::shared_thread);
-    expect_near_relative(pure, makespan(rendezvous, {}, ProgressStrategy::manual));
+    expect_within_tolerance(pure, makespan(rendezvous, {}, ProgressStrategy::manual));
     const double compute = pure;
     const double overall = makespan(rendezvous, computing(compute), ProgressStrategy::shared_thread);
-    expect_near_relative(overall, compute + pure / 2);
+    expect_within_tolerance(overall, compute + pure / 2);
     EXPECT_NEAR(overlap::osu_overlap_percent(pure, compute, overall), 50, 1e-6);
 }
 
 TEST(ProgressClosedForm, OffloadAnswersTheRendezvousWithoutTheReceiver) {
     const double pure = makespan(rendezvous, {}, ProgressStrategy::offload);
     const double compute = 2 * pure;
-    expect_near_relative(makespan(rendezvous, computing(compute), ProgressStrategy::offload), compute);
+    expect_within_tolerance(makespan(rendezvous, computing(compute), ProgressStrategy::offload), compute);
 }
 
 TEST(ProgressClosedForm, ACollectiveAloneIsTheSameUnderEveryStrategy) {

@@ -7,7 +7,7 @@
 namespace numacoll::topo {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(DescribeTopo, WestmereSummary) {
     const std::string text = describe(load_bundled("westmere"));
@@ -18,7 +18,7 @@ TEST(DescribeTopo, WestmereSummary) {
                              "NUMA distances (NUMALatency)",
                              "ib0 (network, PCI 0000:04:00.0): NUMA node 0, package 0, cores 0-5",
                              "mlx4_0 (openfabrics, PCI 0000:04:00.0)"}) {
-        EXPECT_TRUE(contains(text, part)) << "missing '" << part << "' in:\n" << text;
+        EXPECT_TRUE(mentions(text, part)) << "missing '" << part << "' in:\n" << text;
     }
 }
 
@@ -26,16 +26,16 @@ TEST(DescribeTopo, MagnycoursSummary) {
     const std::string text = describe(load_bundled("magnycours"));
     for (const char* part : {"4 packages", "8 dies", "8 NUMA nodes", "32 cores", "32 PUs",
                              "L3   8 x 5 MiB, shared by 4 cores", "   22", "ib0 (network"}) {
-        EXPECT_TRUE(contains(text, part)) << "missing '" << part << "' in:\n" << text;
+        EXPECT_TRUE(mentions(text, part)) << "missing '" << part << "' in:\n" << text;
     }
-    EXPECT_FALSE(contains(text, "per core")) << "one PU per core is not worth a mention";
+    EXPECT_FALSE(mentions(text, "per core")) << "one PU per core is not worth a mention";
 }
 
 TEST(DescribeTopo, MachineWithoutCachesOrDevices) {
     const std::string text = describe(load_synthetic("Package:2 Core:2 PU:1"));
-    EXPECT_TRUE(contains(text, "caches: none reported")) << text;
-    EXPECT_TRUE(contains(text, "I/O devices: none reported")) << text;
-    EXPECT_FALSE(contains(text, "NUMA distances")) << text;
+    EXPECT_TRUE(mentions(text, "caches: none reported")) << text;
+    EXPECT_TRUE(mentions(text, "I/O devices: none reported")) << text;
+    EXPECT_FALSE(mentions(text, "NUMA distances")) << text;
 }
 
 TEST(JsonTopo, WestmereCountsAndDevices) {
