@@ -96,15 +96,44 @@ Schedule process_form(const Schedule& threads, const ProcessFormOptions& options
         }
     }
 
+    // A flag that a rank raises before anything else (no predecessor) tells
+    // a rank waiting for it only that the raiser is in this iteration: a
+    // task that also waits for that rank's copy-in-ready flag (its copy-in
+    // has no predecessor either) learns as much from it, so that wait is
+    // dropped, and a flag that nobody waits for any more is not made. In the
+    // thread form such flags say that the raiser's input is in place.
+    std::vector<std::vector<int>> kept_deps(threads.task_count());
+    std::vector<bool> still_waited(threads.task_count(), false);
+    for (int id = 0; id < threads.task_count(); ++id) {
+        const Task& task = threads.task(id);
+        std::set<int> copied_in_by;  // ranks whose copy-in-ready flag this task waits for
+        for (const Range& read : task.reads)
+            if (slots.slot_of[read.buffer] >= 0 && threads.buffer(read.buffer).role == BufferRole::input &&
+                threads.buffer(read.buffer).owner != task.thread)
+                copied_in_by.insert(threads.buffer(read.buffer).owner);
+        for (int dep : threads.predecessors(id)) {
+            const Task& before = threads.task(dep);
+            if (before.kind == TaskKind::flag && threads.predecessors(dep).empty() && copied_in_by.count(before.thread))
+                continue;
+            kept_deps[id].push_back(dep);
+            still_waited[dep] = true;
+        }
+    }
+    const auto made = [&](int id) {
+        const Task& task = threads.task(id);
+        return still_waited[id] || task.kind != TaskKind::flag || threads.successors(id).empty();
+    };
+
     // The thread form's tasks, their accesses moved to the slots; the writes
     // of each output's slot, by writing rank, noted on the way.
     std::vector<int> new_id(threads.task_count(), -1);
     std::map<int, std::map<int, std::vector<int>>> slot_writes;  // output buffer -> rank -> tasks
     std::map<int, std::map<int, int>> last_exposed_read;          // exposed buffer -> reading rank -> task
     for (int id = 0; id < threads.task_count(); ++id) {
+        if (!made(id)) continue;
         Task task = threads.task(id);
         std::vector<int> deps;
-        for (int dep : threads.predecessors(id)) deps.push_back(new_id[dep]);
+        for (int dep : kept_deps[id]) deps.push_back(new_id[dep]);
         for (Range& read : task.reads) {
             const int b = read.buffer;
             if (slots.slot_of[b] < 0) continue;

@@ -10,8 +10,8 @@
 // library's shared-memory transport carries a message by copy-in and
 // copy-out, and are priced as such.
 //
-// What changes (everything else is copied unchanged, so the thread form's
-// proof carries over, and the symbolic checker proves the result again):
+// What changes (everything else is copied unchanged, and the symbolic
+// checker proves the result again):
 // - A temporary buffer that a rank other than its owner touches is marked
 //   shared (Buffer::shared): it is placed in the segment.
 // - An input that another rank reads gets a slot in the segment ("NAME@seg",
@@ -25,6 +25,10 @@
 //   the slot, raised after that rank's last write.
 // - A net task is accessed by its thread on the read side and by its peer
 //   (the receiving process) on the write side.
+// - A flag that its rank raises before anything else (in the thread form:
+//   "my input is in place") is not waited for by a task that waits for the
+//   same rank's copy-in-ready flag, which says as much; a flag nobody waits
+//   for then is left out.
 // With single copy (ProcessFormOptions), an input that other ranks only copy
 // from gets no slot: it is exposed (Buffer::exposed), and those copies read
 // the owner's private memory through the kernel (Linux's cross-memory

@@ -56,8 +56,40 @@ TEST(ProcessForm, ATreeAllreduceCopiesInAndOutThroughTheSegment) {
                         processes.buffer(task.write.buffer).owner == task.thread);
         }
     }
-    // The thread form's tasks are all there, in their order.
-    EXPECT_EQ(processes.task_count(), threads.task_count() + 3 + 3 + 3);
+    // The thread form's tasks are all there, in their order, but the
+    // leaves' first flags ("my input is in place"): their parents wait for
+    // the copy-in-ready flags, which say as much.
+    EXPECT_EQ(processes.task_count(), threads.task_count() + 3 + 3 + 3 - 3);
+}
+
+// A wait for a flag that its rank raises first is dropped only where the
+// waiting task also waits for that rank's copy-in: with single copy the
+// readers have no copy-in to wait for, and the flag stays.
+TEST(ProcessForm, AFirstFlagIsLeftOutOnlyWhereACopyInSaysAsMuch) {
+    const sched::Schedule threads = test::schedule("westmere", sched::Collective::allreduce, "dissemination", 8, 2, 1, 0);
+    const auto first_flags = [](const sched::Schedule& schedule) {
+        int count = 0;
+        for (int id = 0; id < schedule.task_count(); ++id)
+            if (schedule.task(id).kind == sched::TaskKind::flag && schedule.predecessors(id).empty()) ++count;
+        return count;
+    };
+    ASSERT_EQ(first_flags(threads), 2);
+    const sched::Schedule processes = sched::process_form(threads);
+    EXPECT_EQ(first_flags(processes), 0);
+    for (int id = 0; id < processes.task_count(); ++id)
+        if (processes.task(id).kind == sched::TaskKind::reduce) {
+            const std::vector<int> waits = processes.predecessors(id);
+            ASSERT_EQ(waits.size(), 1u);
+            EXPECT_EQ(processes.task(waits[0]).label.text(), "copy-in-ready");
+        }
+    EXPECT_TRUE(sched::check_schedule(processes).holds);
+
+    const sched::Schedule bcast = test::schedule("westmere", sched::Collective::bcast, "tree", 4096, 4, 1, 0);
+    ASSERT_EQ(first_flags(bcast), 3);  // the root tells each child its buffer is in place
+    EXPECT_EQ(first_flags(sched::process_form(bcast)), 0);
+    const sched::Schedule single_copy = sched::process_form(bcast, {.single_copy = true});
+    EXPECT_EQ(first_flags(single_copy), 3);
+    EXPECT_TRUE(sched::check_schedule(single_copy).holds);
 }
 
 TEST(ProcessForm, EveryCollectiveOfThreadsOnSeveralNodesIsProven) {
