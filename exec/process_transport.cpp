@@ -50,9 +50,28 @@ SegmentPlan plan_node_segment(const sched::Schedule& schedule, int node) {
         plan.portion_bytes[member] += cache_lines(bytes);
         return place;
     };
+    // A small shared buffer that its owner fills with one copy and then
+    // flags (a copy-in and its copy-in-ready flag) goes into that flag's
+    // cache line, so that the reader gets the bytes with the flag; not one
+    // that wants another NUMA node than its owner's portion.
+    std::vector<int> filled_flag(schedule.buffers().size(), -1);  // per buffer: the flag that says it is filled
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& flag = schedule.task(id);
+        if (flag.kind != sched::TaskKind::flag) continue;
+        const std::vector<int> before = schedule.predecessors(id);
+        if (before.size() != 1) continue;
+        const sched::Task& fill = schedule.task(before[0]);
+        const int b = fill.write.buffer;
+        if (fill.kind == sched::TaskKind::copy && fill.thread == flag.thread && b >= 0 && filled_flag[b] < 0 &&
+            schedule.buffer(b).shared && schedule.buffer(b).owner == flag.thread &&
+            schedule.buffer(b).bytes <= flag_payload_bytes &&
+            (schedule.buffer(b).numa < 0 || schedule.buffer(b).numa == schedule.ranks[flag.thread].numa))
+            filled_flag[b] = id;
+    }
     for (std::size_t b = 0; b < schedule.buffers().size(); ++b) {
         const sched::Buffer& buffer = schedule.buffers()[b];
-        if (buffer.shared && member_of[buffer.owner] >= 0) plan.buffers[b] = take(member_of[buffer.owner], buffer.bytes);
+        if (buffer.shared && member_of[buffer.owner] >= 0 && filled_flag[b] < 0)
+            plan.buffers[b] = take(member_of[buffer.owner], buffer.bytes);
     }
     const auto node_of = [&](int rank) { return schedule.ranks[rank].node; };
     for (int id = 0; id < schedule.task_count(); ++id) {
@@ -74,6 +93,14 @@ SegmentPlan plan_node_segment(const sched::Schedule& schedule, int node) {
                                              id, node, dep, node_of(before.thread), node));
             plan.flags[dep] = take(member_of[raiser], sizeof(SharedFlag));
         }
+    }
+    for (std::size_t b = 0; b < schedule.buffers().size(); ++b) {
+        const sched::Buffer& buffer = schedule.buffers()[b];
+        if (filled_flag[b] < 0 || member_of[buffer.owner] < 0) continue;
+        const SegmentPlan::Place flag = plan.flags[filled_flag[b]];
+        plan.buffers[b] = flag.member == member_of[buffer.owner]
+                              ? SegmentPlan::Place{flag.member, flag.offset + flag_payload_offset}
+                              : take(member_of[buffer.owner], buffer.bytes);  // nobody here waits for the flag
     }
     return plan;
 }

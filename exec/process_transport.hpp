@@ -8,7 +8,11 @@
 // that raises it: a flag task's rank; for a message, its sender (for the
 // ranks of the sender's node) or its receiver (for the ranks of the
 // receiver's node, once it has landed). plan_node_segment lays the portions
-// out alike on every process of the node.
+// out alike on every process of the node. A shared buffer of at most 48
+// bytes that its owner fills with one copy and then flags (a copy-in and
+// its copy-in-ready flag) lies in that flag's cache line, after the flag
+// (exec/shared_flag.hpp): the reader that waits for the flag gets the bytes
+// in the same line, where a line of their own would cross cores as well.
 //
 // Between nodes a net task is one MPI message from its sender's process to
 // its receiver's, tag 0: MPI keeps messages with the same source, tag and

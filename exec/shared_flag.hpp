@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__x86_64__)
@@ -65,6 +66,12 @@ struct alignas(64) SharedFlag {
 };
 
 static_assert(sizeof(SharedFlag) == 64, "a flag fills its own cache line");
+
+// What a flag's line holds besides the flag: up to 48 bytes from offset 16
+// (aligned for any element type), written before the flag is raised and read
+// after it is seen, so that one line crossing cores carries both.
+inline constexpr std::size_t flag_payload_offset = 16;
+inline constexpr std::size_t flag_payload_bytes = sizeof(SharedFlag) - flag_payload_offset;
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "a lock-free atomic works between processes");
 
 }  // namespace numacoll::exec

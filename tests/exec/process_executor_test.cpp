@@ -13,6 +13,7 @@
 //   a schedule of threads, a schedule for another process count, and different
 //   schedules on different processes are refused on every process alike.
 #include "exec/process_executor.hpp"
+#include "exec/process_transport.hpp"
 
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -201,6 +202,32 @@ TEST(ProcessExecutor, EveryDatatypeAndOperationReducesOnOneNodeAndAcrossNodes) {
                         (void)exec::run_on_processes(processes(spec, count, nodes), *live(), quick(), part);
                     }
         });
+}
+
+// A slot of at most 48 bytes lies in the line of the flag that says it is
+// filled, after the flag; a larger one has lines of its own.
+TEST(ProcessExecutor, ASmallSlotSharesTheLineOfItsReadyFlag) {
+    for (const std::uint64_t bytes : {8, 48, 64}) {
+        SCOPED_TRACE(testing::Message() << bytes << " bytes");
+        const sched::Schedule schedule = sched::process_form(
+            test::schedule("westmere", sched::Collective::allreduce, "dissemination", bytes, 2, 1, 0));
+        const exec::SegmentPlan plan = exec::plan_node_segment(schedule, 0);
+        int slots = 0;
+        for (int id = 0; id < schedule.task_count(); ++id) {
+            if (schedule.task(id).label.text() != "copy-in-ready") continue;
+            const int slot = schedule.task(schedule.predecessors(id).front()).write.buffer;
+            const exec::SegmentPlan::Place flag = plan.flags[static_cast<std::size_t>(id)];
+            const exec::SegmentPlan::Place data = plan.buffers[static_cast<std::size_t>(slot)];
+            ASSERT_GE(flag.member, 0);
+            EXPECT_EQ(data.member, flag.member);
+            if (bytes <= exec::flag_payload_bytes)
+                EXPECT_EQ(data.offset, flag.offset + exec::flag_payload_offset);
+            else
+                EXPECT_TRUE(data.offset + bytes <= flag.offset || data.offset >= flag.offset + sizeof(exec::SharedFlag));
+            ++slots;
+        }
+        EXPECT_EQ(slots, 2);
+    }
 }
 
 TEST(ProcessExecutor, ACorruptedResultOnOneRankFailsEveryProcess) {
