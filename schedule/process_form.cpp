@@ -103,7 +103,7 @@ Schedule process_form(const Schedule& threads, const ProcessFormOptions& options
     // dropped, and a flag that nobody waits for any more is not made. In the
     // thread form such flags say that the raiser's input is in place.
     std::vector<std::vector<int>> kept_deps(threads.task_count());
-    std::vector<bool> still_waited(threads.task_count(), false);
+    std::vector<bool> still_waited(threads.task_count(), false), wait_dropped(threads.task_count(), false);
     for (int id = 0; id < threads.task_count(); ++id) {
         const Task& task = threads.task(id);
         std::set<int> copied_in_by;  // ranks whose copy-in-ready flag this task waits for
@@ -113,16 +113,15 @@ Schedule process_form(const Schedule& threads, const ProcessFormOptions& options
                 copied_in_by.insert(threads.buffer(read.buffer).owner);
         for (int dep : threads.predecessors(id)) {
             const Task& before = threads.task(dep);
-            if (before.kind == TaskKind::flag && threads.predecessors(dep).empty() && copied_in_by.count(before.thread))
+            if (before.kind == TaskKind::flag && threads.predecessors(dep).empty() && copied_in_by.count(before.thread)) {
+                wait_dropped[dep] = true;
                 continue;
+            }
             kept_deps[id].push_back(dep);
             still_waited[dep] = true;
         }
     }
-    const auto made = [&](int id) {
-        const Task& task = threads.task(id);
-        return still_waited[id] || task.kind != TaskKind::flag || threads.successors(id).empty();
-    };
+    const auto made = [&](int id) { return still_waited[id] || !wait_dropped[id]; };
 
     // The thread form's tasks, their accesses moved to the slots; the writes
     // of each output's slot, by writing rank, noted on the way.
