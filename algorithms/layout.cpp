@@ -93,7 +93,8 @@ Layout make_layout(std::shared_ptr<const topo::Machine> machine, const LayoutOpt
         for (int pu : options.pu_list) {
             if (pu < 0 || pu >= pu_count)
                 throw UsageError(fmt::format("PU {} does not exist: '{}' has PUs 0..{}", pu, machine->name, pu_count - 1));
-            if (!seen.insert(pu).second) throw UsageError(fmt::format("PU {} is listed twice", pu));
+            if (!seen.insert(pu).second && !options.oversubscribe)
+                throw UsageError(fmt::format("PU {} is listed twice", pu));
         }
         pus = options.pu_list;
         if (options.ranks_per_node != 0 && options.ranks_per_node != static_cast<int>(pus.size()))

@@ -30,7 +30,8 @@ struct LayoutOptions {
     Placement placement = Placement::compact;
     std::vector<int> pu_list;  // logical PUs, for Placement::list
     // More ranks than PUs, on purpose: ranks wrap around the PUs in placement
-    // order (for running many threads on a small machine; timings then mean little).
+    // order (for running many threads on a small machine; timings then mean
+    // little), and a list may name a PU twice (processes that share one).
     bool oversubscribe = false;
     // Whether the refusal of too many ranks names --oversubscribe: only the
     // commands that execute have it (a simulation of more ranks needs a

@@ -24,9 +24,12 @@
 #include "cli/mpi_failures.hpp"
 #include "cli/plotting.hpp"
 #include "exec/mpi_executor.hpp"
+#include "exec/mpi_native.hpp"
+#include "exec/process_executor.hpp"
 #include "exec/mpi_world.hpp"
 #include "exec/threads_executor.hpp"
 #include "results/provenance.hpp"
+#include "schedule/process_form.hpp"
 #include "sim/engine.hpp"
 #include "tune/ompi_rules.hpp"
 #include "tune/selection_table.hpp"
@@ -50,6 +53,7 @@ struct TuneOptions {
     std::string op = "sum";
     std::string datatype = "double";
     std::string engine = "sim";
+    std::string ranks_as = "threads";  // processes: one MPI process per rank (--engine mpi)
     int iterations = exec::iterations_by_size;
     int warmup = exec::iterations_by_size_warmup;
     std::string folder = "numacoll-tune";
@@ -164,6 +168,21 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
         request.segments.erase(std::unique(request.segments.begin(), request.segments.end()), request.segments.end());
     }
     if (!options.fanouts.empty()) request.fanouts = whole_numbers(options.fanouts, "--fanouts", 1, 1024);
+    if (options.ranks_as == "processes") {
+        if (options.engine != "mpi")
+            throw UsageError("--ranks-as processes measures one MPI process per rank: it goes with --engine mpi");
+        if (request.ranks_per_node.size() != 1)
+            throw UsageError("--ranks-as processes measures one shape, one MPI process per rank: give --ranks once");
+        // The MPI library's own collective competes, unless the candidates are named without it.
+        request.with_native = request.algorithms.empty() ||
+                              std::find(request.algorithms.begin(), request.algorithms.end(),
+                                        tune::native_algorithm) != request.algorithms.end();
+    } else if (!options.algorithms.empty() &&
+               std::find(request.algorithms.begin(), request.algorithms.end(), tune::native_algorithm) !=
+                   request.algorithms.end()) {
+        throw UsageError("the native candidate (the MPI library's own collective) is measured with --engine mpi "
+                         "--ranks-as processes");
+    }
     request.root = options.root;
     request.op = sched::parse_reduce_op(options.op);
     request.datatype = sched::parse_datatype(options.datatype);
@@ -218,7 +237,8 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
         {"engine", options.engine},          {"topology", machine.source.empty() ? machine.name : machine.source},
         {"params", setup.params.origin},     {"numacoll", provenance.numacoll},
         {"date", provenance.date},           {"simgrid", sim::simgrid_description()},
-        {"datatype", options.datatype},      {"op", options.op}};
+        {"datatype", options.datatype},      {"op", options.op},
+        {"ranks_as", options.ranks_as}};
     const std::vector<std::string> comments = {
         fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}; reductions "
                     "of {} by {}",
@@ -282,11 +302,21 @@ int run_tune_on_mpi(const TuneOptions& options, const CLI::App& command) {
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
     TuneSetup setup;
+    const bool as_processes = options.ranks_as == "processes";
     if (const int code = agree_on(world, [&] {
-            if (world.size() != nodes)
+            if (!as_processes && world.size() != nodes)
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
             setup = prepare_tune(options, world.rank() == 0);
+            if (as_processes) {
+                algo::LayoutOptions layout_options;
+                layout_options.ranks_per_node = setup.request.ranks_per_node.front();
+                const int ranks = nodes * algo::make_layout(setup.machine, layout_options).ranks_per_node;
+                if (world.size() != ranks)
+                    throw UsageError(fmt::format("--ranks-as processes runs one MPI process per rank: {} node(s) x {} "
+                                                 "ranks need {}, and {} started (mpirun -np {})",
+                                                 nodes, ranks / nodes, ranks, world.size(), ranks));
+            }
         }))
         return code;
     const exec::ExecOptions exec_options = exec_options_of(options);
@@ -295,8 +325,14 @@ int run_tune_on_mpi(const TuneOptions& options, const CLI::App& command) {
             setup.request, setup.machine,
             [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
                 // Every execution verifies its result on every process.
-                const auto stats =
-                    exec::run_on_mpi(algo::generate_schedule(spec, layout), *setup.machine, exec_options, world).stats;
+                const exec::MpiExecResult result =
+                    !as_processes ? exec::run_on_mpi(algo::generate_schedule(spec, layout), *setup.machine,
+                                                     exec_options, world)
+                    : spec.algorithm == tune::native_algorithm
+                        ? exec::run_native_collective(spec, *setup.machine, exec_options, world)
+                        : exec::run_on_processes(sched::process_form(algo::generate_schedule(spec, layout)),
+                                                 *setup.machine, exec_options, world);
+                const auto& stats = result.stats;
                 return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
             },
             "tune: timing candidates", &setup.check);
@@ -376,6 +412,12 @@ CommandRun add_tune_command(CLI::App& app) {
                         "mpi (measured with one MPI process per node under mpirun, threads inside); measurements "
                         "keep the median of the timed iterations")
         ->check(CLI::IsMember({"sim", "model", "threads", "mpi"}))
+        ->capture_default_str();
+    command->add_option("--ranks-as", options->ranks_as,
+                        "with --engine mpi: threads (one MPI process per node, threads inside) or processes (one MPI "
+                        "process per rank over the node's shared memory, as libnumacoll_mpi runs them; the MPI "
+                        "library's own collective competes as the candidate native)")
+        ->check(CLI::IsMember({"threads", "processes"}))
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
     command->add_option("-o,--output", options->folder,

@@ -10,6 +10,9 @@ find_package(CLI11 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
 find_package(MPI REQUIRED COMPONENTS C)   # Open MPI (openmpi-bin, libopenmpi-dev): the MPI engine
+# MPICH (libmpich-dev, mpich) beside it: the interposition library is built
+# for it too when it is installed (interpose/).
+pkg_check_modules(MPICH IMPORTED_TARGET GLOBAL mpich)
 
 # numacoll_embed(<target> <namespace> <comment> <input files...>): compiles
 # the inputs' text (paths relative to the current source folder) into

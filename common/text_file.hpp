@@ -18,6 +18,7 @@ namespace numacoll {
 // machine's hwloc XML is a few MB; a million-task schedule as text about 60 MB).
 inline constexpr std::uint64_t topology_file_cap_bytes = std::uint64_t{64} << 20;
 inline constexpr std::uint64_t params_file_cap_bytes = std::uint64_t{16} << 20;
+inline constexpr std::uint64_t selection_file_cap_bytes = std::uint64_t{16} << 20;
 inline constexpr std::uint64_t schedule_file_cap_bytes = std::uint64_t{1} << 30;
 
 // The cap in force for one of the caps above (NUMACOLL_MAX_INPUT_BYTES

@@ -22,6 +22,10 @@ public:
     // pointer without an owner (a node's shared segment) is not freed here.
     explicit Buffers(std::vector<std::shared_ptr<std::byte>> memory) : memory_(std::move(memory)) {}
 
+    // Points `buffer` at memory the caller owns (an application's own input
+    // or output, different at every call); not freed here.
+    void rebind(int buffer, std::byte* at) { memory_[buffer] = std::shared_ptr<std::byte>(std::shared_ptr<void>(), at); }
+
     bool holds(int buffer) const { return memory_[buffer] != nullptr; }
     std::byte* bytes(int buffer) const { return memory_[buffer].get(); }
     std::byte* at(const sched::Range& range) const { return bytes(range.buffer) + range.offset; }

@@ -2,8 +2,11 @@
 
 #include <hwloc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
+#include <set>
 
 #include "common/error.hpp"
 
@@ -97,6 +100,36 @@ std::shared_ptr<std::byte> MemoryBinding::allocate(std::size_t bytes, int logica
     if (memory == nullptr) throw Error("out of memory for an executor buffer");
     std::memset(memory, 0, size);
     return {static_cast<std::byte*>(memory), [](std::byte* p) { std::free(p); }};
+}
+
+std::vector<int> pus_inside_bindings(std::vector<std::vector<int>> bound_to, const topo::Machine& machine) {
+    const int pu_count = machine.pu_count();
+    for (std::vector<int>& pus : bound_to)
+        if (pus.empty())  // bound to none: any PU
+            for (int pu = 0; pu < pu_count; ++pu) pus.push_back(pu);
+    const int processes = static_cast<int>(bound_to.size());
+    std::vector<int> chosen(static_cast<std::size_t>(processes), -1);
+    std::set<int> taken_pus, taken_cores;
+    // The bound processes first, narrowest binding first, then the unbound ones.
+    std::vector<int> order(static_cast<std::size_t>(processes));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return bound_to[static_cast<std::size_t>(a)].size() < bound_to[static_cast<std::size_t>(b)].size();
+    });
+    for (int process : order) {
+        const std::vector<int>& pus = bound_to[static_cast<std::size_t>(process)];
+        int pick = -1;
+        for (int pu : pus)
+            if (!taken_cores.count(machine.core_of_pu(pu))) { pick = pu; break; }
+        if (pick < 0)
+            for (int pu : pus)
+                if (!taken_pus.count(pu)) { pick = pu; break; }
+        if (pick < 0) pick = pus.front();
+        chosen[static_cast<std::size_t>(process)] = pick;
+        taken_pus.insert(pick);
+        taken_cores.insert(machine.core_of_pu(pick));
+    }
+    return chosen;
 }
 
 }  // namespace numacoll::exec

@@ -51,4 +51,11 @@ private:
     bool threads_pinned_ = true;
 };
 
+// One logical PU per process, each inside the PUs it may run on
+// (`bound_to`, per process; empty: any PU): the bound processes first,
+// narrowest binding first, each the first of its PUs on a core no earlier
+// process took, else the first PU no earlier process took, else its first
+// (shared).
+std::vector<int> pus_inside_bindings(std::vector<std::vector<int>> bound_to, const topo::Machine& machine);
+
 }  // namespace numacoll::exec

@@ -275,32 +275,9 @@ std::vector<int> pus_from_launcher_bindings(const MpiWorld& world, const topo::M
         for (int pu = 0; pu < pu_count; ++pu)
             if (all[static_cast<std::size_t>(process) * mine.size() + static_cast<std::size_t>(pu)]) pus.push_back(pu);
         any_bound = any_bound || !pus.empty();
-        if (pus.empty())  // bound to none: any PU
-            for (int pu = 0; pu < pu_count; ++pu) pus.push_back(pu);
     }
     if (!any_bound) return {};
-    std::vector<int> chosen(static_cast<std::size_t>(world.size()), -1);
-    std::set<int> taken_pus, taken_cores;
-    // The bound processes first, narrowest binding first, then the unbound ones.
-    std::vector<int> order(static_cast<std::size_t>(world.size()));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return bound_to[static_cast<std::size_t>(a)].size() < bound_to[static_cast<std::size_t>(b)].size();
-    });
-    for (int process : order) {
-        const std::vector<int>& pus = bound_to[static_cast<std::size_t>(process)];
-        int pick = -1;
-        for (int pu : pus)
-            if (!taken_cores.count(machine.core_of_pu(pu))) { pick = pu; break; }
-        if (pick < 0)
-            for (int pu : pus)
-                if (!taken_pus.count(pu)) { pick = pu; break; }
-        if (pick < 0) pick = pus.front();
-        chosen[static_cast<std::size_t>(process)] = pick;
-        taken_pus.insert(pick);
-        taken_cores.insert(machine.core_of_pu(pick));
-    }
-    return chosen;
+    return pus_inside_bindings(bound_to, machine);
 }
 
 }  // namespace numacoll::exec

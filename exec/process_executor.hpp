@@ -47,7 +47,8 @@ MpiExecResult run_on_processes(const sched::Schedule& schedule, const topo::Mach
 // bound it to: the lowest on a core no earlier process took, else the
 // lowest no earlier process took, else the first of its binding (shared).
 // Processes bound to none take what is left, lowest first. Empty when no
-// process is bound. Collective over the world; every process gets the same.
+// process is bound. Collective over the world; every process gets the same
+// (exec::pus_inside_bindings, exec/memory_binding.hpp, chooses).
 std::vector<int> pus_from_launcher_bindings(const MpiWorld& world, const topo::Machine& machine);
 
 }  // namespace numacoll::exec

@@ -108,7 +108,7 @@ SegmentPlan plan_node_segment(const sched::Schedule& schedule, int node) {
 ProcessTransport::ProcessTransport(const sched::Schedule& schedule, int rank, MPI_Comm comm,
                                    std::vector<SharedFlag*> flags, const Buffers& buffers)
     : schedule_(schedule), comm_(comm), flags_(std::move(flags)),
-      incoming_of_(schedule.task_count(), -1) {
+      incoming_of_(schedule.task_count(), -1), buffers_(buffers) {
     for (int id = 0; id < schedule.task_count(); ++id) {
         const sched::Task& task = schedule.task(id);
         if (task.kind != sched::TaskKind::net) continue;
@@ -122,7 +122,7 @@ ProcessTransport::ProcessTransport(const sched::Schedule& schedule, int rank, MP
         message.task = id;
         message.source = task.thread;
         if (task.write.buffer >= 0) {
-            message.into = buffers.at(task.write);
+            message.range = task.write;
             message.bytes = static_cast<int>(task.write.bytes);
         }
         incoming_.push_back(message);
@@ -230,8 +230,15 @@ void ProcessTransport::finish(int, std::uint32_t iteration) {
         }
 }
 
-void ProcessTransport::meet(std::uint32_t) {
+void ProcessTransport::meet(std::uint32_t iteration) {
+    post_receives(iteration, buffers_);
+    if (const int status = MPI_Barrier(comm_); status != MPI_SUCCESS)
+        throw Error(fmt::format("the MPI barrier before an iteration failed (MPI error {})", status));
+}
+
+void ProcessTransport::post_receives(std::uint32_t, const Buffers& buffers) {
     for (Incoming& message : incoming_) {
+        message.into = message.range.buffer >= 0 ? buffers.at(message.range) : nullptr;
         const int status =
             MPI_Irecv(message.into, message.bytes, MPI_BYTE, message.source, 0, comm_, &message.request);
         if (status != MPI_SUCCESS)
@@ -239,8 +246,6 @@ void ProcessTransport::meet(std::uint32_t) {
         message.landed = false;
     }
     pending_ = static_cast<int>(incoming_.size());
-    if (const int status = MPI_Barrier(comm_); status != MPI_SUCCESS)
-        throw Error(fmt::format("the MPI barrier before an iteration failed (MPI error {})", status));
 }
 
 }  // namespace numacoll::exec

@@ -90,12 +90,20 @@ public:
     void copy_from_process(int task, const Buffers& buffers) override;
     // Per buffer: where the exposed buffers of the node's other processes lie.
     void set_exposed(std::vector<ExposedBuffer> exposed) { exposed_ = std::move(exposed); }
+    // Where one exposed buffer lies for the coming call (it may move between calls).
+    void expose(int buffer, ExposedBuffer where) {
+        if (exposed_.size() <= static_cast<std::size_t>(buffer)) exposed_.resize(static_cast<std::size_t>(buffer) + 1);
+        exposed_[static_cast<std::size_t>(buffer)] = where;
+    }
     // Completes the receives of the iteration that no task of this rank waited for.
     void finish(int rank, std::uint32_t iteration) override;
 
     // At the meeting before `iteration`: posts its receives, then passes an
     // MPI barrier with every other process.
     void meet(std::uint32_t iteration);
+    // Posts the receives of `iteration` into `buffers` (where this call's
+    // data lies), without a barrier: a call that guards its own buffers.
+    void post_receives(std::uint32_t iteration, const Buffers& buffers);
 
     int messages_out() const { return messages_out_; }
 
@@ -103,6 +111,7 @@ private:
     struct Incoming {
         int task = 0;
         int source = 0;
+        sched::Range range;  // where it lands; none for a message without data
         std::byte* into = nullptr;
         int bytes = 0;
         MPI_Request request = MPI_REQUEST_NULL;
@@ -122,6 +131,7 @@ private:
     std::vector<int> incoming_of_;    // per task: its index in incoming_, -1 if not a message to this rank
     std::vector<Incoming> incoming_;
     std::vector<ExposedBuffer> exposed_;  // per buffer
+    const Buffers& buffers_;
     int pending_ = 0;  // receives of this iteration not yet landed
     int messages_out_ = 0;
 };

@@ -36,14 +36,20 @@ struct alignas(64) SharedFlag {
         if (sleepers.load(std::memory_order_seq_cst) > 0)
             ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
     }
-    bool reached(std::uint32_t value) const { return generation.load(std::memory_order_acquire) >= value; }
+    // Generations are compared as a distance, so that a counter that wraps
+    // after 2^32 calls (a library serving one call billions of times) still
+    // orders any two values less than 2^31 apart.
+    static bool at_least(std::uint32_t seen, std::uint32_t value) {
+        return static_cast<std::int32_t>(seen - value) >= 0;
+    }
+    bool reached(std::uint32_t value) const { return at_least(generation.load(std::memory_order_acquire), value); }
 
     // Sleeps until `value` is reached, or at most `timeout_ns` when positive
     // (spurious returns are fine: callers loop).
     void sleep_for(std::uint32_t value, long timeout_ns) {
         sleepers.fetch_add(1, std::memory_order_seq_cst);
         const std::uint32_t seen = generation.load(std::memory_order_seq_cst);
-        if (seen < value) {
+        if (!at_least(seen, value)) {
             timespec timeout{timeout_ns / 1000000000L, timeout_ns % 1000000000L};
             ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAIT, seen,
                       timeout_ns > 0 ? &timeout : nullptr, nullptr, 0);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <functional>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <tuple>
 #include <algorithm>
@@ -208,6 +209,64 @@ std::string selection_json(const std::vector<SelectionRow>& rows, const std::map
     }
     root["rows"] = std::move(list);
     return root.dump(2) + "\n";
+}
+
+std::vector<SelectionRow> selection_from_json(const std::string& text, const std::string& label) {
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        throw InputError(fmt::format("{} is not JSON: write it with numacoll tune (selection.json)", label));
+    }
+    if (!root.is_object() || root.value("format", "") != "numacoll-selection" || !root.contains("rows") ||
+        !root["rows"].is_array())
+        throw InputError(fmt::format("{} is not a numacoll selection table (numacoll tune writes selection.json)", label));
+    std::vector<SelectionRow> rows;
+    int number = 0;
+    for (const auto& item : root["rows"]) {
+        ++number;
+        try {
+            SelectionRow row;
+            row.collective = sched::parse_collective(item.at("collective").get<std::string>());
+            row.nodes = item.at("nodes").get<int>();
+            row.ranks_per_node = item.at("ranks_per_node").get<int>();
+            row.bytes = item.at("bytes").get<std::uint64_t>();
+            row.winner.algorithm = item.at("algorithm").get<std::string>();
+            if (item.contains("options"))
+                row.winner.options = item.at("options").get<std::map<std::string, std::string>>();
+            row.time_ns = item.at("time_ns").get<double>();
+            if (row.nodes < 1 || row.ranks_per_node < 1 || row.winner.algorithm.empty())
+                throw InputError("a shape below 1 or no algorithm");
+            rows.push_back(std::move(row));
+        } catch (const std::exception& error) {
+            throw InputError(fmt::format("{}: row {} is not a selection row ({})", label, number, error.what()));
+        }
+    }
+    return rows;
+}
+
+const SelectionRow* row_for_call(const std::vector<SelectionRow>& rows, sched::Collective collective, int nodes,
+                                 int ranks, std::uint64_t bytes) {
+    // The nearest shape: the same node count first, then the nearest rank count.
+    const SelectionRow* shape = nullptr;
+    const auto distance = [&](const SelectionRow& row) {
+        return std::make_pair(row.nodes == nodes ? 0 : 1, std::abs(row.ranks() - ranks));
+    };
+    for (const SelectionRow& row : rows)
+        if (row.collective == collective && (shape == nullptr || distance(row) < distance(*shape))) shape = &row;
+    if (shape == nullptr) return nullptr;
+    const SelectionRow* chosen = nullptr;
+    for (const SelectionRow& row : rows) {
+        if (row.collective != collective || row.nodes != shape->nodes || row.ranks_per_node != shape->ranks_per_node)
+            continue;
+        if (row.bytes <= bytes && (chosen == nullptr || row.bytes >= chosen->bytes)) chosen = &row;
+    }
+    if (chosen != nullptr) return chosen;
+    for (const SelectionRow& row : rows)  // every row larger: the smallest
+        if (row.collective == collective && row.nodes == shape->nodes && row.ranks_per_node == shape->ranks_per_node &&
+            (chosen == nullptr || row.bytes < chosen->bytes))
+            chosen = &row;
+    return chosen;
 }
 
 std::vector<SelectionRow> selection_from_csv(const std::string& text) {

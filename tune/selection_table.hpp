@@ -25,6 +25,11 @@
 
 namespace numacoll::tune {
 
+// The candidate that stands for the MPI library's own collective (measured
+// with ranks as MPI processes): a table whose row picks it hands that size
+// back to the MPI library (libnumacoll_mpi).
+inline constexpr const char* native_algorithm = "native";
+
 // An algorithm with the options that make it one variant ("chain" with
 // segment=16384 and fanout=2); options not named keep their defaults.
 struct Candidate {
@@ -64,6 +69,7 @@ struct SelectionRow {
     std::optional<double> runner_up_ns;
     // runner_up_ns / time_ns - 1: how much slower the next best algorithm is.
     std::optional<double> margin() const;
+    int ranks() const { return nodes * ranks_per_node; }
 };
 
 // One row per point that has a winner, in the points' order.
@@ -79,6 +85,18 @@ std::string selection_json(const std::vector<SelectionRow>& rows, const std::map
 // Reads selection_csv's text back (numacoll tune --compare): InputError
 // naming the line that is wrong.
 std::vector<SelectionRow> selection_from_csv(const std::string& text);
+// Reads selection_json's text back (what libnumacoll_mpi reads from
+// NUMACOLL_MPI_SELECTION): InputError, naming `label` and the row, for a
+// file that is not one or a row that lacks a field.
+std::vector<SelectionRow> selection_from_json(const std::string& text, const std::string& label);
+
+// The row of `rows` that decides a call of `collective` on `ranks` ranks
+// over `nodes` nodes, `bytes` per rank: among the collective's rows, the
+// shape nearest to it (the same node count first, then the nearest rank
+// count), and in that shape the last row of at most `bytes` (the first
+// when all are larger). Null when the table has no row for the collective.
+const SelectionRow* row_for_call(const std::vector<SelectionRow>& rows, sched::Collective collective, int nodes,
+                                 int ranks, std::uint64_t bytes);
 
 // Every candidate's time at every point (collective, nodes, ranks_per_node,
 // bytes, algorithm, options, time_ns, p10_ns, p90_ns; empty when it had

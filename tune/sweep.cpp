@@ -29,6 +29,7 @@ std::vector<Candidate> candidates_for(sched::Collective collective, const SweepR
             if (info.collective == collective) algorithms.push_back(&info);
     } else {
         for (const std::string& name : request.algorithms) {
+            if (name == native_algorithm) continue;  // below, when the request measures it
             const bool here = std::any_of(algo::algorithm_registry().begin(), algo::algorithm_registry().end(),
                                           [&](const auto& info) { return info.collective == collective && info.name == name; });
             if (here) {
@@ -65,6 +66,7 @@ std::vector<Candidate> candidates_for(sched::Collective collective, const SweepR
         vary("fanout", fanouts);
         for (auto& options : variants) candidates.push_back({info->name, std::move(options)});
     }
+    if (request.with_native) candidates.push_back({native_algorithm, {}});
     return candidates;
 }
 
@@ -145,6 +147,10 @@ SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const 
         bool taken = false;
         for (std::size_t c = 0; c < candidates.size(); ++c) {
             std::string refusal;
+            if (candidates[c].algorithm == native_algorithm) {  // the MPI library takes every size
+                taken = true;
+                continue;
+            }
             try {
                 (void)algo::check_schedule_request(spec_of(point.collective, candidates[c], point.bytes, request),
                                                    *point.layout);

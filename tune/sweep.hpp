@@ -6,7 +6,8 @@
 // Candidates: every algorithm named (all of the collective's when none
 // are), times every segment size in `segments` for those that have a
 // `segment` option and every fan-out in `fanouts` for those that have a
-// `fanout` option (an empty list keeps the algorithm's default). A
+// `fanout` option (an empty list keeps the algorithm's default), and the
+// MPI library's own collective when asked for (native_algorithm). A
 // candidate the engine cannot time at a point (a size it does not take, a
 // shape without a model) has no time there and never wins.
 #pragma once
@@ -28,6 +29,9 @@ namespace numacoll::tune {
 struct SweepRequest {
     std::vector<sched::Collective> collectives;
     std::vector<std::string> algorithms;  // empty: every algorithm of each collective
+    // The MPI library's own collective as one more candidate (native_algorithm),
+    // for an engine that measures ranks as MPI processes.
+    bool with_native = false;
     std::vector<int> nodes{1};
     std::vector<int> ranks_per_node{0};   // 0: one rank per core
     std::vector<std::uint64_t> bytes;

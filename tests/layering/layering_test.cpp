@@ -45,7 +45,7 @@ TEST(Layering, LinkingTheEnginesPullsNoGenerator) {
     // The map names the archive members it pulled (a source's object, or a
     // batch's in a unity build): the engines are there...
     EXPECT_NE(map.find("libnumacoll_sim.a("), std::string::npos);
-    EXPECT_NE(map.find("libnumacoll_exec.a("), std::string::npos);
+    EXPECT_NE(map.find("libnumacoll_exec_core.a("), std::string::npos);
     EXPECT_NE(map.find("libnumacoll_schedule.a("), std::string::npos);
     // ...and nothing of the generators' library is.
     EXPECT_EQ(map.find("libnumacoll_algorithms.a"), std::string::npos);

@@ -96,3 +96,24 @@ TEST(SelectionTable, APickWithinTheMeasuredSpreadIsATie) {
     EXPECT_FALSE(comparison.disagreements[1].within_spread);
     EXPECT_DOUBLE_EQ(*comparison.disagreements[1].cost, 1.0);
 }
+
+TEST(SelectionTable, JsonReadsBackAndDecidesACallByShapeAndSize) {
+    std::vector<tune::TunePoint> points = {point(64, {{binomial, 10.0}, {chain16, 20.0}}),
+                                           point(1024, {{binomial, 30.0}, {chain16, 25.5}})};
+    points.push_back({sched::Collective::bcast, 1, 2, 64, {{linear, 5.0}}});
+    const auto rows = tune::select_winners(points);
+    const auto back = tune::selection_from_json(tune::selection_json(rows, {{"engine", "mpi"}}), "table");
+    ASSERT_EQ(back.size(), 3u);
+    EXPECT_EQ(back[1].winner, chain16);
+    // 2 x 4 ranks: below the first size, between, above the last.
+    EXPECT_EQ(tune::row_for_call(back, sched::Collective::bcast, 2, 8, 8)->winner, binomial);
+    EXPECT_EQ(tune::row_for_call(back, sched::Collective::bcast, 2, 8, 1000)->winner, binomial);
+    EXPECT_EQ(tune::row_for_call(back, sched::Collective::bcast, 2, 8, 1 << 20)->winner, chain16);
+    // One node of 3 ranks: the table's one-node shape.
+    EXPECT_EQ(tune::row_for_call(back, sched::Collective::bcast, 1, 3, 1 << 20)->winner, linear);
+    EXPECT_EQ(tune::row_for_call(back, sched::Collective::reduce, 1, 3, 64), nullptr);
+    EXPECT_THROW(tune::selection_from_json("[]", "table"), InputError);
+    EXPECT_THROW(tune::selection_from_json("{", "table"), InputError);
+    EXPECT_THROW(tune::selection_from_json(R"({"format":"numacoll-selection","rows":[{"collective":"bcast"}]})", "table"),
+                 InputError);
+}
