@@ -26,5 +26,6 @@ CommandRun add_calibrate_command(CLI::App& app);
 CommandRun add_tune_command(CLI::App& app);
 CommandRun add_whatif_command(CLI::App& app);
 CommandRun add_overlap_command(CLI::App& app);
+CommandRun add_mpi_report_command(CLI::App& app);
 
 }  // namespace numacoll::cli

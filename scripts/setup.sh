@@ -10,7 +10,7 @@ packages=(
   build-essential cmake pkg-config git
   libsimgrid-dev libhwloc-dev hwloc libboost-graph-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev python3 python3-matplotlib graphviz pajeng
-  openmpi-bin libopenmpi-dev mpich libmpich-dev
+  openmpi-bin libopenmpi-dev mpich libmpich-dev hpcc
 )
 read -r -a extra <<< "${NUMACOLL_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
