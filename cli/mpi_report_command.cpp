@@ -126,9 +126,12 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         "  numacoll calibrate -o here.json && numacoll mpi-report r.csv --schedules s --params here.json");
 
     return [options] {
-        const std::vector<ReportRow> rows = read_report(options->report);
+        namespace fs = std::filesystem;
         if (!options->output.empty() && options->schedules.empty())
             throw UsageError("--output writes the comparison with the simulator: give --schedules too");
+        if (!options->schedules.empty() && !fs::is_directory(options->schedules))
+            throw UsageError(fmt::format("--schedules '{}' is not a folder (NUMACOLL_MPI_SCHEDULES's)", options->schedules));
+        const std::vector<ReportRow> rows = read_report(options->report);
         // Where the time went: per communicator and collective.
         struct Total {
             std::uint64_t calls = 0, served = 0;
@@ -166,9 +169,6 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         if (options->schedules.empty()) return 0;
 
         // The saved schedules, simulated, beside the application's medians.
-        namespace fs = std::filesystem;
-        if (!fs::is_directory(options->schedules))
-            throw UsageError(fmt::format("--schedules '{}' is not a folder (NUMACOLL_MPI_SCHEDULES's)", options->schedules));
         std::vector<fs::path> files;
         for (const auto& entry : fs::directory_iterator(options->schedules))
             if (entry.path().extension() == ".schedule") files.push_back(entry.path());

@@ -1048,3 +1048,33 @@ TEST(Cli, ReproduceWritesTheTableTheCsvAndTheFigures) {
     EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "reproduce-refused"));
     EXPECT_EQ(run("reproduce --list").exit_code, 0);
 }
+
+TEST(Cli, MpiReportSaysWhereTheTimeWentAndSimulatesTheSavedSchedules) {
+    // A report as libnumacoll_mpi writes it, and the schedule it saved for
+    // its served row (the process form of a 2-rank dissemination allreduce).
+    const auto dir = scratch_dir() / "mpi-report";
+    std::filesystem::create_directories(dir / "schedules");
+    const Result saved = run("dag -t westmere --ranks 2 -c allreduce -a dissemination --bytes 8 --ranks-as processes "
+                             "-o " + (dir / "schedules" / "allreduce-dissemination-double-sum-8B-1x2.schedule").string());
+    ASSERT_EQ(saved.exit_code, 0) << saved.err;
+    {
+        std::ofstream report(dir / "report.csv");
+        report << "communicator,ranks,nodes,ranks_per_node,placement,collective,algorithm,datatype,size_bucket_bytes,"
+                  "calls,total_ns,median_ns,handed_back_because\n"
+                  "world,2,1,2,2 bound to a PU; PUs 0 1,allreduce,dissemination,double,8,300,90000,250,\n"
+                  "world,2,1,2,2 bound to a PU; PUs 0 1,allreduce,native,int,4,100,10000,100,user-defined operation\n"
+                  "world,2,1,2,2 bound to a PU; PUs 0 1,barrier,dissemination,bytes,0,50,50000,900,\n";
+    }
+    const Result summary = run("mpi-report " + (dir / "report.csv").string());
+    ASSERT_EQ(summary.exit_code, 0) << summary.err;
+    EXPECT_NE(summary.out.find("450 calls, 0.150 ms in collectives"), std::string::npos) << summary.out;
+    EXPECT_NE(summary.out.find("400 calls"), std::string::npos) << summary.out;
+    EXPECT_NE(summary.out.find("300 served by numacoll; 100 handed back (user-defined operation)"), std::string::npos)
+        << summary.out;
+    const Result simulated = run("mpi-report " + (dir / "report.csv").string() + " -t westmere --params westmere "
+                                 "--schedules " + (dir / "schedules").string() + " -o " + (dir / "c.csv").string());
+    ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+    const std::string csv = slurp(dir / "c.csv");
+    // The served row's median beside the simulated time of its schedule.
+    EXPECT_NE(csv.find("allreduce,dissemination,double,8,2,1,300,250,"), std::string::npos) << csv;
+}

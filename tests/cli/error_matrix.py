@@ -45,6 +45,11 @@ def make_fixtures(binary, source_dir, scratch):
         for name in sorted(os.listdir(os.path.join(corpus, reader))):
             fixtures[f"{reader}/{name}"] = os.path.join(corpus, reader, name)
     small = open(os.path.join(corpus, "topology_xml", "small-machine.xml")).read()
+    header = ("communicator,ranks,nodes,ranks_per_node,placement,collective,algorithm,datatype,size_bucket_bytes,"
+              "calls,total_ns,median_ns,handed_back_because\n")
+    write("not-a-report.csv", "hello, world\n")
+    write("short-report.csv", header + "world,2,1\n")
+    write("wrong-number-report.csv", header + "world,2,1,2,PUs 0 1,allreduce,tree,double,8,many,10,5,\n")
     write("empty.xml", "")
     write("blank.xml", "   \n\t\n")
     write("not-xml.xml", "hello, world\n")
