@@ -106,7 +106,10 @@ int at_finalize(MPI_Comm, int, void*, void*) {
     if (!s.active) return MPI_SUCCESS;
     // The world's segments are freed (collectively: every process is here);
     // other communicators the application left are MPI_Finalize's to free.
-    PMPI_Comm_delete_attr(MPI_COMM_WORLD, s.communicator_keyval);
+    void* world = nullptr;
+    int found = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, s.communicator_keyval, &world, &found);
+    if (found) PMPI_Comm_delete_attr(MPI_COMM_WORLD, s.communicator_keyval);
     if (!s.settings.report_path.empty()) write_report();
     s.active = false;
     return MPI_SUCCESS;
