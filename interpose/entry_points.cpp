@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/mpi_datatypes.hpp"
 #include "interpose/call_spec.hpp"
 #include "interpose/library.hpp"
 #include "interpose/served_communicator.hpp"
@@ -45,7 +46,6 @@ int intercept(Call call, Native&& native, Serve&& serve) {
     if (!library_active() || call.comm == MPI_COMM_NULL) return native();
     const Clock::time_point start = Clock::now();
     ServedCommunicator* communicator = nullptr;
-    std::string algorithm = "native";
     try {
         communicator = &served_communicator(call.comm);
         if (call.reason.empty()) {
@@ -66,9 +66,10 @@ int intercept(Call call, Native&& native, Serve&& serve) {
     }
     const int code = native();
     const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-    communicator->log().record({call.key.collective, algorithm,
-                                call.reduction && call.reason != "derived datatype" ? sched::to_string(call.key.datatype)
-                                                                                    : "bytes",
+    communicator->log().record({call.key.collective, native_algorithm,
+                                !call.reduction                   ? "bytes"
+                                : call.reason == "derived datatype" ? "derived"
+                                                                    : sched::to_string(call.key.datatype),
                                 size_bucket(call.key.bytes), call.reason},
                                ns);
     return code;
@@ -80,7 +81,15 @@ Call reduction_call(const char* name, sched::Collective collective, int count, M
     Call call{name, comm, {}, unserved_reduction(datatype, op), true};
     call.key.collective = collective;
     call.key.root = root;
-    if (call.reason.empty()) call.key = reduction_key(collective, count, datatype, op, root);
+    if (call.reason.empty()) {
+        call.key = reduction_key(collective, count, datatype, op, root);
+    } else {
+        // Handed back: its size still goes into the report.
+        int size = 0;
+        if (PMPI_Type_size(datatype, &size) == MPI_SUCCESS && size > 0)
+            call.key.bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+        if (const auto type = exec::datatype_of(datatype)) call.key.datatype = *type;
+    }
     if (count == 0 && call.reason.empty()) call.reason = "no data";
     return call;
 }
