@@ -9,6 +9,10 @@
 set -u
 mpiexec=$1 application=$2 library=$3
 counts=${4:-2 3 4}
+# A library built with AddressSanitizer needs its runtime loaded first.
+preload=$library
+asan_runtime=$(ldd "$library" 2>/dev/null | awk '/libasan/ { print $3 }')
+[ -z "$asan_runtime" ] || preload="$asan_runtime:$library"
 hydra=0
 "$mpiexec" --version 2>&1 | grep -qi hydra && hydra=1
 work=$(mktemp -d)
@@ -25,7 +29,7 @@ served_every() {  # served_every COLLECTIVE...: numacoll served each on the worl
 run() {  # run NP [VAR=VALUE...]: the application under mpirun, preloaded; output in $work/out
     local np=$1; shift
     local exports=() setting
-    for setting in LD_PRELOAD="$library" "$@"; do
+    for setting in LD_PRELOAD="$preload" "$@"; do
         if ((hydra)); then exports+=(-genv "${setting%%=*}" "${setting#*=}"); else exports+=(-x "$setting"); fi
     done
     if ((hydra)); then
