@@ -74,7 +74,6 @@ std::string percent(double fraction) { return fmt::format("{:.1f}%", 100 * fract
 
 }  // namespace
 
-std::string calibrated_name(const std::string& host) { return "calibrated:" + host; }
 
 CalibrationRun calibrate_machine(const topo::Machine& machine, const CalibrationOptions& options) {
     const auto started = std::chrono::steady_clock::now();
@@ -233,7 +232,7 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
                                 const costs::Params& base, const CalibrationStamp& stamp,
                                 std::vector<std::string>* levels_from_base) {
     costs::Params params = base;
-    params.name = calibrated_name(stamp.host);
+    params.name = costs::calibrated_name(stamp.host);
     params.origin = params.name;
     params.generic_fallback = false;
     const std::string who = fmt::format("calibrated on {} at {} by numacoll {}", stamp.host, stamp.date, stamp.numacoll);

@@ -62,10 +62,6 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
                                 const costs::Params& base, const CalibrationStamp& stamp,
                                 std::vector<std::string>* levels_from_base = nullptr);
 
-// The name a calibrated set of `host` carries ("calibrated:HOST"): a cached
-// file is reused only on the host that made it.
-std::string calibrated_name(const std::string& host);
-
 // measurements.csv: one row per point with the fit's prediction beside it.
 std::string measurements_csv(const std::vector<Measurement>& measurements, const costs::Params& params);
 

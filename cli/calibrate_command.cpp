@@ -59,7 +59,7 @@ int calibrate_with_network(const CalibrateOptions& options, const CLI::App& comm
         calibrate::apply_network(params, measured_network, fit,
                                  fmt::format("calibrated on {} at {} by numacoll {}", provenance.host, provenance.date,
                                              provenance.numacoll));
-        if (options.step.network_only) params.name = calibrate::calibrated_name(provenance.host);
+        if (options.step.network_only) params.name = costs::calibrated_name(provenance.host);
         params.description += fmt::format("; then measured between MPI processes ({}): the network and NIC levels, "
                                           "the message overheads{}",
                                           measured_network.host_pair,

@@ -112,7 +112,7 @@ costs::Params calibrate_into_folder(const OutputFolder& folder, const Calibratio
         try {
             const std::string text = read_text_file(folder.earlier(params_name), "params", params_file_cap_bytes);
             costs::Params cached = costs::parse_params(text, folder.final_path(params_name));
-            if (cached.name == calibrate::calibrated_name(host)) {
+            if (cached.name == costs::calibrated_name(host)) {
                 if (!step.quiet)
                     std::cerr << fmt::format("calibrate: reusing {} (calibrated on this host)\n",
                                              folder.final_path(params_name));

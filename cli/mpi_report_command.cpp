@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
@@ -19,6 +18,7 @@
 #include "common/output_file.hpp"
 #include "common/text_file.hpp"
 #include "costs/params.hpp"
+#include "results/mpi_report.hpp"
 #include "schedule/schedule_io.hpp"
 #include "sim/engine.hpp"
 #include "sim/platform_model.hpp"
@@ -26,73 +26,6 @@
 namespace numacoll::cli {
 
 namespace {
-
-struct ReportRow {
-    std::string communicator;
-    int ranks = 0, nodes = 0;
-    std::string collective, algorithm, datatype;
-    std::uint64_t bucket_bytes = 0;
-    std::uint64_t calls = 0;
-    double total_ns = 0, median_ns = 0;
-    std::string reason;
-};
-
-constexpr std::size_t report_columns = 13;
-
-std::vector<ReportRow> read_report(const std::string& path) {
-    const std::string text = read_text_file(path, "report", input_cap_bytes(std::uint64_t{256} << 20));
-    std::istringstream lines(text);
-    std::string line;
-    std::vector<ReportRow> rows;
-    int number = 0;
-    while (std::getline(lines, line)) {
-        ++number;
-        std::vector<std::string> fields;
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t comma = line.find(',', start);
-            fields.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-        if (number == 1) {
-            if (fields.size() != report_columns || fields[0] != "communicator" || fields[6] != "algorithm")
-                throw InputError(fmt::format("'{}' is not a libnumacoll_mpi report (NUMACOLL_MPI_REPORT): its first "
-                                             "line is not the report's header",
-                                             path));
-            continue;
-        }
-        if (line.empty()) continue;
-        if (fields.size() != report_columns)
-            throw InputError(fmt::format("'{}' line {}: {} fields where the report has {}", path, number, fields.size(),
-                                         report_columns));
-        ReportRow row;
-        try {
-            row.communicator = fields[0];
-            row.ranks = std::stoi(fields[1]);
-            row.nodes = fields[2].empty() ? 0 : std::stoi(fields[2]);
-            row.collective = fields[5];
-            row.algorithm = fields[6];
-            row.datatype = fields[7];
-            row.bucket_bytes = std::stoull(fields[8]);
-            row.calls = std::stoull(fields[9]);
-            row.total_ns = std::stod(fields[10]);
-            row.median_ns = std::stod(fields[11]);
-            row.reason = fields[12];
-        } catch (const std::exception&) {
-            throw InputError(fmt::format("'{}' line {}: a number of the report is not one", path, number));
-        }
-        rows.push_back(std::move(row));
-    }
-    if (number == 0) throw InputError(fmt::format("'{}' is empty: not a libnumacoll_mpi report", path));
-    return rows;
-}
-
-std::uint64_t bucket_of(std::uint64_t bytes) {
-    std::uint64_t bucket = 1;
-    while (bucket < bytes && bucket < (std::uint64_t{1} << 62)) bucket <<= 1;
-    return bytes == 0 ? 0 : bucket;
-}
 
 struct MpiReportOptions {
     std::string report;
@@ -131,7 +64,9 @@ CommandRun add_mpi_report_command(CLI::App& app) {
             throw UsageError("--output writes the comparison with the simulator: give --schedules too");
         if (!options->schedules.empty() && !fs::is_directory(options->schedules))
             throw UsageError(fmt::format("--schedules '{}' is not a folder (NUMACOLL_MPI_SCHEDULES's)", options->schedules));
-        const std::vector<ReportRow> rows = read_report(options->report);
+        const std::vector<results::MpiReportRow> rows = results::read_mpi_report(
+            read_text_file(options->report, "report", input_cap_bytes(std::uint64_t{256} << 20)),
+            fmt::format("'{}'", options->report));
         // Where the time went: per communicator and collective.
         struct Total {
             std::uint64_t calls = 0, served = 0;
@@ -140,7 +75,7 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         };
         std::map<std::pair<std::string, std::string>, Total> totals;
         double all_ns = 0;
-        for (const ReportRow& row : rows) {
+        for (const results::MpiReportRow& row : rows) {
             Total& total = totals[{row.communicator, row.collective}];
             total.calls += row.calls;
             total.ns += row.total_ns;
@@ -187,10 +122,10 @@ CommandRun add_mpi_report_command(CLI::App& app) {
             const sched::CollectiveSpec& spec = schedule.spec;
             const std::string datatype =
                 sched::is_reduction(spec.collective) ? sched::to_string(spec.datatype) : std::string("bytes");
-            const ReportRow* match = nullptr;
-            for (const ReportRow& row : rows)
+            const results::MpiReportRow* match = nullptr;
+            for (const results::MpiReportRow& row : rows)
                 if (row.collective == sched::to_string(spec.collective) && row.algorithm == spec.algorithm &&
-                    row.datatype == datatype && row.bucket_bytes == bucket_of(spec.bytes) &&
+                    row.datatype == datatype && row.bucket_bytes == results::size_bucket(spec.bytes) &&
                     row.ranks == schedule.rank_count() && row.reason.empty() &&
                     (match == nullptr || row.calls > match->calls))
                     match = &row;

@@ -83,7 +83,7 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
     // Params calibrated on this host: check before and after whether the host still runs at their speed.
     // (This process's node only: with a process per node the others would be running their own.)
     const bool calibrated_here =
-        engine == nullptr && params.name == calibrate::calibrated_name(setup.row_template.provenance.host);
+        engine == nullptr && params.name == costs::calibrated_name(setup.row_template.provenance.host);
     std::optional<calibrate::HostCheck> before;
     if (calibrated_here) before = calibrate::check_host(*layout.machine, params);
     const auto run = validate::run_validation(setup, specs, [&](const validate::ValidationPoint& p, int done, int total) {

@@ -208,6 +208,18 @@ nlohmann::ordered_json figure_json(const Figure& figure) {
 
 }  // namespace
 
+namespace {
+constexpr const char* calibrated_prefix = "calibrated:";
+}  // namespace
+
+std::string calibrated_name(const std::string& host) { return calibrated_prefix + host; }
+
+std::optional<std::string> calibrated_host(const Params& params) {
+    const std::string prefix = calibrated_prefix;
+    if (params.name.rfind(prefix, 0) != 0) return std::nullopt;
+    return params.name.substr(prefix.size());
+}
+
 std::string params_to_json(const Params& params) {
     using ordered = nlohmann::ordered_json;
     ordered root = ordered::object();

@@ -154,4 +154,11 @@ std::vector<std::string> bundled_params_names();
 // figure with its source); `origin` and `generic_fallback` are not written.
 std::string params_to_json(const Params& params);
 
+// The name a calibrated set of `host` carries ("calibrated:HOST"): a cached
+// file is reused only on the host that made it, and a library refuses a set
+// made on another host.
+std::string calibrated_name(const std::string& host);
+// The host a set was calibrated on; none for a set that was not calibrated.
+std::optional<std::string> calibrated_host(const Params& params);
+
 }  // namespace numacoll::costs

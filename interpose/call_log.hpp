@@ -1,10 +1,8 @@
 // interpose::CallLog: what one communicator's collective calls did, per
 // (collective, algorithm, datatype, size bucket, reason handed back): how
 // many calls, their total time and median time on this process. The
-// report (NUMACOLL_MPI_REPORT) is written from these rows.
-//
-// Size buckets are powers of two: a call of b bytes counts in the smallest
-// 2^k >= b. A row keeps at most max_samples times for its median (after
+// report (NUMACOLL_MPI_REPORT, results/mpi_report.hpp) is written from
+// these rows. A row keeps at most max_samples times for its median (after
 // that, a reservoir of them), so that a long run's log stays small.
 #pragma once
 
@@ -23,9 +21,8 @@ struct CallRow {
     sched::Collective collective = sched::Collective::barrier;
     std::string algorithm;  // numacoll's, or "native"
     std::string datatype;   // "double", or "bytes" for a collective that only copies
-    std::uint64_t bucket_bytes = 0;
+    std::uint64_t bucket_bytes = 0;  // results::size_bucket
     std::string reason;  // why the MPI library served it; empty when numacoll did
-    auto key() const { return std::tie(collective, algorithm, datatype, bucket_bytes, reason); }
 };
 
 class CallLog {
@@ -52,12 +49,5 @@ private:
     std::map<std::tuple<int, std::string, std::string, std::uint64_t, std::string>, Tally> rows_;
     std::minstd_rand random_{12345};
 };
-
-std::uint64_t size_bucket(std::uint64_t bytes);
-
-// The report's header line, and one row of it.
-std::string report_header();
-std::string report_line(const std::string& communicator, const std::string& shape, const std::string& placement,
-                        const CallLog::Summary& summary);
 
 }  // namespace numacoll::interpose

@@ -4,6 +4,16 @@
 
 namespace numacoll::interpose {
 
+sched::CollectiveSpec spec_of(const CallKey& key, int schedule_root) {
+    sched::CollectiveSpec spec;
+    spec.collective = key.collective;
+    spec.bytes = key.bytes;
+    spec.datatype = key.datatype;
+    spec.op = key.op;
+    spec.root = schedule_root;
+    return spec;
+}
+
 Elements elements_of(MPI_Datatype datatype) {
     int size = 0;
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;

@@ -30,6 +30,10 @@ struct CallKey {
     auto operator<=>(const CallKey&) const = default;
 };
 
+// The spec of a call, its root given in schedule ranks (the communicator's
+// rank order may not be the schedule's).
+sched::CollectiveSpec spec_of(const CallKey& key, int schedule_root);
+
 // Where a datatype's elements lie: contiguous, `bytes` each, or not.
 struct Elements {
     bool contiguous = false;

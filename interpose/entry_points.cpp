@@ -24,6 +24,7 @@
 #include "interpose/call_spec.hpp"
 #include "interpose/library.hpp"
 #include "interpose/served_communicator.hpp"
+#include "results/mpi_report.hpp"
 
 #define NUMACOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -55,7 +56,7 @@ int intercept(Call call, Native&& native, Serve&& serve) {
                 const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
                 communicator->log().record({call.key.collective, service.algorithm,
                                             call.reduction ? sched::to_string(call.key.datatype) : "bytes",
-                                            size_bucket(call.key.bytes), ""},
+                                            results::size_bucket(call.key.bytes), ""},
                                            ns);
                 return MPI_SUCCESS;
             }
@@ -70,7 +71,7 @@ int intercept(Call call, Native&& native, Serve&& serve) {
                                 !call.reduction                   ? "bytes"
                                 : call.reason == "derived datatype" ? "derived"
                                                                     : sched::to_string(call.key.datatype),
-                                size_bucket(call.key.bytes), call.reason},
+                                results::size_bucket(call.key.bytes), call.reason},
                                ns);
     return code;
 }
@@ -133,6 +134,19 @@ public:
         if (elements_of(datatype).contiguous) return buffer;
         std::byte* area = take(packed_bytes(count, datatype));
         pending_.push_back({area, buffer, count, datatype});
+        return area;
+    }
+    // Block `index` of `count` elements of `datatype` each at `buffer` (a
+    // root's or rank's own block with MPI_IN_PLACE), packed into an area of
+    // its own: the schedule writes the output the block lies in.
+    const void* block(const void* buffer, int index, int count, MPI_Datatype datatype) {
+        MPI_Aint lb = 0, extent = 0;
+        check(PMPI_Type_get_extent(datatype, &lb, &extent), "MPI_Type_get_extent");
+        const auto* at = static_cast<const std::byte*>(buffer) + static_cast<MPI_Aint>(index) * count * extent;
+        const std::uint64_t bytes = packed_bytes(count, datatype);
+        std::byte* area = take(bytes);
+        int position = 0;
+        check(PMPI_Pack(at, count, datatype, area, static_cast<int>(bytes), &position, comm_), "MPI_Pack");
         return area;
     }
     // Bytes nobody reads back (a scatter root's own block with MPI_IN_PLACE).
@@ -268,20 +282,8 @@ NUMACOLL_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype 
             int size = 0;
             PMPI_Comm_size(comm, &size);
             void* output = staging.output(recvbuf, recvcount * size, recvtype);
-            const void* input = sendbuf;
-            if (root_in_place) {
-                // The root's own block, copied aside: the schedule writes the output it lies in.
-                MPI_Aint lb = 0, extent = 0;
-                PMPI_Type_get_extent(recvtype, &lb, &extent);
-                const auto* block = static_cast<const std::byte*>(recvbuf) + static_cast<MPI_Aint>(root) * recvcount * extent;
-                const std::uint64_t bytes = served.schedule().spec.bytes;
-                std::byte* copy = communicator.scratch(2, bytes);
-                int position = 0;
-                PMPI_Pack(block, recvcount, recvtype, copy, static_cast<int>(bytes), &position, comm);
-                input = copy;
-            } else {
-                input = staging.input(sendbuf, sendcount, sendtype);
-            }
+            const void* input = root_in_place ? staging.block(recvbuf, root, recvcount, recvtype)
+                                              : staging.input(sendbuf, sendcount, sendtype);
             served.serve(input, output);
             staging.finish();
         });
@@ -323,20 +325,8 @@ NUMACOLL_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Dataty
             int size = 0;
             PMPI_Comm_size(comm, &size);
             void* output = staging.output(recvbuf, recvcount * size, recvtype);
-            const void* input = sendbuf;
-            if (in_place) {
-                MPI_Aint lb = 0, extent = 0;
-                PMPI_Type_get_extent(recvtype, &lb, &extent);
-                const auto* block = static_cast<const std::byte*>(recvbuf) +
-                                    static_cast<MPI_Aint>(communicator.rank()) * recvcount * extent;
-                const std::uint64_t bytes = served.schedule().spec.bytes;
-                std::byte* copy = communicator.scratch(2, bytes);
-                int position = 0;
-                PMPI_Pack(block, recvcount, recvtype, copy, static_cast<int>(bytes), &position, comm);
-                input = copy;
-            } else {
-                input = staging.input(sendbuf, sendcount, sendtype);
-            }
+            const void* input = in_place ? staging.block(recvbuf, communicator.rank(), recvcount, recvtype)
+                                         : staging.input(sendbuf, sendcount, sendtype);
             served.serve(input, output);
             staging.finish();
         });

@@ -18,6 +18,8 @@
 #include "costs/params.hpp"
 #include "interpose/served_communicator.hpp"
 #include "interpose/settings.hpp"
+#include "results/mpi_report.hpp"
+#include "results/provenance.hpp"
 #include "topologies/machine.hpp"
 #include "tune/selection_table.hpp"
 
@@ -51,8 +53,14 @@ State& state() {
 std::string report_rows(ServedCommunicator& communicator) {
     if (communicator.rank() != 0) return {};
     std::string rows;
-    for (const CallLog::Summary& summary : communicator.log().summaries())
-        rows += report_line(communicator.name(), communicator.shape(), communicator.placement(), summary);
+    for (const CallLog::Summary& summary : communicator.log().summaries()) {
+        const CallRow& call = summary.row;
+        rows += results::mpi_report_line({communicator.name(), communicator.size(), communicator.nodes(),
+                                          communicator.ranks_per_node(), communicator.placement(),
+                                          sched::to_string(call.collective), call.algorithm, call.datatype,
+                                          call.bucket_bytes, summary.calls, summary.total_ns, summary.median_ns,
+                                          call.reason});
+    }
     return rows;
 }
 
@@ -94,7 +102,7 @@ void write_report() {
     PMPI_Gatherv(rows.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
     if (s.world_rank != 0) return;
     try {
-        write_output_file(s.settings.report_path, report_header() + all);
+        write_output_file(s.settings.report_path, results::mpi_report_header() + all);
     } catch (const std::exception& error) {
         std::fprintf(stderr, "numacoll: NUMACOLL_MPI_REPORT: %s\n", error.what());
     }
@@ -116,15 +124,12 @@ int at_finalize(MPI_Comm, int, void*, void*) {
 }
 
 void check_params_host(const costs::Params& params) {
-    const std::string prefix = "calibrated:";
-    if (params.name.rfind(prefix, 0) != 0) return;
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    const std::string calibrated_on = params.name.substr(prefix.size());
-    if (calibrated_on != host)
+    const std::optional<std::string> calibrated_on = costs::calibrated_host(params);
+    const std::string host = results::current_provenance().host;
+    if (calibrated_on && *calibrated_on != host)
         throw UsageError(fmt::format("NUMACOLL_MPI_PARAMS: '{}' was calibrated on {}, and this process runs on {}: "
                                      "calibrate this machine (numacoll calibrate)",
-                                     params.origin, calibrated_on, host));
+                                     params.origin, *calibrated_on, host));
 }
 
 // Every algorithm a table names exists for its collective (or is native).

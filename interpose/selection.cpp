@@ -33,12 +33,7 @@ Choice choose_algorithm(const CallKey& key, const algo::Layout& layout, const Se
     if (const tune::SelectionRow* row = tune::row_for_call(settings.selection, key.collective, layout.nodes,
                                                            layout.size(), key.bytes))
         return {row->winner.algorithm, row->winner.options, "tuned"};
-    sched::CollectiveSpec spec;
-    spec.collective = key.collective;
-    spec.bytes = key.bytes;
-    spec.datatype = key.datatype;
-    spec.op = key.op;
-    spec.root = 0;
+    const sched::CollectiveSpec spec = spec_of(key, 0);
     const models::NodeShape shape = models::node_shape(layout);
     double best_ns = std::numeric_limits<double>::infinity(), native_ns = best_ns;
     std::string best;

@@ -83,6 +83,8 @@ ServedCollective::ServedCollective(sched::Schedule schedule, const ProcessPlace&
 
     for (exec::ThreadProgram& program : exec::build_programs(schedule_, me.node))
         if (program.rank == rank_) programs_.push_back(std::move(program));
+    const std::vector<int> no_tasks;
+    const std::vector<int>& my_tasks = programs_.empty() ? no_tasks : programs_[0].tasks;
 
     // MPI_IN_PLACE: the input may be the output when this rank reads its
     // input for the last time before it first writes its output, and no
@@ -90,9 +92,8 @@ ServedCollective::ServedCollective(sched::Schedule schedule, const ProcessPlace&
     {
         std::size_t last_read = 0, first_write = SIZE_MAX;
         bool message_into_output = false;
-        const std::vector<int>& tasks = programs_.empty() ? std::vector<int>{} : programs_[0].tasks;
-        for (std::size_t k = 0; k < tasks.size(); ++k) {
-            const sched::Task& task = schedule_.task(tasks[k]);
+        for (std::size_t k = 0; k < my_tasks.size(); ++k) {
+            const sched::Task& task = schedule_.task(my_tasks[k]);
             for (const sched::Range& read : task.reads)
                 if (read.buffer == input_buffer_ && input_buffer_ >= 0) last_read = k + 1;
             if (task.write.buffer == output_buffer_ && output_buffer_ >= 0) first_write = std::min(first_write, k + 1);
@@ -152,7 +153,7 @@ ServedCollective::ServedCollective(sched::Schedule schedule, const ProcessPlace&
     }
     // Single copy: the lines of the exposed buffers this rank owns or reads.
     std::set<int> read_exposed;
-    for (int id : programs_.empty() ? std::vector<int>{} : programs_[0].tasks) {
+    for (int id : my_tasks) {
         const sched::Task& task = schedule_.task(id);
         if (task.kind == sched::TaskKind::copy && schedule_.buffer(task.reads[0].buffer).exposed &&
             schedule_.buffer(task.reads[0].buffer).owner != rank_)

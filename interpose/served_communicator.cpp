@@ -196,11 +196,6 @@ void ServedCommunicator::place_processes() {
                         rank_order_is_node_order_ ? "" : "; its rank order interleaves the nodes"));
 }
 
-std::string ServedCommunicator::shape() const {
-    if (ranks_per_node_ == 0) return fmt::format("{},,", size_);
-    return fmt::format("{},{},{}", size_, nodes_, ranks_per_node_);
-}
-
 void ServedCommunicator::say(const std::string& line) const {
     if (settings_.verbose) std::fprintf(stderr, "numacoll: %s\n", line.c_str());
 }
@@ -231,13 +226,8 @@ ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
         entry.reason = "rank order interleaves nodes";
         return entry;
     }
-    sched::CollectiveSpec spec;
-    spec.collective = key.collective;
+    sched::CollectiveSpec spec = spec_of(key, schedule_rank_of_[static_cast<std::size_t>(key.root)]);
     spec.algorithm = choice.algorithm;
-    spec.bytes = key.bytes;
-    spec.datatype = key.datatype;
-    spec.op = key.op;
-    spec.root = schedule_rank_of_[static_cast<std::size_t>(key.root)];
     spec.options = choice.options;
     sched::Schedule schedule;
     try {
@@ -272,17 +262,10 @@ ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
     // Room in the cache: the least recently used schedules leave, on every
     // process of the node alike (their segments' freeing is collective).
     while (cached_bytes_ + entry.cost_bytes > settings_.cache_bytes && !entries_.empty()) {
-        auto last = std::prev(entries_.end());
-        if (last->served) {
-            cached_bytes_ -= last->cost_bytes;
-            last->served.reset();
-            last->algorithm = native_algorithm;
-            by_key_.erase(last->key);
-            entries_.erase(last);
-        } else {
-            by_key_.erase(last->key);
-            entries_.erase(last);
-        }
+        const auto last = std::prev(entries_.end());
+        if (last->served) cached_bytes_ -= last->cost_bytes;
+        by_key_.erase(last->key);
+        entries_.erase(last);
     }
     if (rank_ == 0) {
         say(fmt::format("{}: {} ({}){}, {} tasks", what, choice.algorithm, choice.why,

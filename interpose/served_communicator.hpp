@@ -65,10 +65,12 @@ public:
     // other), at least `bytes`, valid until the next call asks for that area.
     std::byte* scratch(int area, std::size_t bytes);
 
-    // For the report: "world" or "communicator N"; "R,N,P" (ranks, nodes,
-    // ranks per node, empty where not served); how its processes were placed.
+    // For the report: "world" or "communicator P.N"; its ranks, nodes and
+    // ranks per node (0 where not served); how its processes were placed.
     const std::string& name() const { return name_; }
-    std::string shape() const;
+    int size() const { return size_; }
+    int nodes() const { return nodes_; }
+    int ranks_per_node() const { return ranks_per_node_; }
     const std::string& placement() const { return placement_; }
 
 private:
