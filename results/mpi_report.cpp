@@ -10,10 +10,10 @@ namespace numacoll::results {
 
 namespace {
 
-constexpr const char* header =
+constexpr const char* report_header_line =
     "communicator,ranks,nodes,ranks_per_node,placement,collective,algorithm,datatype,size_bucket_bytes,calls,"
     "total_ns,median_ns,handed_back_because";
-constexpr std::size_t columns = 13;
+constexpr std::size_t report_columns = 13;
 
 std::vector<std::string> fields_of(const std::string& line) {
     std::vector<std::string> fields;
@@ -34,7 +34,7 @@ std::uint64_t size_bucket(std::uint64_t bytes) {
     return bytes == 0 ? 0 : bucket;
 }
 
-std::string mpi_report_header() { return std::string(header) + "\n"; }
+std::string mpi_report_header() { return std::string(report_header_line) + "\n"; }
 
 std::string mpi_report_line(const MpiReportRow& row) {
     const std::string shape = row.ranks_per_node == 0
@@ -54,16 +54,16 @@ std::vector<MpiReportRow> read_mpi_report(const std::string& text, const std::st
         ++number;
         const std::vector<std::string> fields = fields_of(line);
         if (number == 1) {
-            if (line != header)
+            if (line != report_header_line)
                 throw InputError(fmt::format("{} is not a libnumacoll_mpi report (NUMACOLL_MPI_REPORT): its first "
                                              "line is not the report's header",
                                              label));
             continue;
         }
         if (line.empty()) continue;
-        if (fields.size() != columns)
+        if (fields.size() != report_columns)
             throw InputError(
-                fmt::format("{} line {}: {} fields where the report has {}", label, number, fields.size(), columns));
+                fmt::format("{} line {}: {} fields where the report has {}", label, number, fields.size(), report_columns));
         MpiReportRow row;
         try {
             row.communicator = fields[0];
