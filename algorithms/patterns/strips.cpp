@@ -10,21 +10,23 @@ namespace numacoll::algo {
 
 namespace {
 
-// "auto": half the largest cache private to one core (L2 on the bundled
-// machines and on this project's machines), so that one strip's inputs and
+// "auto": half the largest cache private to one core at level 2 or below
+// (L2 on the bundled machines and on this project's machines), so that one strip's inputs and
 // result stay in the cache of the core that folds them, and phases pipeline:
 // while a parent folds strip k+1 its children copy strip k. Measured on a
 // 2-core EPYC (L2 1 MiB): a 4 MiB tree allreduce took 200-290 us with
-// 512 KiB strips against 440-530 us unmined (docs/execution.md). A machine
-// without private caches uses the smallest last-level cache; none: no
-// strip mining.
+// 512 KiB strips against 440-530 us unmined (docs/execution.md). Not a
+// private level 3: virtual machines report one L3 per core of the whole
+// host's size (508 MB on that EPYC guest), a strip no vector fills, which
+// left every vector unmined. A machine without private caches there uses
+// the smallest last-level cache; none: no strip mining.
 std::uint64_t automatic_strip_bytes(const topo::Machine& machine) {
     std::uint64_t private_bytes = 0, shared_bytes = 0;
     for (int level : machine.cache_levels)
         for (int cache : machine.caches_at_level(level)) {
             const auto& object = machine.objects[cache];
             if (object.cache_bytes == 0) continue;
-            if (object.cores.size() == 1) private_bytes = std::max(private_bytes, object.cache_bytes / 2);
+            if (object.cores.size() == 1 && level <= 2) private_bytes = std::max(private_bytes, object.cache_bytes / 2);
             else if (level == machine.last_level_cache() && (shared_bytes == 0 || object.cache_bytes < shared_bytes))
                 shared_bytes = object.cache_bytes;
         }
