@@ -4,10 +4,16 @@
 // a process would never hear another's notify. This flag counts its
 // sleepers in its own cache line and sleeps and wakes with shared futexes.
 //
-// Lost wake-ups: a sleeper counts itself, then reads the generation (both
-// sequentially consistent); a setter stores the generation, fences, then
-// reads the count. One of the two sees the other, and the futex compares
-// the generation again before it sleeps.
+// Wake-ups: a sleeper counts itself, then reads the generation (sequentially
+// consistent); a setter stores the generation, then reads the count, with
+// no fence between: a fence would hold the setter until every other core
+// had dropped its copy of the line (a transfer between cores, twice in a
+// served call), where without one it goes on to its next task while the
+// line moves. The price: a setter may read the count before its store
+// leaves the store buffer (nanoseconds), miss a sleeper that counted itself
+// meanwhile, and not wake it. So a sleeper sleeps at most max_sleep_ns at a
+// time and looks again: a wake-up missed that way costs at most that long,
+// and nothing waits forever.
 #pragma once
 
 #include <linux/futex.h>
@@ -32,8 +38,8 @@ struct alignas(64) SharedFlag {
 
     void publish(std::uint32_t value) { generation.store(value, std::memory_order_release); }
     void wake() {
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        if (sleepers.load(std::memory_order_seq_cst) > 0)
+        std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler keeps the order; the processor need not
+        if (sleepers.load(std::memory_order_relaxed) > 0)
             ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
     }
     // Generations are compared as a distance, so that a counter that wraps
@@ -45,14 +51,15 @@ struct alignas(64) SharedFlag {
     bool reached(std::uint32_t value) const { return at_least(generation.load(std::memory_order_acquire), value); }
 
     // Sleeps until `value` is reached, or at most `timeout_ns` when positive
-    // (spurious returns are fine: callers loop).
+    // and below max_sleep_ns, else max_sleep_ns (spurious returns are fine:
+    // callers loop).
     void sleep_for(std::uint32_t value, long timeout_ns) {
         sleepers.fetch_add(1, std::memory_order_seq_cst);
         const std::uint32_t seen = generation.load(std::memory_order_seq_cst);
         if (!at_least(seen, value)) {
-            timespec timeout{timeout_ns / 1000000000L, timeout_ns % 1000000000L};
-            ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAIT, seen,
-                      timeout_ns > 0 ? &timeout : nullptr, nullptr, 0);
+            const long bound_ns = timeout_ns > 0 && timeout_ns < max_sleep_ns ? timeout_ns : max_sleep_ns;
+            timespec timeout{0, bound_ns};
+            ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation), FUTEX_WAIT, seen, &timeout, nullptr, 0);
         }
         sleepers.fetch_sub(1, std::memory_order_seq_cst);
     }
@@ -69,6 +76,7 @@ struct alignas(64) SharedFlag {
     }
 
     static constexpr int spin_limit = 4096;
+    static constexpr long max_sleep_ns = 1'000'000;
 };
 
 static_assert(sizeof(SharedFlag) == 64, "a flag fills its own cache line");
