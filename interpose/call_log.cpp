@@ -4,24 +4,33 @@
 
 namespace numacoll::interpose {
 
-void CallLog::record(const CallRow& row, double time_ns) {
-    Tally& tally = rows_[{static_cast<int>(row.collective), row.algorithm, row.datatype, row.bucket_bytes, row.reason}];
-    if (tally.calls == 0) tally.row = row;
-    ++tally.calls;
-    tally.total_ns += time_ns;
-    if (tally.samples.size() < max_samples) {
-        tally.samples.push_back(time_ns);
-    } else {
-        // Reservoir sampling: every call stays with the same chance.
-        const std::uint64_t slot = std::uniform_int_distribution<std::uint64_t>(0, tally.calls - 1)(random_);
-        if (slot < max_samples) tally.samples[slot] = time_ns;
-    }
+CallLog::Row& CallLog::row(const CallRow& row) {
+    Row& found = rows_[{static_cast<int>(row.collective), row.algorithm, row.datatype, row.bucket_bytes, row.reason}];
+    if (found.calls == 0) found.row = row;
+    return found;
 }
 
-std::vector<CallLog::Summary> CallLog::summaries() const {
+void CallLog::record(Row& row, double time) {
+    ++row.calls;
+    row.total += time;
+    if (row.samples.size() < max_samples) {
+        row.samples.push_back(time);
+        return;
+    }
+    // Reservoir sampling: every call stays with the same chance (a
+    // xorshift draw: a call's cost, not a distribution object's).
+    random_state_ ^= random_state_ << 13;
+    random_state_ ^= random_state_ >> 7;
+    random_state_ ^= random_state_ << 17;
+    const std::uint64_t slot = random_state_ % row.calls;
+    if (slot < max_samples) row.samples[slot] = time;
+}
+
+std::vector<CallLog::Summary> CallLog::summaries(double ns_per_unit) const {
     std::vector<Summary> out;
-    for (const auto& [key, tally] : rows_) {
-        std::vector<double> samples = tally.samples;
+    for (const auto& [key, row] : rows_) {
+        if (row.calls == 0) continue;
+        std::vector<double> samples = row.samples;
         const std::size_t middle = samples.size() / 2;
         std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(middle), samples.end());
         double median = samples.empty() ? 0 : samples[middle];
@@ -29,7 +38,7 @@ std::vector<CallLog::Summary> CallLog::summaries() const {
             const double below = *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(middle));
             median = (median + below) / 2;
         }
-        out.push_back({tally.row, tally.calls, tally.total_ns, median});
+        out.push_back({row.row, row.calls, row.total * ns_per_unit, median * ns_per_unit});
     }
     return out;
 }

@@ -4,11 +4,15 @@
 // report (NUMACOLL_MPI_REPORT, results/mpi_report.hpp) is written from
 // these rows. A row keeps at most max_samples times for its median (after
 // that, a reservoir of them), so that a long run's log stays small.
+//
+// Times are recorded in whatever unit the caller reads cheaply (the call
+// clock's ticks: interpose/call_clock.hpp) and scaled to nanoseconds in
+// summaries(). A caller that logs the same row call after call holds its
+// Row, found once, so that a call costs no lookup.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -29,7 +33,16 @@ class CallLog {
 public:
     static constexpr std::size_t max_samples = 4096;
 
-    void record(const CallRow& row, double time_ns);
+    struct Row {
+        CallRow row;
+        std::uint64_t calls = 0;
+        double total = 0;
+        std::vector<double> samples;
+    };
+    // The row, made at its first use; it lives as long as the log.
+    Row& row(const CallRow& row);
+    void record(Row& row, double time);
+    void record(const CallRow& row, double time) { record(this->row(row), time); }
 
     struct Summary {
         CallRow row;
@@ -37,17 +50,12 @@ public:
         double total_ns = 0;
         double median_ns = 0;
     };
-    std::vector<Summary> summaries() const;
+    // Times scaled by `ns_per_unit`.
+    std::vector<Summary> summaries(double ns_per_unit = 1.0) const;
 
 private:
-    struct Tally {
-        CallRow row;
-        std::uint64_t calls = 0;
-        double total_ns = 0;
-        std::vector<double> samples;
-    };
-    std::map<std::tuple<int, std::string, std::string, std::uint64_t, std::string>, Tally> rows_;
-    std::minstd_rand random_{12345};
+    std::map<std::tuple<int, std::string, std::string, std::uint64_t, std::string>, Row> rows_;
+    std::uint64_t random_state_ = 0x9e3779b97f4a7c15ull;
 };
 
 }  // namespace numacoll::interpose

@@ -15,7 +15,6 @@
 
 #include <compare>
 #include <cstdint>
-#include <string>
 
 #include "schedule/schedule.hpp"
 
@@ -34,18 +33,23 @@ struct CallKey {
 // rank order may not be the schedule's).
 sched::CollectiveSpec spec_of(const CallKey& key, int schedule_root);
 
-// Where a datatype's elements lie: contiguous, `bytes` each, or not.
+// Where a datatype's elements lie: contiguous, `bytes` each, or not. A
+// predefined datatype's answer is found once per process (its handle lives
+// as long as MPI); any other's is asked of MPI at each call, since a freed
+// derived datatype's handle may name another one later.
 struct Elements {
     bool contiguous = false;
     std::uint64_t bytes = 0;
 };
 Elements elements_of(MPI_Datatype datatype);
 
-// Why a reduction of `datatype` by `op` is not served, or empty.
-std::string unserved_reduction(MPI_Datatype datatype, MPI_Op op);
-
-// The key of a reduction of `count` elements (allreduce, reduce), checked
-// with unserved_reduction first.
-CallKey reduction_key(sched::Collective collective, int count, MPI_Datatype datatype, MPI_Op op, int root);
+// A reduction of `count` elements (allreduce, reduce): its key, or why it
+// is not served (a string that lives as long as the program), its key then
+// holding what is known of its size and datatype, for the report.
+struct ReductionCall {
+    CallKey key;
+    const char* unserved = nullptr;
+};
+ReductionCall reduction_call_of(sched::Collective collective, int count, MPI_Datatype datatype, MPI_Op op, int root);
 
 }  // namespace numacoll::interpose

@@ -11,88 +11,73 @@
 // output at all.
 #include <mpi.h>
 
-#include <chrono>
 #include <cstring>
 #include <exception>
-#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "exec/mpi_datatypes.hpp"
+#include "interpose/call_clock.hpp"
 #include "interpose/call_spec.hpp"
 #include "interpose/library.hpp"
 #include "interpose/served_communicator.hpp"
-#include "results/mpi_report.hpp"
 
 #define NUMACOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace numacoll::interpose {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 struct Call {
     const char* name;
     MPI_Comm comm;
     CallKey key;
-    std::string reason;  // why the MPI library serves it, known before the communicator is asked
-    bool reduction = false;
+    const char* unserved = nullptr;  // why the MPI library serves it, known from the arguments alone
 };
 
-// Serves `call` with `serve(communicator, served)`, or the MPI library's `native()`.
+// Serves `call` with `serve(communicator, served)`, or the MPI library's
+// `native()`, and logs its time in the communicator's row for it.
 template <typename Native, typename Serve>
-int intercept(Call call, Native&& native, Serve&& serve) {
+int intercept(const Call& call, Native&& native, Serve&& serve) {
     if (!library_active() || call.comm == MPI_COMM_NULL) return native();
-    const Clock::time_point start = Clock::now();
+    const std::uint64_t start = call_clock::ticks();
     ServedCommunicator* communicator = nullptr;
+    ServedCommunicator::Service service;
     try {
         communicator = &served_communicator(call.comm);
-        if (call.reason.empty()) {
-            const ServedCommunicator::Service service = communicator->service(call.key);
+        if (call.unserved == nullptr) {
+            service = communicator->service(call.key);
             if (service.served != nullptr) {
                 serve(*communicator, *service.served);
-                const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-                communicator->log().record({call.key.collective, service.algorithm,
-                                            call.reduction ? sched::to_string(call.key.datatype) : "bytes",
-                                            results::size_bucket(call.key.bytes), ""},
-                                           ns);
+                const std::uint64_t ticks = call_clock::ticks() - start;
+                communicator->log().record(*service.row, static_cast<double>(ticks));
+                if (service.trial != nullptr) communicator->trial_call_done(*service.trial, ticks);
                 return MPI_SUCCESS;
             }
-            call.reason = service.reason;
+        } else {
+            service.row = &communicator->handed_back_row(call.key, call.unserved);
         }
     } catch (const std::exception& error) {
         abort_call(call.comm, call.name, error.what());
     }
     const int code = native();
-    const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-    communicator->log().record({call.key.collective, native_algorithm,
-                                !call.reduction                   ? "bytes"
-                                : call.reason == "derived datatype" ? "derived"
-                                                                    : sched::to_string(call.key.datatype),
-                                results::size_bucket(call.key.bytes), call.reason},
-                               ns);
+    const std::uint64_t ticks = call_clock::ticks() - start;
+    communicator->log().record(*service.row, static_cast<double>(ticks));
+    if (service.trial != nullptr) {
+        try {
+            communicator->trial_call_done(*service.trial, ticks);
+        } catch (const std::exception& error) {
+            abort_call(call.comm, call.name, error.what());
+        }
+    }
     return code;
 }
 
 // A reduction's call: its key, or the reason it is handed back.
 Call reduction_call(const char* name, sched::Collective collective, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm) {
-    Call call{name, comm, {}, unserved_reduction(datatype, op), true};
-    call.key.collective = collective;
-    call.key.root = root;
-    if (call.reason.empty()) {
-        call.key = reduction_key(collective, count, datatype, op, root);
-    } else {
-        // Handed back: its size still goes into the report.
-        int size = 0;
-        if (PMPI_Type_size(datatype, &size) == MPI_SUCCESS && size > 0)
-            call.key.bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
-        if (const auto type = exec::datatype_of(datatype)) call.key.datatype = *type;
-    }
-    if (count == 0 && call.reason.empty()) call.reason = "no data";
-    return call;
+    const ReductionCall reduction = reduction_call_of(collective, count, datatype, op, root);
+    return {name, comm, reduction.key, reduction.unserved};
 }
 
 // A call that only copies: `count` elements of `datatype` per rank, as their
@@ -102,13 +87,12 @@ Call reduction_call(const char* name, sched::Collective collective, int count, M
 // datatype is not contiguous packs and unpacks its bytes (Staging).
 Call copy_call(const char* name, sched::Collective collective, int count, MPI_Datatype datatype, int root,
                MPI_Comm comm) {
-    Call call{name, comm, {}, {}, false};
+    Call call{name, comm, {}, nullptr};
     call.key.collective = collective;
     call.key.root = root;
-    int size = 0;
-    if (PMPI_Type_size(datatype, &size) != MPI_SUCCESS || size < 0) size = 0;
-    call.key.bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
-    if (call.key.bytes == 0) call.reason = "no data";
+    // Any datatype's size (a derived one's data only): what the others receive as bytes.
+    call.key.bytes = count > 0 ? static_cast<std::uint64_t>(count) * elements_of(datatype).bytes : 0;
+    if (call.key.bytes == 0) call.unserved = "no data";
     return call;
 }
 
@@ -261,7 +245,7 @@ NUMACOLL_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, in
 }
 
 NUMACOLL_EXPORT int MPI_Barrier(MPI_Comm comm) {
-    Call call{"MPI_Barrier", comm, {}, {}, false};
+    Call call{"MPI_Barrier", comm, {}, nullptr};
     call.key.collective = Collective::barrier;
     return intercept(
         call, [&] { return PMPI_Barrier(comm); },

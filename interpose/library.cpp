@@ -16,6 +16,7 @@
 #include "common/output_file.hpp"
 #include "common/text_file.hpp"
 #include "costs/params.hpp"
+#include "interpose/call_clock.hpp"
 #include "interpose/served_communicator.hpp"
 #include "interpose/settings.hpp"
 #include "results/mpi_report.hpp"
@@ -39,6 +40,9 @@ struct State {
     int finalize_keyval = MPI_KEYVAL_INVALID;
     int world_rank = 0;
     std::atomic<int> communicators_made{0};
+    // Bumped before a communicator's state is freed: a thread's memory of
+    // the communicator it served last is stale once it changes.
+    std::atomic<std::uint64_t> communicators_freed{0};
     std::mutex mutex;                        // guards what follows
     std::set<ServedCommunicator*> live;
     std::string retired_report;              // rows of freed communicators this process was rank 0 of
@@ -53,7 +57,7 @@ State& state() {
 std::string report_rows(ServedCommunicator& communicator) {
     if (communicator.rank() != 0) return {};
     std::string rows;
-    for (const CallLog::Summary& summary : communicator.log().summaries()) {
+    for (const CallLog::Summary& summary : communicator.log().summaries(call_clock::ns_per_tick())) {
         const CallRow& call = summary.row;
         rows += results::mpi_report_line({communicator.name(), communicator.size(), communicator.nodes(),
                                           communicator.ranks_per_node(), communicator.placement(),
@@ -72,6 +76,7 @@ int delete_communicator(MPI_Comm, int, void* attribute, void*) {
         s.live.erase(communicator);
         s.retired_report += report_rows(*communicator);
     }
+    s.communicators_freed.fetch_add(1);
     delete communicator;
     return MPI_SUCCESS;
 }
@@ -187,6 +192,7 @@ void read_settings() {
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_communicator, &s.communicator_keyval, nullptr);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &s.finalize_keyval, nullptr);
     PMPI_Comm_set_attr(MPI_COMM_SELF, s.finalize_keyval, nullptr);
+    call_clock::start();
     s.active = true;
 }
 
@@ -207,10 +213,23 @@ bool library_active() {
 
 ServedCommunicator& served_communicator(MPI_Comm comm) {
     State& s = state();
+    // The communicator this thread served last, unless one was freed since
+    // (a freed communicator's handle may name a new one).
+    struct Last {
+        MPI_Comm comm = MPI_COMM_NULL;
+        ServedCommunicator* communicator = nullptr;
+        std::uint64_t freed = 0;
+    };
+    thread_local Last last;
+    const std::uint64_t freed = s.communicators_freed.load(std::memory_order_acquire);
+    if (last.communicator != nullptr && last.comm == comm && last.freed == freed) return *last.communicator;
     void* attribute = nullptr;
     int found = 0;
     PMPI_Comm_get_attr(comm, s.communicator_keyval, &attribute, &found);
-    if (found) return *static_cast<ServedCommunicator*>(attribute);
+    if (found) {
+        last = {comm, static_cast<ServedCommunicator*>(attribute), freed};
+        return *last.communicator;
+    }
     std::call_once(s.machine_loaded, [&s] {
         s.machine = std::make_shared<const topo::Machine>(topo::load_live());
         if (!s.params) s.params = costs::params_for(*s.machine, "");
@@ -223,6 +242,7 @@ ServedCommunicator& served_communicator(MPI_Comm comm) {
         s.live.insert(communicator);
     }
     PMPI_Comm_set_attr(comm, s.communicator_keyval, communicator);
+    last = {comm, communicator, freed};
     return *communicator;
 }
 

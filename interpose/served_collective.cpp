@@ -17,8 +17,10 @@ namespace numacoll::interpose {
 namespace {
 
 // Copies of the shared buffers: more copies let a process run further ahead
-// of the others before it must read their done counters again; segments of
-// up to this size per process get four.
+// of the others before it must read their done counters again (a line
+// another core writes: a transfer between cores, once in depth - 1 calls);
+// segments of a few lines per process get sixteen, of up to 64 KiB four.
+constexpr std::size_t deepest_copy_limit_bytes = 4 * 1024;
 constexpr std::size_t deep_copy_limit_bytes = 64 * 1024;
 constexpr std::size_t done_line_bytes = sizeof(exec::SharedFlag);
 
@@ -50,7 +52,7 @@ ServedCollective::ServedCollective(sched::Schedule schedule, const ProcessPlace&
     const int member = static_cast<int>(std::find(plan.members.begin(), plan.members.end(), rank_) - plan.members.begin());
     // The same depth on every process of the node: it depends on the plan only.
     const std::size_t largest = *std::max_element(plan.portion_bytes.begin(), plan.portion_bytes.end());
-    depth_ = largest <= deep_copy_limit_bytes ? 4 : 2;
+    depth_ = largest <= deepest_copy_limit_bytes ? 16 : largest <= deep_copy_limit_bytes ? 4 : 2;
     // A portion: the done line, the lines that say where the holder's
     // exposed buffers lie (depth per buffer), then the copies.
     std::vector<std::vector<int>> exposed_of(static_cast<std::size_t>(members));  // per holder: its exposed buffers

@@ -16,7 +16,8 @@
 // process may still read or write for an earlier call. Flags are generation
 // counters numbered by call, so they are never reset. A process reads another's
 // done counter only when the value it saw last is too old, which with
-// depth 4 is one call in three.
+// depth d is one call in d - 1 (d: 16 for segments of a few lines per
+// process, 4 up to 64 KiB, 2 above).
 //
 // Single copy (a schedule with exposed buffers: sched::process_form's
 // option): a rank reads an exposed input straight from its owner's memory

@@ -10,6 +10,7 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <string_view>
 
 #include "algorithms/registry.hpp"
 #include "common/byte_size.hpp"
@@ -17,7 +18,9 @@
 #include "common/output_file.hpp"
 #include "exec/cross_memory.hpp"
 #include "exec/process_executor.hpp"
+#include "interpose/call_clock.hpp"
 #include "interpose/selection.hpp"
+#include "results/mpi_report.hpp"
 #include "schedule/process_form.hpp"
 #include "schedule/schedule_io.hpp"
 
@@ -207,25 +210,52 @@ std::byte* ServedCommunicator::scratch(int area, std::size_t bytes) {
     return memory.data();
 }
 
+namespace {
+
+// What an entry costs the cache besides its segment and schedule: its place
+// in the lists and maps, so that calls of countless sizes handed back stay
+// bounded too.
+constexpr std::size_t entry_bytes = 512;
+
+std::string logged_datatype(const CallKey& key, const char* reason) {
+    if (!sched::is_reduction(key.collective)) return "bytes";
+    if (reason != nullptr && std::string_view(reason) == "derived datatype") return "derived";
+    return sched::to_string(key.datatype);
+}
+
+}  // namespace
+
+CallLog::Row& ServedCommunicator::handed_back_row(const CallKey& key, const char* reason) {
+    const std::uint64_t bucket = results::size_bucket(key.bytes);
+    CallLog::Row*& row = handed_back_[{key.collective, key.datatype, bucket, reason}];
+    if (row == nullptr)
+        row = &log_.row({key.collective, native_algorithm, logged_datatype(key, reason), bucket, reason});
+    return *row;
+}
+
 ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
     Entry entry;
     entry.key = key;
+    entry.cost_bytes = entry_bytes;
+    // The MPI library serves it, for `reason`.
+    const auto hand_back = [&](const char* reason) -> Entry {
+        entry.service = {nullptr, &handed_back_row(key, reason)};
+        entry.cost_bytes = entry_bytes;
+        return std::move(entry);
+    };
     const Choice choice = choose_algorithm(key, layout_, settings_, params_);
-    entry.algorithm = choice.algorithm;
     const std::string what =
         fmt::format("{} {} {}{} on {}", mpi_name(key.collective), format_bytes(key.bytes), sched::to_string(key.datatype),
                     sched::is_reduction(key.collective) ? fmt::format(" {}", sched::to_string(key.op)) : "", name_);
     if (choice.algorithm == native_algorithm) {
-        entry.reason = choice.why == "forced" ? "native asked for" : "native predicted faster";
-        if (rank_ == 0) say(fmt::format("{}: the MPI library's ({})", what, entry.reason));
-        return entry;
+        const char* reason = choice.why == "forced" ? "native asked for" : "native predicted faster";
+        if (rank_ == 0) say(fmt::format("{}: the MPI library's ({})", what, reason));
+        return hand_back(reason);
     }
     using C = sched::Collective;
     if (!rank_order_is_node_order_ && (key.collective == C::gather || key.collective == C::scatter ||
-                                       key.collective == C::allgather)) {
-        entry.reason = "rank order interleaves nodes";
-        return entry;
-    }
+                                       key.collective == C::allgather))
+        return hand_back("rank order interleaves nodes");
     sched::CollectiveSpec spec = spec_of(key, schedule_rank_of_[static_cast<std::size_t>(key.root)]);
     spec.algorithm = choice.algorithm;
     spec.options = choice.options;
@@ -243,30 +273,18 @@ ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
         if (largest > settings_.max_segment_bytes) throw UsageError("beyond NUMACOLL_MPI_MAX_BYTES");
         // Every process of the node sees the same cost: the node's segment
         // (two copies at least) and the schedule's tasks.
-        entry.cost_bytes = 2 * std::accumulate(plan.portion_bytes.begin(), plan.portion_bytes.end(), std::size_t{0}) +
-                           static_cast<std::size_t>(schedule.task_count()) * 256;
+        entry.cost_bytes += 2 * std::accumulate(plan.portion_bytes.begin(), plan.portion_bytes.end(), std::size_t{0}) +
+                            static_cast<std::size_t>(schedule.task_count()) * 256;
     } catch (const UsageError& error) {
         // Alike on every process: the same spec, layout and bound.
-        entry.reason = std::string(error.what()).find("NUMACOLL_MPI_MAX_BYTES") != std::string::npos
-                           ? "beyond segment bound"
-                           : "no schedule for this shape";
-        if (rank_ == 0) say(fmt::format("{}: the MPI library's ({}: {})", what, entry.reason, error.what()));
-        entry.algorithm = native_algorithm;
-        return entry;
+        const char* reason = std::string(error.what()).find("NUMACOLL_MPI_MAX_BYTES") != std::string::npos
+                                 ? "beyond segment bound"
+                                 : "no schedule for this shape";
+        if (rank_ == 0) say(fmt::format("{}: the MPI library's ({}: {})", what, reason, error.what()));
+        return hand_back(reason);
     }
-    if (entry.cost_bytes > settings_.cache_bytes) {
-        entry.reason = "beyond cache bound";
-        entry.algorithm = native_algorithm;
-        return entry;
-    }
-    // Room in the cache: the least recently used schedules leave, on every
-    // process of the node alike (their segments' freeing is collective).
-    while (cached_bytes_ + entry.cost_bytes > settings_.cache_bytes && !entries_.empty()) {
-        const auto last = std::prev(entries_.end());
-        if (last->served) cached_bytes_ -= last->cost_bytes;
-        by_key_.erase(last->key);
-        entries_.erase(last);
-    }
+    if (entry.cost_bytes > settings_.cache_bytes) return hand_back("beyond cache bound");
+    make_room(entry.cost_bytes);
     if (rank_ == 0) {
         say(fmt::format("{}: {} ({}){}, {} tasks", what, choice.algorithm, choice.why,
                         std::any_of(schedule.buffers().begin(), schedule.buffers().end(),
@@ -286,21 +304,85 @@ ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
         }
     }
     entry.served = std::make_unique<ServedCollective>(std::move(schedule), place_, *binding_);
-    cached_bytes_ += entry.cost_bytes;
+    entry.algorithm = choice.algorithm;
+    entry.service = {entry.served.get(),
+                     &log_.row({key.collective, choice.algorithm, logged_datatype(key, nullptr),
+                                results::size_bucket(key.bytes), ""})};
+    if (choice.why != "forced" && settings_.trial_calls > 0) {
+        entry.trial = std::make_unique<Entry::Trial>();
+        entry.trial->native_row = &handed_back_row(key, "trial");
+    }
     return entry;
 }
 
+namespace {
+
+double median_of(std::vector<double> values) {
+    if (values.empty()) return 0;
+    const std::size_t middle = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+    return values[middle];
+}
+
+}  // namespace
+
+void ServedCommunicator::trial_call_done(Entry& entry, std::uint64_t ticks) {
+    Entry::Trial& trial = *entry.trial;
+    // Each side's first calls find its memory cold: they are not counted.
+    if (trial.calls >= 2 * Entry::Trial::warm_up_calls)
+        (trial.calls % 2 == 0 ? trial.ours : trial.native).push_back(static_cast<double>(ticks));
+    if (++trial.calls < 2 * (Entry::Trial::warm_up_calls + settings_.trial_calls)) return;
+    // The slowest process's median of each side, in nanoseconds (processes
+    // on other nodes count their own ticks).
+    const double ns_per_tick = call_clock::ns_per_tick();
+    const double mine[2] = {median_of(trial.ours) * ns_per_tick, median_of(trial.native) * ns_per_tick};
+    double slowest[2] = {0, 0};
+    check(PMPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, place_.ranks), "MPI_Allreduce");
+    const std::string what = fmt::format("{} {} on {}", mpi_name(entry.key.collective), format_bytes(entry.key.bytes), name_);
+    if (slowest[1] < slowest[0]) {
+        if (rank_ == 0)
+            say(fmt::format("{}: the MPI library's (measured faster: {:.0f} ns against {:.0f} of {})", what, slowest[1],
+                            slowest[0], entry.algorithm));
+        entry.served.reset();  // collective over the node: every process decides here alike
+        cached_bytes_ -= entry.cost_bytes - entry_bytes;
+        entry.cost_bytes = entry_bytes;
+        entry.service = {nullptr, &handed_back_row(entry.key, "native measured faster"), nullptr};
+    } else if (rank_ == 0) {
+        say(fmt::format("{}: {} kept (measured {:.0f} ns against {:.0f} of the MPI library's)", what, entry.algorithm,
+                        slowest[0], slowest[1]));
+    }
+    entry.trial.reset();
+}
+
+void ServedCommunicator::make_room(std::size_t bytes) {
+    // The least recently used entries leave, on every process of the node
+    // alike (their segments' freeing is collective).
+    while (cached_bytes_ + bytes > settings_.cache_bytes && !entries_.empty()) {
+        const auto last = std::prev(entries_.end());
+        cached_bytes_ -= last->cost_bytes;
+        by_key_.erase(last->key);
+        entries_.erase(last);
+    }
+}
+
 ServedCommunicator::Service ServedCommunicator::service(const CallKey& key) {
-    if (!unserved_.empty()) return {nullptr, native_algorithm, unserved_};
+    if (!unserved_.empty()) return {nullptr, &handed_back_row(key, unserved_.c_str())};
+    // The call made last again: no lookup.
+    if (!entries_.empty() && entries_.front().key == key && !entries_.front().trial) return entries_.front().service;
     auto found = by_key_.find(key);
     if (found == by_key_.end()) {
-        entries_.push_front(make_entry(key));
+        Entry entry = make_entry(key);
+        if (entry.served == nullptr) make_room(entry.cost_bytes);
+        cached_bytes_ += entry.cost_bytes;
+        entries_.push_front(std::move(entry));
         found = by_key_.emplace(key, entries_.begin()).first;
     } else if (found->second != entries_.begin()) {
         entries_.splice(entries_.begin(), entries_, found->second);  // most recently used
     }
-    const Entry& entry = *found->second;
-    return {entry.served.get(), entry.algorithm, entry.reason};
+    Entry& entry = *found->second;
+    if (!entry.trial) return entry.service;
+    if (entry.trial->calls % 2 == 0) return {entry.service.served, entry.service.row, &entry};
+    return {nullptr, entry.trial->native_row, &entry};
 }
 
 }  // namespace numacoll::interpose

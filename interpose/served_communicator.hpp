@@ -12,6 +12,16 @@
 // operation, root), kept under a bound on their memory, least recently
 // used first out.
 //
+// A trial checks the choice of the models or of a table where it counts,
+// in the application itself: a distinct call's first 2(4 + N) calls (N:
+// NUMACOLL_MPI_TRIAL; each side's first 4 warm its memory) alternate
+// between numacoll's schedule and the MPI library's own collective, each
+// process timing its calls; then the slowest process's median of each side
+// decides, alike everywhere (an allreduce over the communicator), and the
+// faster serves every later call. The models know neither the MPI library's own shared-memory
+// transport nor this machine's cache traffic between processes, and a
+// table is measured by a harness, not inside an application.
+//
 // Served: intracommunicators of two processes or more whose nodes hold
 // equal numbers of them on machines alike. A rank order that interleaves
 // nodes is served by reductions, broadcasts and barriers; gathers, scatters
@@ -26,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "algorithms/layout.hpp"
@@ -39,6 +50,8 @@
 namespace numacoll::interpose {
 
 class ServedCommunicator {
+    struct Entry;  // what it keeps per distinct call
+
 public:
     // Collective over `comm`.
     ServedCommunicator(MPI_Comm comm, std::shared_ptr<const topo::Machine> machine, const Settings& settings,
@@ -48,15 +61,22 @@ public:
     ServedCommunicator(const ServedCommunicator&) = delete;
     ServedCommunicator& operator=(const ServedCommunicator&) = delete;
 
-    // What serves a call: a ServedCollective, or none with the reason the
-    // MPI library does. Collective over the communicator when the call is
-    // new (it may make a segment).
+    // What serves a call: a ServedCollective, or none (the MPI library
+    // does), and the log's row its calls go to (its algorithm, or the
+    // reason it is handed back). Collective over the communicator when the
+    // call is new (it may make a segment).
     struct Service {
         ServedCollective* served = nullptr;
-        std::string algorithm;  // numacoll's, or "native"
-        std::string reason;     // why the MPI library serves it
+        CallLog::Row* row = nullptr;
+        Entry* trial = nullptr;  // a call of a trial: its time goes to trial_call_done
     };
     Service service(const CallKey& key);
+    // A trial's call is over, after `ticks` (interpose/call_clock.hpp); the
+    // last decides, collectively over the communicator.
+    void trial_call_done(Entry& entry, std::uint64_t ticks);
+    // The log's row of a call handed back for a reason its arguments alone
+    // give (`reason` lives as long as the program).
+    CallLog::Row& handed_back_row(const CallKey& key, const char* reason);
 
     int rank() const { return rank_; }
     CallLog& log() { return log_; }
@@ -75,17 +95,31 @@ public:
 
 private:
     struct Entry {
+        struct Trial {
+            // Per side, before those counted: a schedule's first calls find
+            // its segment's copies cold, the MPI library's its buffers.
+            static constexpr int warm_up_calls = 4;
+            int calls = 0;  // made so far: even ones numacoll's, odd ones the MPI library's
+            std::vector<double> ours, native;  // this process's times, in ticks
+            CallLog::Row* native_row = nullptr;
+        };
         CallKey key;
+        Service service;
         std::string algorithm;
-        std::string reason;
-        std::unique_ptr<ServedCollective> served;
         std::size_t cost_bytes = 0;  // alike on every process of a node
+        std::unique_ptr<ServedCollective> served;
+        std::unique_ptr<Trial> trial;
     };
+
     void place_processes();
     // Whether every process may read every other's memory through the
     // kernel (single copy): each tries its neighbour's. Collective.
     bool probe_single_copy();
+    // Collective when the entry serves the call (it makes a segment, and
+    // may free others to make room).
     Entry make_entry(const CallKey& key);
+    // Frees the least recently used entries until `bytes` more fit.
+    void make_room(std::size_t bytes);
     void say(const std::string& line) const;
 
     const Settings& settings_;
@@ -105,6 +139,9 @@ private:
     std::list<Entry> entries_;  // most recently used first
     std::map<CallKey, std::list<Entry>::iterator> by_key_;
     std::size_t cached_bytes_ = 0;
+    // Rows of calls handed back before a schedule is looked for, by
+    // (collective, datatype, size bucket, reason).
+    std::map<std::tuple<sched::Collective, sched::Datatype, std::uint64_t, const char*>, CallLog::Row*> handed_back_;
     std::vector<std::byte> scratch_[3];
     CallLog log_;
 };

@@ -71,6 +71,21 @@ std::uint64_t byte_variable(const char* name, std::uint64_t fallback, std::uint6
     return bytes;
 }
 
+int count_variable(const char* name, int fallback, int largest) {
+    const std::string text = variable(name);
+    if (text.empty()) return fallback;
+    std::size_t end = 0;
+    long value = -1;
+    try {
+        value = std::stol(text, &end);
+    } catch (const std::exception&) {
+        end = 0;
+    }
+    if (end != text.size() || value < 0 || value > largest)
+        throw UsageError(fmt::format("{}={}: expected a whole number from 0 to {}", name, text, largest));
+    return static_cast<int>(value);
+}
+
 bool switch_variable(const char* name, bool fallback) {
     const std::string text = variable(name);
     if (text.empty()) return fallback;
@@ -100,6 +115,7 @@ Settings settings_from_environment() {
         settings.single_copy_bytes = 0;
     else
         settings.single_copy_bytes = byte_variable("NUMACOLL_MPI_SINGLE_COPY", settings.single_copy_bytes, 1);
+    settings.trial_calls = count_variable("NUMACOLL_MPI_TRIAL", settings.trial_calls, 1000);
     return settings;
 }
 

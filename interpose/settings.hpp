@@ -14,6 +14,9 @@
 //   NUMACOLL_MPI_CACHE_BYTES=SIZE    the schedules and segments kept per communicator
 //   NUMACOLL_MPI_SINGLE_COPY=SIZE|off  from this size, inputs others only copy are read
 //                                    straight from their owner (process_vm_readv)
+//   NUMACOLL_MPI_TRIAL=N             each distinct call whose algorithm the models or a table chose
+//                                    alternates with the MPI library's own for 4 + N calls each,
+//                                    and the faster over the last N serves the rest (0: no trial)
 //   NUMACOLL_MPI_ON_ERROR=native     a wrong value above warns and hands every call back
 #pragma once
 
@@ -44,6 +47,9 @@ struct Settings {
     // broadcast of 64 KiB took 8.4 us with it and 3.1-5.1 without, of
     // 256 KiB 17.5 against 10.3-17.6, of 1 MiB 85 against 128-252.
     std::uint64_t single_copy_bytes = 1ull << 20;
+    // Calls of each side in a distinct call's trial against the MPI
+    // library's own collective (interpose/served_communicator.hpp).
+    int trial_calls = 8;
     bool native_on_error = false;
 };
 

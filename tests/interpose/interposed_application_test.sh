@@ -3,7 +3,8 @@
 # preloaded: every result agrees with the MPI library's own on 2, 3 and 4
 # processes; the report shows numacoll's schedules serving each collective
 # and names why the rest went back to the MPI library; a wrong setting ends
-# the job at MPI_Init with one line, or warns with NUMACOLL_MPI_ON_ERROR=native.
+# the job at MPI_Init with one line, or warns with NUMACOLL_MPI_ON_ERROR=native;
+# the models' choices are tried against the MPI library's, unless asked not to.
 # Usage: interposed_application_test.sh MPIEXEC APPLICATION LIBRARY [PROCESS COUNTS=2 3 4]
 # (Open MPI's mpirun, or MPICH's Hydra: mpirun.mpich)
 set -u
@@ -50,7 +51,8 @@ for np in $counts; do
     # The models hand gathers back to the MPI library here (its linear and
     # binomial gathers are predicted faster); the forced runs below serve them.
     served_every allreduce reduce bcast barrier scatter
-    for reason in "user-defined operation" "derived datatype" "intercommunicator"; do
+    # The models' choices were tried against the MPI library's own collectives.
+    for reason in "user-defined operation" "derived datatype" "intercommunicator" "trial"; do
         grep -q ",$reason\$" "$report" || fail "$np processes: nothing handed back for '$reason'"
     done
     # Sub-communicators are reported from their rank 0.
@@ -58,6 +60,12 @@ for np in $counts; do
         fail "$np processes: no sub-communicator served"
 done
 cp "$work/report-${counts##* }.csv" "${NUMACOLL_TEST_KEEP_REPORT:-/dev/null}" 2>/dev/null
+
+# Without a trial, the models' choices serve from the first call.
+report=$work/untried.csv np=2
+run 2 NUMACOLL_MPI_TRIAL=0 NUMACOLL_MPI_REPORT="$report" || { fail "NUMACOLL_MPI_TRIAL=0: the application failed"; cat "$work/out"; }
+served_every allreduce reduce bcast barrier scatter
+! grep -q ",trial$" "$report" || fail "NUMACOLL_MPI_TRIAL=0 still tried"
 
 # Each algorithm forced, on 3 processes.
 for forced in "allreduce:tiled,reduce:tree,bcast:tree,barrier:dissemination,gather:binomial,allgather:ring,scatter:tree" \

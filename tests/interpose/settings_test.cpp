@@ -51,7 +51,16 @@ TEST(InterposeSettings, AWrongValueIsRefusedNamingItsVariable) {
     EXPECT_NE(refusal("NUMACOLL_MPI_MAX_BYTES", "12").find("smallest"), std::string::npos);
     EXPECT_NE(refusal("NUMACOLL_MPI_MAX_BYTES", "lots").find("NUMACOLL_MPI_MAX_BYTES"), std::string::npos);
     EXPECT_NE(refusal("NUMACOLL_MPI_ON_ERROR", "ignore").find("native or abort"), std::string::npos);
+    EXPECT_NE(refusal("NUMACOLL_MPI_TRIAL", "-1").find("from 0 to 1000"), std::string::npos);
+    EXPECT_NE(refusal("NUMACOLL_MPI_TRIAL", "8x").find("NUMACOLL_MPI_TRIAL"), std::string::npos);
+    EXPECT_NE(refusal("NUMACOLL_MPI_TRIAL", "100000").find("from 0 to 1000"), std::string::npos);
     EXPECT_EQ(refusal("NUMACOLL_MPI", "off"), "accepted");
+}
+
+TEST(InterposeSettings, ATrialOfEightCallsASideIsTheDefaultAndZeroTurnsItOff) {
+    EXPECT_EQ(interpose::settings_from_environment().trial_calls, 8);
+    const Variable off("NUMACOLL_MPI_TRIAL", "0");
+    EXPECT_EQ(interpose::settings_from_environment().trial_calls, 0);
 }
 
 }  // namespace
