@@ -22,6 +22,7 @@
 #include "schedule/schedule_io.hpp"
 #include "sim/engine.hpp"
 #include "sim/platform_model.hpp"
+#include "tune/selection_table.hpp"
 
 namespace numacoll::cli {
 
@@ -75,24 +76,21 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         };
         std::map<std::pair<std::string, std::string>, Total> totals;
         double all_ns = 0;
+        std::uint64_t all_calls = 0;
         for (const results::MpiReportRow& row : rows) {
             Total& total = totals[{row.communicator, row.collective}];
             total.calls += row.calls;
             total.ns += row.total_ns;
             all_ns += row.total_ns;
-            if (row.algorithm != "native")
+            all_calls += row.calls;
+            if (row.algorithm != tune::native_algorithm)
                 total.served += row.calls;
             else
                 total.reasons[row.reason] += row.calls;
         }
         std::vector<std::pair<std::pair<std::string, std::string>, Total>> ordered(totals.begin(), totals.end());
         std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
-        std::cout << fmt::format("{} calls, {:.3f} ms in collectives (each communicator's rank 0):\n",
-                                 [&] {
-                                     std::uint64_t calls = 0;
-                                     for (const auto& [key, total] : ordered) calls += total.calls;
-                                     return calls;
-                                 }(),
+        std::cout << fmt::format("{} calls, {:.3f} ms in collectives (each communicator's rank 0):\n", all_calls,
                                  all_ns / 1e6);
         for (const auto& [key, total] : ordered) {
             std::string back;
@@ -120,8 +118,7 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         for (const fs::path& file : files) {
             const sched::Schedule schedule = load_schedule(file.string());
             const sched::CollectiveSpec& spec = schedule.spec;
-            const std::string datatype =
-                sched::is_reduction(spec.collective) ? sched::to_string(spec.datatype) : std::string("bytes");
+            const std::string datatype = results::report_datatype(spec.collective, spec.datatype);
             const results::MpiReportRow* match = nullptr;
             for (const results::MpiReportRow& row : rows)
                 if (row.collective == sched::to_string(spec.collective) && row.algorithm == spec.algorithm &&

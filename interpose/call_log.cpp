@@ -1,6 +1,6 @@
 #include "interpose/call_log.hpp"
 
-#include <algorithm>
+#include "common/statistics.hpp"
 
 namespace numacoll::interpose {
 
@@ -30,15 +30,7 @@ std::vector<CallLog::Summary> CallLog::summaries(double ns_per_unit) const {
     std::vector<Summary> out;
     for (const auto& [key, row] : rows_) {
         if (row.calls == 0) continue;
-        std::vector<double> samples = row.samples;
-        const std::size_t middle = samples.size() / 2;
-        std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(middle), samples.end());
-        double median = samples.empty() ? 0 : samples[middle];
-        if (!samples.empty() && samples.size() % 2 == 0) {
-            const double below = *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(middle));
-            median = (median + below) / 2;
-        }
-        out.push_back({row.row, row.calls, row.total * ns_per_unit, median * ns_per_unit});
+        out.push_back({row.row, row.calls, row.total * ns_per_unit, median(row.samples) * ns_per_unit});
     }
     return out;
 }

@@ -16,6 +16,7 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/statistics.hpp"
 #include "exec/cross_memory.hpp"
 #include "exec/process_executor.hpp"
 #include "interpose/call_clock.hpp"
@@ -218,9 +219,9 @@ namespace {
 constexpr std::size_t entry_bytes = 512;
 
 std::string logged_datatype(const CallKey& key, const char* reason) {
-    if (!sched::is_reduction(key.collective)) return "bytes";
-    if (reason != nullptr && std::string_view(reason) == "derived datatype") return "derived";
-    return sched::to_string(key.datatype);
+    if (sched::is_reduction(key.collective) && reason != nullptr && std::string_view(reason) == "derived datatype")
+        return "derived";
+    return results::report_datatype(key.collective, key.datatype);
 }
 
 }  // namespace
@@ -315,17 +316,6 @@ ServedCommunicator::Entry ServedCommunicator::make_entry(const CallKey& key) {
     return entry;
 }
 
-namespace {
-
-double median_of(std::vector<double> values) {
-    if (values.empty()) return 0;
-    const std::size_t middle = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-    return values[middle];
-}
-
-}  // namespace
-
 void ServedCommunicator::trial_call_done(Entry& entry, std::uint64_t ticks) {
     Entry::Trial& trial = *entry.trial;
     // Each side's first calls find its memory cold: they are not counted.
@@ -335,7 +325,7 @@ void ServedCommunicator::trial_call_done(Entry& entry, std::uint64_t ticks) {
     // The slowest process's median of each side, in nanoseconds (processes
     // on other nodes count their own ticks).
     const double ns_per_tick = call_clock::ns_per_tick();
-    const double mine[2] = {median_of(trial.ours) * ns_per_tick, median_of(trial.native) * ns_per_tick};
+    const double mine[2] = {median(trial.ours) * ns_per_tick, median(trial.native) * ns_per_tick};
     double slowest[2] = {0, 0};
     check(PMPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, place_.ranks), "MPI_Allreduce");
     const std::string what = fmt::format("{} {} on {}", mpi_name(entry.key.collective), format_bytes(entry.key.bytes), name_);

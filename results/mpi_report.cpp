@@ -34,6 +34,10 @@ std::uint64_t size_bucket(std::uint64_t bytes) {
     return bytes == 0 ? 0 : bucket;
 }
 
+std::string report_datatype(sched::Collective collective, sched::Datatype datatype) {
+    return sched::is_reduction(collective) ? sched::to_string(datatype) : "bytes";
+}
+
 std::string mpi_report_header() { return std::string(report_header_line) + "\n"; }
 
 std::string mpi_report_line(const MpiReportRow& row) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "schedule/schedule.hpp"
+
 namespace numacoll::results {
 
 struct MpiReportRow {
@@ -29,6 +31,9 @@ struct MpiReportRow {
 };
 
 std::uint64_t size_bucket(std::uint64_t bytes);
+// A call's datatype column: numacoll's datatype for a reduction, "bytes"
+// for a collective that only copies (it moves any datatype as bytes).
+std::string report_datatype(sched::Collective collective, sched::Datatype datatype);
 
 std::string mpi_report_header();
 std::string mpi_report_line(const MpiReportRow& row);
