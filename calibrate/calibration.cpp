@@ -74,7 +74,6 @@ std::string percent(double fraction) { return fmt::format("{:.1f}%", 100 * fract
 
 }  // namespace
 
-
 CalibrationRun calibrate_machine(const topo::Machine& machine, const CalibrationOptions& options) {
     const auto started = std::chrono::steady_clock::now();
     const auto say = [&](const std::string& line) {

@@ -206,10 +206,8 @@ nlohmann::ordered_json figure_json(const Figure& figure) {
     return nlohmann::ordered_json{{"value", figure.value}, {"source", figure.source}};
 }
 
-}  // namespace
-
-namespace {
 constexpr const char* calibrated_prefix = "calibrated:";
+
 }  // namespace
 
 std::string calibrated_name(const std::string& host) { return calibrated_prefix + host; }
