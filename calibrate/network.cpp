@@ -364,13 +364,11 @@ void apply_network(costs::Params& params, const NetworkMeasurement& measured, co
 
     // NUIOA: a NIC moves at most window / round trip to memory h hops away.
     if (measured.hops_far > 0 && params.nic_dma) {
-        const double h = measured.hops_far;
-        const double a_o = params.at(Level::other_socket).latency_ns.value, a_d = params.at(Level::dram).latency_ns.value;
         const auto window = [&](NetworkPlacement placement, double round_trip_ns, costs::Figure& figure, const char* side) {
             const std::optional<double> far = far_bandwidth(measured.pingpong, placement);
             if (!far) return;
             if (*far < 0.95 * fit.bandwidth_bytes_per_ns)
-                figure = {*far * round_trip_ns,
+                figure = {costs::dma_window_bytes(*far, round_trip_ns),
                           fmt::format("{}: the {} side {} hops from its NIC moves {:.2f} B/ns against {:.2f} near: "
                                       "window = far bandwidth x round trip ({:.0f} ns)",
                                       how, side, measured.hops_far, *far, fit.bandwidth_bytes_per_ns, round_trip_ns)};
@@ -379,8 +377,9 @@ void apply_network(costs::Params& params, const NetworkMeasurement& measured, co
                                             "{:.2f} B/ns): the window does not bind; kept from the base: {}",
                                             how, side, measured.hops_far, *far, fit.bandwidth_bytes_per_ns, figure.source);
         };
-        window(NetworkPlacement::far_receive, 2 * h * a_o + a_d, params.nic_dma->write_window_bytes, "receive");
-        window(NetworkPlacement::far_send, 2 * nic.latency_ns.value + 2 * h * a_o + a_d,
+        window(NetworkPlacement::far_receive, costs::dma_round_trip_ns(params, measured.hops_far, false),
+               params.nic_dma->write_window_bytes, "receive");
+        window(NetworkPlacement::far_send, costs::dma_round_trip_ns(params, measured.hops_far, true),
                params.nic_dma->read_window_bytes, "send");
     }
 }

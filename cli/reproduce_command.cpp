@@ -159,11 +159,19 @@ int run_reproduce(const ReproduceOptions& options) {
     if (!options.no_plots && !figures.empty())
         pictures = plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv");
     folder->commit();
-    std::cout << fmt::format("\n{} findings: {} reproduced, {} reproduced qualitatively, {} not reproduced "
+    // A calibration input is a finding a bundled parameter comes from: never counted as reproduced.
+    const int calibration_inputs = counts[reproduce::Verdict::calibration_input];
+    const std::string judged =
+        calibration_inputs == 0
+            ? fmt::format("{} findings", findings.size())
+            : fmt::format("{} findings, {} of them {} (not judged); of the other {}", findings.size(), calibration_inputs,
+                          calibration_inputs == 1 ? "a calibration input" : "calibration inputs",
+                          findings.size() - static_cast<std::size_t>(calibration_inputs));
+    std::cout << fmt::format("\n{}: {} reproduced, {} reproduced qualitatively, {} not reproduced "
                              "({} simulations, {:.0f} s). Why and how: {}\n",
-                             findings.size(), counts[reproduce::Verdict::reproduced],
-                             counts[reproduce::Verdict::qualitative], counts[reproduce::Verdict::not_reproduced],
-                             experiment.simulations(), seconds, folder->final_path("reproduce.csv"));
+                             judged, counts[reproduce::Verdict::reproduced], counts[reproduce::Verdict::qualitative],
+                             counts[reproduce::Verdict::not_reproduced], experiment.simulations(), seconds,
+                             folder->final_path("reproduce.csv"));
     for (const auto& picture : pictures) std::cout << folder->final_path(picture) << "\n";
     return 0;
 }

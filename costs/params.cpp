@@ -83,6 +83,11 @@ const SingleCopyParams& single_copy_costs(const Params& params) {
     return *params.single_copy;
 }
 
+double dma_round_trip_ns(const Params& params, int hops, bool read) {
+    const double pcie_ns = read ? 2 * params.at(Level::nic).latency_ns.value : 0;
+    return pcie_ns + 2 * hops * params.at(Level::other_socket).latency_ns.value + params.at(Level::dram).latency_ns.value;
+}
+
 const Figure& reduce_rate(const Params& params, sched::Datatype datatype) {
     if (params.reduce_bytes_per_ns_by_datatype.empty()) return params.reduce_bytes_per_ns;
     for (sched::Datatype kernel : sched::one_datatype_per_representation())

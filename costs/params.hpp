@@ -121,6 +121,16 @@ struct Params {
     const LevelParams& at(Level level) const { return levels[static_cast<std::size_t>(level)]; }
 };
 
+// How long a NIC's DMA request to memory `hops` inter-socket hops from its
+// socket holds its slot: a read's tag is held by the NIC, across PCIe both
+// ways, 2 a_nic + 2 h a_other_socket + a_dram; a posted write is held by the
+// host bridge at the NIC's socket, 2 h a_other_socket + a_dram.
+double dma_round_trip_ns(const Params& params, int hops, bool read);
+// The NUIOA rule read backwards, as a point-to-point benchmark gives it: the
+// window that moves `far_bytes_per_ns` to memory whose round trip is
+// `round_trip_ns` (numacoll calibrate; opteron8218's write window).
+inline double dma_window_bytes(double far_bytes_per_ns, double round_trip_ns) { return far_bytes_per_ns * round_trip_ns; }
+
 // The single copy's costs; UsageError when the params give none (no
 // bundled set does: calibrate measures them).
 const SingleCopyParams& single_copy_costs(const Params& params);

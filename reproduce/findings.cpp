@@ -7,6 +7,7 @@ const char* to_string(Verdict verdict) {
         case Verdict::reproduced: return "reproduced";
         case Verdict::qualitative: return "reproduced qualitatively";
         case Verdict::not_reproduced: return "not reproduced";
+        case Verdict::calibration_input: return "calibration input";
     }
     return "?";
 }

@@ -8,7 +8,8 @@
 // holds in direction but not in size is reproduced qualitatively. Every
 // number comes from simulations of bundled machines with bundled params,
 // none of which is fitted to the finding it tests (a parameter fitted to
-// anything says so in its source, and the finding that uses it says so too).
+// anything says so in its source, and the finding that uses it says so too;
+// a finding a parameter is derived from is a calibration input).
 //
 // Papers: HPDC'13 (seeds 000/002: Li, Hoefler, Snir), the hierarchical
 // communicators paper (seed 003), the NUIOA paper (seed 004: Moreaud,
@@ -23,8 +24,13 @@
 
 namespace numacoll::reproduce {
 
-enum class Verdict { reproduced, qualitative, not_reproduced };
-const char* to_string(Verdict verdict);  // "reproduced", "reproduced qualitatively", "not reproduced"
+// calibration_input: a microbenchmark of the paper's machine that a bundled
+// parameter is derived from (its source says so), as calibrate derives one
+// on the machine at hand: shown with numacoll's number, never counted as
+// reproduced.
+enum class Verdict { reproduced, qualitative, not_reproduced, calibration_input };
+// "reproduced", "reproduced qualitatively", "not reproduced", "calibration input"
+const char* to_string(Verdict verdict);
 
 // A figure drawn from the simulations, with the paper's values marked.
 struct Series {

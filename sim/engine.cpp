@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <set>
 
@@ -55,6 +56,8 @@ public:
                   double core_bytes_per_ns, const ApplicationRoles& application, HugePageHeap* heap = nullptr)
         : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()), busy_until_ns_(platform.slot_count(), 0.0),
+          queue_busy_(static_cast<std::size_t>(plans.queue_count()), 0),
+          queue_waiting_(static_cast<std::size_t>(plans.queue_count())),
           progress_("simulating", "tasks", plans.size()),
           application_(application), around_(!application.empty()), heap_(heap) {
         timeline_.tasks.resize(plans.size());
@@ -107,6 +110,8 @@ private:
         const std::size_t step = next_step_[id]++;
         int progressing_rank = -1;
         if (around_ && step_ended) progressing_rank = step_ended_in_application(id, plans_[id].steps[step - 1]);
+        if (step_ended && plans_[id].queue >= 0 && plans_[id].steps[step - 1].kind == Step::Kind::transfer)
+            next_in_queue(plans_[id].queue);
         if (step < plans_[id].steps.size()) {
             start(id, plans_[id].steps[step]);
         } else {
@@ -275,6 +280,37 @@ private:
             ++timers_;
             return;
         }
+        if (step.kind == Step::Kind::transfer && plans_[id].queue >= 0) {
+            // Behind the transfers of its message queue that came first.
+            const auto queue = static_cast<std::size_t>(plans_[id].queue);
+            if (queue_busy_[queue]) {
+                queue_waiting_[queue].push_back({id, sg::Engine::get_clock()});
+                return;
+            }
+            queue_busy_[queue] = 1;
+        }
+        start_activity_of(id, step);
+    }
+
+    // A queued transfer has ended: the next of its queue starts. Its bytes
+    // follow the last one's on the wire, and it still arrives a latency after
+    // it was ready at the earliest: the latency that passed while it waited
+    // is credited (a queue's messages share one route, so one latency L).
+    // It ends at max(ready + L, now) + bytes / bandwidth.
+    void next_in_queue(int queue_id) {
+        const auto queue = static_cast<std::size_t>(queue_id);
+        if (queue_waiting_[queue].empty()) {
+            queue_busy_[queue] = 0;
+            return;
+        }
+        const auto [next, ready_ns] = queue_waiting_[queue].front();
+        queue_waiting_[queue].pop_front();
+        platform_.credit_latency_of_next_comm(sg::Engine::get_clock() - ready_ns);
+        start_activity_of(next, plans_[next].steps[next_step_[next] - 1]);
+    }
+
+    // A transfer or shared work as a SimGrid activity.
+    void start_activity_of(int id, const Step& step) {
         sg::ActivityPtr activity;
         if (step.kind == Step::Kind::transfer) {
             // A copy that another task makes serves this read only once that task has ended.
@@ -319,6 +355,9 @@ private:
     std::vector<sg::ActivityPtr> current_;
     std::vector<sg::ActivityPtr> retired_;
     std::vector<double> busy_until_ns_;  // serial resources (cores, NICs), by platform slot
+    std::vector<char> queue_busy_;                // per message queue: a transfer of it runs
+    // Per message queue: the tasks whose transfer waits, in order, and when each was ready.
+    std::vector<std::deque<std::pair<int, double>>> queue_waiting_;
     sched::Timeline timeline_;
     ProgressReport progress_;
     std::size_t tasks_done_ = 0;

@@ -49,11 +49,8 @@ void PlatformModel::find_nics() {
 }
 
 double PlatformModel::dma_round_trip_ns(int numa, int nic, bool read) const {
-    const int hops = levels_.hops(levels_.domain_of_numa(numa), levels_.domain_of_numa(nic_numa_[nic]));
-    // A read's tag is held by the NIC, across PCIe both ways; a posted write
-    // is held by the host bridge at the NIC's socket, from there to the memory and back.
-    const double pcie_ns = read ? 2 * params_.at(Level::nic).latency_ns.value : 0;
-    return pcie_ns + 2 * hops * params_.at(Level::other_socket).latency_ns.value + params_.at(Level::dram).latency_ns.value;
+    return costs::dma_round_trip_ns(params_, levels_.hops(levels_.domain_of_numa(numa), levels_.domain_of_numa(nic_numa_[nic])),
+                                    read);
 }
 
 LinkUse PlatformModel::node_link(int node, const std::string& name, bool up) const {

@@ -8,6 +8,7 @@
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #endif
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "common/error.hpp"
@@ -218,7 +219,9 @@ SimgridPlatform::SimgridPlatform(const PlatformModel& model, const std::set<Pair
                 throw Error(fmt::format("SimGrid routed a comm over link {}, not numacoll's", used->get_cname()));
             real += *latency_ns;
         }
-        return real / raw_route_latency_ns;
+        const double credit_ns = latency_credit_ns_;
+        latency_credit_ns_ = 0;
+        return std::max(0.0, real - credit_ns) / raw_route_latency_ns;
     });
 }
 

@@ -59,6 +59,13 @@ public:
     std::size_t slot_count() const { return hosts_.size(); }
 
     static constexpr double raw_route_latency_ns = 1.0;
+    // The next comm created waits `ns` less of its route's latency (never
+    // below 0): a message that waited behind another of its queue had its
+    // bytes follow the earlier ones on the wire, so the part of its latency
+    // that passed while it waited is behind it (sim/engine.cpp). Read and
+    // cleared by the latency-factor callback, which SimGrid runs as the comm
+    // starts. Not a property of the platform: the engine's hand-over.
+    void credit_latency_of_next_comm(double ns) const { latency_credit_ns_ = ns; }
     // The engine configuration the platform relies on; call right after
     // creating the s4u::Engine, before any zone exists.
     static void configure_engine();
@@ -76,6 +83,7 @@ private:
     std::vector<simgrid::s4u::Host*> hosts_;  // by slot(): looked up for every activity
     std::vector<simgrid::s4u::Link*> links_;  // by node and link, created on first use
     std::deque<double> real_latency_ns_;  // per link created; a deque keeps each value where the link points
+    mutable double latency_credit_ns_ = 0;  // credit_latency_of_next_comm
 };
 
 }  // namespace numacoll::sim

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory_resource>
 #include <optional>
+#include <unordered_map>
 
 #include "common/error.hpp"
 #include "schedule/byte_intervals.hpp"
@@ -319,15 +320,16 @@ costs::Figure single_copy_overhead(const costs::Params& params, std::uint64_t by
 }  // namespace
 
 TaskPlans::TaskPlans(const std::vector<TaskPlan>& plans) {
-    for (const TaskPlan& plan : plans) add(plan.steps);
+    for (const TaskPlan& plan : plans) add(plan.steps, plan.queue);
 }
 
 void TaskPlans::reserve(std::size_t tasks) {
     begin_.reserve(tasks);
     count_.reserve(tasks);
+    queue_.reserve(tasks);
 }
 
-void TaskPlans::add(std::span<const Step> steps) {
+void TaskPlans::add(std::span<const Step> steps, int queue) {
     if (steps.size() > std::numeric_limits<std::uint32_t>::max())
         throw Error(fmt::format("a task of {} steps: more than a plan holds", steps.size()));
     if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < steps.size()) {
@@ -339,6 +341,8 @@ void TaskPlans::add(std::span<const Step> steps) {
     chunk.insert(chunk.end(), steps.begin(), steps.end());  // within its capacity: nothing moves
     begin_.push_back(chunk.data() + at);
     count_.push_back(static_cast<std::uint32_t>(steps.size()));
+    queue_.push_back(queue);
+    queue_count_ = std::max(queue_count_, queue + 1);
     step_count_ += steps.size();
 }
 
@@ -397,12 +401,14 @@ struct TaskPlanner::State {
     const double line_bytes_;
     const double work_per_reduced_byte_;
     std::optional<double> work_per_flop_;
+    std::unordered_map<std::uint64_t, int> queue_of_pair_;  // (sender, receiver) rank -> message queue
 };
 
 void TaskPlanner::State::plan(const sched::Task& task, int id) {
     const sched::RankInfo& rank = ranks_[task.thread];
     const Endpoint core{EndpointKind::core, rank.node, rank.core};
     steps_.clear();
+    int queue = -1;  // a message's: its pair of ranks' queue
     switch (task.kind) {
         case sched::TaskKind::copy:
         case sched::TaskKind::reduce: {
@@ -484,6 +490,8 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             steps_.push_back({Step::Kind::transfer, from_dma, to_dma, payload_bytes});
             if (messages_) serial(receiver_core, messages_->network_receive_overhead_ns, network_gated_ ? task.peer : -1);
             if (data) placement_.record(task.write, target);
+            const std::uint64_t pair = static_cast<std::uint64_t>(task.thread) << 32 | static_cast<std::uint32_t>(task.peer);
+            queue = queue_of_pair_.try_emplace(pair, static_cast<int>(queue_of_pair_.size())).first->second;
             break;
         }
         case sched::TaskKind::compute:
@@ -510,7 +518,7 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
     if (around_ && progress_ == ProgressStrategy::shared_thread)
         for (Step& step : steps_)
             if (step.kind == Step::Kind::work) step.kind = Step::Kind::shared_work;
-    plans_.add(steps_);
+    plans_.add(steps_, queue);
 }
 
 TaskPlanner::TaskPlanner(const PlatformModel& platform, ProgressStrategy progress, std::vector<sched::RankInfo> ranks,

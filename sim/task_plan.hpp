@@ -52,7 +52,11 @@
 //           pure synchronisation message), through the NIC nearest the
 //           sender's and the receiver's NUMA node; with message overheads
 //           (costs::MessageParams): o_s on the sender's core, the gap g on
-//           its NIC, the transfer, then o_r on the receiver's core;
+//           its NIC, the transfer, then o_r on the receiver's core. The
+//           messages from one rank to another move one after the other, in
+//           the order they are ready (one message queue per ordered pair of
+//           ranks: TaskPlans::queue_count): a pipeline's segments arrive
+//           one by one, not all together at the end;
 //   Between MPI processes of one node (RankKind::process) a hand-over is a
 //   message too: the sender's flag costs o_s (process) on its core first,
 //   and a copy or reduce that reads another rank's data o_r (process).
@@ -119,11 +123,14 @@ static_assert(sizeof(Step) == 56, "a step is 56 bytes: a million-task plan is ab
 // One task's steps, built by hand (tests, benchmarks).
 struct TaskPlan {
     std::vector<Step> steps;  // run one after the other
+    // The message queue its transfers wait in (TaskPlans::queue), -1: none.
+    int queue = -1;
 };
 
 // One task's steps, as stored in TaskPlans.
 struct TaskPlanView {
     std::span<const Step> steps;  // run one after the other
+    int queue = -1;
 };
 
 // The steps of every task, in chunks of chunk_steps steps that never move
@@ -146,9 +153,18 @@ public:
 
     // Room for `tasks` tasks' places, so that appending does not copy them.
     void reserve(std::size_t tasks);
-    // Appends the next task's steps.
-    void add(std::span<const Step> steps);
-    TaskPlanView operator[](std::size_t task) const { return {std::span<const Step>(begin_[task], count_[task])}; }
+    // Appends the next task's steps. `queue` >= 0: the task's transfers wait
+    // in that message queue (below).
+    void add(std::span<const Step> steps, int queue = -1);
+    TaskPlanView operator[](std::size_t task) const {
+        return {std::span<const Step>(begin_[task], count_[task]), queue_[task]};
+    }
+    // Message queues: the transfers of the tasks of one queue run one at a
+    // time, in the order they are ready to start (the messages from one MPI
+    // process to another leave in order, one after the other: one queue pair
+    // or transport endpoint serves them; messages to different peers share
+    // the links). Queues are numbered from 0.
+    int queue_count() const { return queue_count_; }
     std::size_t size() const { return begin_.size(); }
     std::size_t step_count() const { return step_count_; }
     // Calls f(step) for every step, task by task.
@@ -162,6 +178,8 @@ private:
     std::vector<std::vector<Step>> chunks_;  // each filled within its first capacity
     std::vector<const Step*> begin_;          // per task: its first step
     std::vector<std::uint32_t> count_;        // per task: its steps
+    std::vector<std::int32_t> queue_;         // per task: its message queue, -1: none
+    int queue_count_ = 0;
     std::size_t step_count_ = 0;
 };
 

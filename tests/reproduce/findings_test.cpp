@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
+#include "costs/params.hpp"
 #include "reproduce/sweep.hpp"
 #include "sim/engine.hpp"
 
@@ -134,4 +136,49 @@ TEST(Findings, ARealWestmereExportGivesTheSameVerdicts) {
         EXPECT_EQ(outcome.numacoll, expected.numacoll);
     }
     EXPECT_GT(real.simulations(), 20u);
+}
+
+// opteron8218's NIC write window is derived from the NUIOA ping-pong (its
+// params say how), as calibrate derives one: that finding is a calibration
+// input, and the simulated ping-pong moves window / round trip two hops from
+// the NIC, the link's bandwidth near it and one hop away (the window carries
+// more than the link there).
+TEST(Findings, ThePingPongIsTheCalibrationInputOfTheNicWriteWindow) {
+    const costs::Params params = costs::load_params("opteron8218");
+    ASSERT_TRUE(params.nic_dma);
+    const double link_bytes_per_ns = std::min(params.at(costs::Level::nic).bandwidth_bytes_per_ns.value,
+                                              params.at(costs::Level::network).bandwidth_bytes_per_ns.value);
+    const double two_hops_trip_ns = costs::dma_round_trip_ns(params, 2, false);
+    // The paper's +25-30% near the NIC, at its midpoint.
+    EXPECT_NEAR(params.nic_dma->write_window_bytes.value, costs::dma_window_bytes(link_bytes_per_ns / 1.275, two_hops_trip_ns),
+                1e-3);
+    EXPECT_NE(params.nic_dma->write_window_bytes.source.find("PingPong"), std::string::npos);
+
+    Experiment experiment(true);
+    // Bytes per ns of the one-way time's growth from 2 to 4 MiB (latencies cancel).
+    auto bandwidth = [&](int pu) {
+        Setting setting;
+        setting.topology = "opteron8218";
+        setting.collective = sched::Collective::pingpong;
+        setting.algorithm = "direct";
+        setting.nodes = 2;
+        setting.ranks_per_node = 1;
+        setting.pus = {pu};
+        setting.bytes = 2 << 20;
+        const double small_ns = experiment.time_ns(setting);
+        setting.bytes = 4 << 20;
+        return 2.0 * (2 << 20) / (experiment.time_ns(setting) - small_ns);  // a round trip moves the bytes twice
+    };
+    EXPECT_NEAR(bandwidth(2), link_bytes_per_ns, 1e-3 * link_bytes_per_ns);  // near: NUMA node 1
+    EXPECT_NEAR(bandwidth(0), link_bytes_per_ns, 1e-3 * link_bytes_per_ns);  // one hop: the window binds no more
+    EXPECT_NEAR(bandwidth(4), params.nic_dma->write_window_bytes.value / two_hops_trip_ns,
+                1e-3 * link_bytes_per_ns);  // two hops
+    for (const Finding& finding : findings()) {
+        if (finding.name != "nuioa-pingpong-throughput") continue;
+        const Outcome outcome = finding.evaluate(experiment);
+        EXPECT_EQ(outcome.verdict, Verdict::calibration_input);
+        EXPECT_EQ(std::string(to_string(outcome.verdict)), "calibration input");
+        return;
+    }
+    FAIL() << "no nuioa-pingpong-throughput";
 }

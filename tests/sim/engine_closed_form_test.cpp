@@ -2,7 +2,9 @@
 // with the configuration sim/engine.hpp sets, on routes of the platform model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
+#include <utility>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -182,6 +184,38 @@ TEST(EngineClosedForm, SerialStepsOfOneResourceRunOneAfterTheOther) {
     result = sim::simulate_plans(platform, plans, independent(5));
     expect_near_relative(result.timeline.makespan_ns, 4 * 250);
     expect_near_relative(result.timeline.tasks[1].end_ns, 250);
+}
+
+TEST(EngineClosedForm, MessagesOfOneQueueMoveOneAfterTheOther) {
+    // Three messages of m bytes from one rank to another (one queue), ready
+    // at once: their bytes follow each other on the wire and each arrives a
+    // latency after its last byte left, L + (k + 1) m / 3; in queues of their
+    // own they share the wires and all end at L + 3 m / 3. A latency is paid
+    // once however small the messages (8 B: L + (k + 1) 8 / 3).
+    auto params = two_node_params(30, 30);
+    const sim::PlatformModel platform(test::load("westmere"), params, 2);
+    const double latency = 300 + 900 + 300;
+    for (const double m : {double(1 << 20), 8.0}) {
+        const sim::Step message = transfer(platform.dma(0, 0, 0), platform.dma(1, 0, 0), m);
+        std::vector<sim::TaskPlan> plans(3, sim::TaskPlan{{message}, 0});
+        auto result = sim::simulate_plans(platform, plans, independent(3));
+        for (int k = 0; k < 3; ++k) expect_near_relative(result.timeline.tasks[k].end_ns, latency + (k + 1) * m / 3);
+        for (int k = 0; k < 3; ++k) plans[k].queue = k;
+        result = sim::simulate_plans(platform, plans, independent(3));
+        for (int k = 0; k < 3; ++k) expect_near_relative(result.timeline.tasks[k].end_ns, latency + 3 * m / 3);
+    }
+    // A second message, ready at r (after a serial step): its bytes leave
+    // when the first's have left, or at r, and it arrives a latency later:
+    // max(r, m / 3) + L + m / 3, whether it waited in the queue (8 B, ready
+    // while the first is in flight) or not (1 MiB, ready after the first ended).
+    for (const auto& [m, ready_ns] : {std::pair{8.0, 1000.0}, std::pair{double(1 << 20), 400000.0}}) {
+        const sim::Step message = transfer(platform.dma(0, 0, 0), platform.dma(1, 0, 0), m);
+        const sim::Step before{sim::Step::Kind::serial, core(0), core(0), ready_ns};
+        const std::vector<sim::TaskPlan> plans = {{{message}, 0}, {{before, message}, 0}};
+        const auto result = sim::simulate_plans(platform, plans, independent(2));
+        expect_near_relative(result.timeline.tasks[0].end_ns, latency + m / 3);
+        expect_near_relative(result.timeline.tasks[1].end_ns, std::max(ready_ns, m / 3) + latency + m / 3);
+    }
 }
 
 TEST(EngineClosedForm, NicDmaIsLimitedByItsWindowOverTheRoundTrip) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "../algorithms/schedule_fixtures.hpp"
@@ -119,6 +120,44 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemoryThroughNics) {
             EXPECT_EQ(steps[3].from, (Endpoint{EndpointKind::core, steps[2].to.node, schedule.ranks[schedule.task(id).peer].core}));
         }
     EXPECT_TRUE(saw_net);
+}
+
+TEST(TaskPlan, MessagesFromOneRankToAnotherLeaveInOrder) {
+    // A pipelined broadcast between two nodes sends its segments from the root
+    // to one leader: one message queue, so the segments arrive one by one and
+    // the other node's broadcast of the first overlaps the network's of the
+    // rest (they all arrived together at the end before).
+    const auto machine = test::load("westmere");
+    const sim::PlatformModel platform(machine, costs::load_params("westmere"), 2);
+    algo::LayoutOptions layout;
+    layout.nodes = 2;
+    sched::CollectiveSpec spec;
+    spec.collective = sched::Collective::bcast;
+    spec.algorithm = "leader";
+    spec.bytes = 4 << 20;
+    const auto schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout));
+    const auto plans = sim::plan_tasks(schedule, platform);
+    std::map<std::pair<int, int>, int> queue_of_pair;
+    std::vector<int> segments;  // the net tasks, in id order
+    for (int id = 0; id < schedule.task_count(); ++id) {
+        const sched::Task& task = schedule.task(id);
+        if (task.kind != sched::TaskKind::net) {
+            EXPECT_EQ(plans[id].queue, -1);
+            continue;
+        }
+        segments.push_back(id);
+        const auto [known, added] = queue_of_pair.try_emplace({task.thread, task.peer}, plans[id].queue);
+        EXPECT_EQ(known->second, plans[id].queue);
+        EXPECT_GE(plans[id].queue, 0);
+    }
+    ASSERT_GE(segments.size(), 4u);
+    EXPECT_EQ(queue_of_pair.size(), 1u);
+    EXPECT_EQ(plans.queue_count(), 1);
+    const auto timeline = sim::simulate(schedule, platform).timeline;
+    const double first_ns = timeline.tasks[segments.front()].end_ns, last_ns = timeline.tasks[segments.back()].end_ns;
+    EXPECT_LT(first_ns, 1.5 * last_ns / static_cast<double>(segments.size()));
+    for (std::size_t k = 1; k < segments.size(); ++k)
+        EXPECT_GT(timeline.tasks[segments[k]].end_ns, timeline.tasks[segments[k - 1]].end_ns);
 }
 
 TEST(TaskPlan, WorkIsSharedOnlyWhereRanksShareACore) {
