@@ -319,6 +319,10 @@ costs::Params calibrated_params(const FitResult& fit, const std::vector<Measurem
             mark(*figure);
     if (params.nic_dma)
         for (costs::Figure* figure : {&params.nic_dma->read_window_bytes, &params.nic_dma->write_window_bytes}) mark(*figure);
+    // Whether the LLC merges concurrent misses is a property of its design, which no microbenchmark here times.
+    if (params.llc_merge_bytes)
+        params.llc_merge_bytes->source = fmt::format("not measured on {}: from base '{}': {}", stamp.host, base.name,
+                                                     params.llc_merge_bytes->source);
     std::string measured;
     for (const auto& [level, f] : fit.levels) measured += (measured.empty() ? "" : ", ") + std::string(costs::to_string(level));
     std::string unmeasured;

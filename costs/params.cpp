@@ -172,6 +172,7 @@ Params parse_params_json(const std::string& json_text, const std::string& label)
             params.reduce_bytes_per_ns_by_datatype[name] = reader.figure(rates, name, path, true, "reduce_bytes_per_ns");
         }
     }
+    if (root.contains("llc")) params.llc_merge_bytes = reader.figure(root.at("llc"), "merge_bytes", "llc.");
     const json& levels = reader.child(root, "levels", "");
     for (Level level : all_levels) {
         const std::string path = fmt::format("levels.{}.", to_string(level));
@@ -241,6 +242,7 @@ std::string params_to_json(const Params& params) {
         core["reduce_bytes_per_ns_by_datatype"] = rates;
     }
     root["core"] = core;
+    if (params.llc_merge_bytes) root["llc"] = {{"merge_bytes", figure_json(*params.llc_merge_bytes)}};
     ordered levels = ordered::object();
     for (Level level : all_levels) {
         const LevelParams& at = params.at(level);

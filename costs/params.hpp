@@ -108,6 +108,15 @@ struct Params {
     // same_socket level's cost (sim/task_plan.hpp). Absent: every access to
     // a core's own data costs local_cache, as in HPDC'13's model.
     std::optional<Figure> private_cache_bytes;
+    // Present when a last-level cache merges its cores' concurrent misses to
+    // the same lines ("llc.merge_bytes" in the file): while one core fetches
+    // bytes from another domain, the others of its domain that read them are
+    // served from the LLC as they arrive, the lines crossing once (HPDC'13
+    // section 2.2's synergistic prefetching; sim/task_plan.hpp). The value is
+    // the unit that arrives at once, a line: a reader that has caught up with
+    // the fetch ends once it has moved that unit after the fetch. Absent: a read that
+    // starts while the copy is on its way fetches the bytes again.
+    std::optional<Figure> llc_merge_bytes;
     std::array<LevelParams, all_levels.size()> levels;
     // Absent in a file that does not give them: messages then cost no
     // processor time, and DMA is limited by bandwidth alone.

@@ -21,6 +21,7 @@
 #include <deque>
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -52,9 +53,12 @@ void start_activity(const ActivityPointer& activity) {
 // Runs the DAG: a task starts when its last predecessor ends; its steps run in order.
 class JustInTimeRun {
 public:
-    JustInTimeRun(const TaskPlans& plans, const Successors& successors, const SimgridPlatform& platform,
-                  double core_bytes_per_ns, const ApplicationRoles& application, HugePageHeap* heap = nullptr)
-        : plans_(plans), successors_(successors), platform_(platform), core_bytes_per_ns_(core_bytes_per_ns), waiting_on_(plans.size(), 0),
+    JustInTimeRun(const TaskPlans& plans, const Successors& successors, const PlatformModel& model,
+                  const SimgridPlatform& platform, const ApplicationRoles& application, HugePageHeap* heap = nullptr)
+        : plans_(plans), successors_(successors), platform_(platform),
+          core_bytes_per_ns_(model.params().reduce_bytes_per_ns.value), routes_(model),
+          merge_bytes_(model.params().llc_merge_bytes ? model.params().llc_merge_bytes->value : 0),
+          waiting_on_(plans.size(), 0),
           next_step_(plans.size(), 0), current_(plans.size()), busy_until_ns_(platform.slot_count(), 0.0),
           queue_busy_(static_cast<std::size_t>(plans.queue_count()), 0),
           queue_waiting_(static_cast<std::size_t>(plans.queue_count())),
@@ -112,6 +116,7 @@ private:
         if (around_ && step_ended) progressing_rank = step_ended_in_application(id, plans_[id].steps[step - 1]);
         if (step_ended && plans_[id].queue >= 0 && plans_[id].steps[step - 1].kind == Step::Kind::transfer)
             next_in_queue(plans_[id].queue);
+        if (step_ended && !waiting_for_fetch_.empty()) fetch_ended(id, static_cast<int>(step - 1));
         if (step < plans_[id].steps.size()) {
             start(id, plans_[id].steps[step]);
         } else {
@@ -313,9 +318,7 @@ private:
     void start_activity_of(int id, const Step& step) {
         sg::ActivityPtr activity;
         if (step.kind == Step::Kind::transfer) {
-            // A copy that another task makes serves this read only once that task has ended.
-            const bool copy_ready = step.source_ready_after < 0 || finished(step.source_ready_after);
-            const Endpoint& from = copy_ready ? step.from : step.fallback_from;
+            const Endpoint& from = source_of(id, step);
             auto comm = sg::Comm::sendto_init(platform_.host(from), platform_.host(step.to));
             comm->set_payload_size(static_cast<std::uint64_t>(step.amount + 0.5));
             comm->set_data(reinterpret_cast<void*>(static_cast<std::intptr_t>(id)));
@@ -336,11 +339,80 @@ private:
         current_[id] = std::move(activity);
     }
 
+    // Where a transfer reads from. A copy that another task makes serves it
+    // once that task has ended; where the LLCs merge misses, from the moment
+    // the task's fetch of the bytes has started: a read that starts while the
+    // fetch runs ends no earlier than it (Step::merges).
+    const Endpoint& source_of(int id, const Step& step) {
+        const int maker = step.source_ready_after;
+        if (maker < 0) return step.from;
+        if (!step.merges) return finished(maker) ? step.from : step.fallback_from;
+        const Fetch fetch = fetch_of(maker, step.fallback_from);
+        if (fetch.ended) return step.from;
+        if (!fetch.started) return step.fallback_from;
+        merged_reads_[id] = {maker, fetch.last_step};
+        return step.from;
+    }
+
+    // How far task `maker` is with its fetch from `source`: its transfers
+    // from there (a task's steps run in order, and next_step_ is one past the
+    // step that runs).
+    struct Fetch {
+        bool started = false, ended = false;
+        int last_step = -1;
+    };
+    Fetch fetch_of(int maker, const Endpoint& source) const {
+        const auto steps = plans_[maker].steps;
+        int first = -1, last = -1;
+        for (std::size_t at = 0; at < steps.size(); ++at)
+            if (steps[at].kind == Step::Kind::transfer && steps[at].from == source) {
+                if (first < 0) first = static_cast<int>(at);
+                last = static_cast<int>(at);
+            }
+        if (finished(maker)) return {true, true, last};
+        if (last < 0) return {false, false, last};  // no fetch from there: the copy serves once the task has ended
+        const auto next = static_cast<long>(next_step_[maker]);
+        return {next >= first + 1, next >= last + 2, last};
+    }
+
+    // Step `step` of task `id` has ended: reads that merged with it, and
+    // have streamed what had arrived, end once they have moved the last
+    // merge unit at their stream's rate (their request for it is long out:
+    // no latency).
+    void fetch_ended(int id, int step) {
+        const auto found = waiting_for_fetch_.find(fetch_key(id, step));
+        if (found == waiting_for_fetch_.end()) return;
+        for (const int reader : found->second) {
+            const Step& read = plans_[reader].steps[next_step_[reader] - 1];
+            const double tail_ns =
+                routes_.uncontended_ns(read.from, read.to, merge_bytes_) - routes_.uncontended_ns(read.from, read.to, 0);
+            simgrid::kernel::timer::Timer::set(sg::Engine::get_clock() + tail_ns, [this, reader] { advance(reader); });
+            ++timers_;
+        }
+        waiting_for_fetch_.erase(found);
+    }
+
+    static std::uint64_t fetch_key(int maker, int step) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(maker)) << 32 | static_cast<std::uint32_t>(step);
+    }
+
     void on_completion(const sg::Activity& activity) {
         // Activities retired before this callback have finished theirs: release them.
         retired_.clear();
         const auto id = reinterpret_cast<std::intptr_t>(activity.get_data<void>());
         if (id == poller_tag) return;  // a progress thread stopped polling
+        if (!merged_reads_.empty()) {
+            const auto merged = merged_reads_.find(static_cast<int>(id));
+            if (merged != merged_reads_.end()) {
+                const auto [maker, last_step] = merged->second;
+                merged_reads_.erase(merged);
+                // Read all that had arrived, ahead of the fetch: wait for it.
+                if (!finished(maker) && static_cast<long>(next_step_[maker]) < last_step + 2) {
+                    waiting_for_fetch_[fetch_key(maker, last_step)].push_back(static_cast<int>(id));
+                    return;
+                }
+            }
+        }
         advance(static_cast<int>(id));
     }
 
@@ -350,6 +422,12 @@ private:
     const Successors& successors_;
     const SimgridPlatform& platform_;
     const double core_bytes_per_ns_;
+    NodeRoutes routes_;          // merge units' reads
+    const double merge_bytes_;   // params llc.merge_bytes, 0: the LLCs do not merge
+    // Reads that merged with a fetch in flight, by reader: (maker, its fetch's last step).
+    std::unordered_map<int, std::pair<int, int>> merged_reads_;
+    // Merged reads that finished streaming before the fetch: by (maker, step).
+    std::unordered_map<std::uint64_t, std::vector<int>> waiting_for_fetch_;
     std::vector<int> waiting_on_;
     std::vector<std::uint32_t> next_step_;
     std::vector<sg::ActivityPtr> current_;
@@ -505,8 +583,7 @@ std::vector<std::string>& simgrid_arguments() {
             use.exec_hosts.insert(application.rank_cores.begin(), application.rank_cores.end());
         const SimgridPlatform platform(model, use.routes, use.exec_hosts, [&heap] { heap.advise_growth(); });
         heap.advise_growth();
-        timeline = JustInTimeRun(plans, successors, platform, model.params().reduce_bytes_per_ns.value, application, &heap)
-                       .run(stats);
+        timeline = JustInTimeRun(plans, successors, model, platform, application, &heap).run(stats);
         stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         rusage usage{};
         ::getrusage(RUSAGE_SELF, &usage);

@@ -14,6 +14,12 @@
 // concurrent flows share links max-min fairly and d flows of m bytes through
 // a shared link take exactly a + m·max(b, B·d) (tests/sim/engine_closed_form_test.cpp).
 //
+// Two orders the steps alone do not give: the transfers of one message
+// queue (TaskPlans::queue_count) run one at a time in the order they are
+// ready, each credited the latency that passed while it waited; and a read
+// that merges with another task's fetch of the same bytes (Step::merges)
+// ends no earlier than that fetch plus one merge unit's move.
+//
 // On SimGrid < 3.34 the comms stay out of maestro's activity list
 // (sim/comm_attachment.hpp): the engine keeps a handle on each until its
 // completion callback has run, which is what makes that safe.

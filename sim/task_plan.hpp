@@ -20,6 +20,14 @@
 //   goes to where the bytes really are. Plans are built before the
 //   simulation, so such a read carries both sources and the engine picks
 //   one when the read starts (Step::source_ready_after).
+//   Where the LLC merges concurrent misses (params llc.merge_bytes: Westmere's
+//   inclusive L3, Magny-Cours' L3 with its probe filter), the copy serves
+//   from the moment its maker's fetch of the bytes has started: a later
+//   reader of the domain streams them from the LLC as they arrive and ends
+//   no earlier than the fetch plus one merge unit's move at its stream's
+//   rate (its request for it went out long before: no latency; the lines cross
+//   the inter-socket link once, each reader pays its own LLC stream:
+//   Step::merges). A read that starts before the fetch does fetches itself.
 // - A domain's last-level caches hold at most their size: what a write or a
 //   shared copy puts beyond it evicts the oldest ranges (first in, first
 //   out, by task in planning order) to DRAM, and their shared copies vanish.
@@ -105,6 +113,11 @@ struct Step {
         : kind(kind_of), from(from_endpoint), to(to_endpoint), amount(amount_of) {}
 
     Kind kind = Kind::transfer;
+    // A read of a copy another task makes (source_ready_after), on a machine
+    // whose last-level caches merge concurrent misses (params llc.merge_bytes):
+    // while that task fetches the bytes, this read takes them from the copy as
+    // they arrive, and ends no earlier than the fetch plus one merge unit's move.
+    bool merges = false;
     // With computation around the collective, the rank whose progress engine
     // must be running for this step to start (sim/progress.hpp); -1: none.
     // (Beside `kind`, in what would be padding: a million steps stay 56 bytes each.)

@@ -182,6 +182,36 @@ TEST(Params, ThePrivateCacheIsOptionalPositiveAndBounded) {
     }
 }
 
+// llc.merge_bytes: optional, with a source, bounded as sizes are, and kept
+// through a write and a read back; the bundled Westmere and Magny-Cours merge by lines.
+TEST(Params, MergedMissesAreOptionalPositiveAndBounded) {
+    for (const char* name : {"westmere", "magnycours"}) {
+        const auto bundled = costs::load_params(name);
+        ASSERT_TRUE(bundled.llc_merge_bytes.has_value()) << name;
+        EXPECT_EQ(bundled.llc_merge_bytes->value, bundled.cache_line_bytes) << name;
+    }
+    auto json = nlohmann::json::parse(westmere_text());
+    json.erase("llc");
+    EXPECT_FALSE(costs::load_params(write_temp("no-merge.json", json.dump(1))).llc_merge_bytes.has_value());
+    json["llc"] = {{"merge_bytes", {{"value", 128}, {"source", "two lines"}}}};
+    const auto params = costs::load_params(write_temp("merge.json", json.dump(1)));
+    ASSERT_TRUE(params.llc_merge_bytes.has_value());
+    const auto back = costs::parse_params(costs::params_to_json(params), "back");
+    ASSERT_TRUE(back.llc_merge_bytes.has_value());
+    EXPECT_EQ(back.llc_merge_bytes->value, 128);
+    EXPECT_EQ(back.llc_merge_bytes->source, "two lines");
+    for (double bad : {0.0, -1.0, 0x1p41}) {
+        json["llc"]["merge_bytes"]["value"] = bad;
+        EXPECT_NE(message_of([&] { costs::load_params(write_temp("bad-merge.json", json.dump(1))); })
+                      .find("llc.merge_bytes.value"),
+                  std::string::npos)
+            << bad;
+    }
+    json["llc"] = {{"merge", 1}};
+    EXPECT_NE(message_of([&] { costs::load_params(write_temp("no-key.json", json.dump(1))); }).find("llc.merge_bytes"),
+              std::string::npos);
+}
+
 // Rates per reduction kernel: optional, named by the kernel's first
 // datatype, bounded as rates are; a type without one folds at the doubles'.
 TEST(Params, ReductionRatesPerDatatypeAreOptionalNamedAndBounded) {

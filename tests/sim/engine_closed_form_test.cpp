@@ -18,7 +18,7 @@ using sim::EndpointKind;
 
 namespace {
 
-constexpr double tolerance = 1e-9;
+using test::expect_near_relative;
 
 // Two sockets of seven cores, each socket with a 1 GiB L3 (so data stays in caches).
 std::shared_ptr<const topo::Machine> two_sockets() {
@@ -33,10 +33,6 @@ Endpoint memory(int numa) { return {EndpointKind::memory, 0, numa}; }
 
 // Dependencies of `tasks` tasks that wait for nothing.
 std::vector<std::vector<int>> independent(std::size_t tasks) { return std::vector<std::vector<int>>(tasks); }
-
-void expect_near_relative(double actual, double expected) {
-    EXPECT_NEAR(actual, expected, tolerance * expected) << "expected " << expected;
-}
 
 // The costs of the tests across two nodes: a 300 ns NIC at 4 B/ns, a 900 ns
 // network at 3 B/ns, DRAM at 80 ns with the given bandwidths.

@@ -2,6 +2,8 @@
 // the check for code that runs in a death test's forked process.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -31,6 +33,11 @@ inline costs::Params uniform_params(double latency_ns, double stream, double agg
     for (costs::Level level : costs::all_levels)
         params.at(level) = {{latency_ns, "test"}, {stream, "test"}, {aggregate, "test"}};
     return params;
+}
+
+// Closed forms hold to 1e-9 relative (SimGrid's solver, in ns).
+inline void expect_near_relative(double actual, double expected) {
+    EXPECT_NEAR(actual, expected, 1e-9 * expected) << "expected " << expected;
 }
 
 inline std::shared_ptr<const topo::Machine> load(const std::string& spec) {

@@ -244,6 +244,60 @@ TEST(TaskPlan, ASharedCopyServesReadersOnlyOnceItExists) {
     EXPECT_EQ(copy_maker.size(), 7u);
 }
 
+namespace {
+
+using test::expect_near_relative;
+
+// q readers on socket 1 copy one vector of m bytes that core 0 (socket 0)
+// wrote, all at once (a one-stage broadcast's fan-out, built by hand).
+// Other socket: a = 100 ns, 2 B/ns per stream, 3 B/ns on the link; same
+// socket: a = 20 ns, `llc_stream` B/ns per stream, `llc_aggregate` in all.
+sim::Simulation merged_fan_out(int q, double m, double llc_stream, double llc_aggregate, bool merges) {
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(costs::Level::other_socket) = {{100, "test"}, {2, "test"}, {3, "test"}};
+    params.at(costs::Level::same_socket) = {{20, "test"}, {llc_stream, "test"}, {llc_aggregate, "test"}};
+    if (merges) params.llc_merge_bytes = costs::Figure{64, "test"};
+    const sim::PlatformModel platform(test::load("synthetic:Package:2 L3Cache:1(size=1073741824) Core:4 PU:1"), params, 1);
+    sched::Schedule schedule;
+    schedule.ranks.push_back({0, 0, 0, 0, 0});
+    for (int reader = 0; reader < q; ++reader) schedule.ranks.push_back({0, 4 + reader, 4 + reader, 0, 1});
+    const auto bytes = static_cast<std::uint64_t>(m);
+    schedule.add_buffer({"in", 0, bytes, sched::BufferRole::input});
+    for (int reader = 1; reader <= q; ++reader) {
+        const int out = schedule.add_buffer({"out", reader, bytes, sched::BufferRole::output});
+        sched::Task copy;
+        copy.thread = reader;
+        copy.reads.push_back({0, 0, bytes});
+        copy.write = {out, 0, bytes};
+        schedule.add_task(copy, {});
+    }
+    return sim::simulate(schedule, platform);
+}
+
+}  // namespace
+
+TEST(TaskPlan, ReadersOfOneDomainMergeTheirMissesInTheLlc) {
+    // Where the LLC merges misses, the first reader fetches the vector over
+    // the link alone (100 + m / 2), the others stream it from the L3 as it
+    // arrives and end once they have moved its last line (+ 64 / llc_stream:
+    // their request for it went out long before), each then
+    // writing its copy (1 + m / 1000): one crossing plus q LLC streams.
+    // Without merging the q readers cross together: 100 + q m / 3.
+    const int q = 4;
+    const double m = 1 << 20, write_ns = 1 + m / 1000;
+    auto merged = merged_fan_out(q, m, 4, 10, true).timeline;
+    expect_near_relative(merged.tasks[0].end_ns, 100 + m / 2 + write_ns);
+    for (int reader = 1; reader < q; ++reader)
+        expect_near_relative(merged.tasks[reader].end_ns, 100 + m / 2 + 64.0 / 4 + write_ns);
+    const auto apart = merged_fan_out(q, m, 4, 10, false).timeline;
+    for (int reader = 0; reader < q; ++reader) expect_near_relative(apart.tasks[reader].end_ns, 100 + q * m / 3 + write_ns);
+    // An L3 slower than the link: the later readers pay their own streams,
+    // the three sharing 1.5 B/ns: 20 + 3 m / 1.5.
+    merged = merged_fan_out(q, m, 1, 1.5, true).timeline;
+    expect_near_relative(merged.tasks[0].end_ns, 100 + m / 2 + write_ns);
+    for (int reader = 1; reader < q; ++reader) expect_near_relative(merged.tasks[reader].end_ns, 20 + 3 * m / 1.5 + write_ns);
+}
+
 TEST(TaskPlan, TrafficGoesThroughTheNicNearestEachEnd) {
     // opteron8218 with a second NIC on NUMA node 3 (tests/sim/data): NUMA
     // nodes 0 and 1 are nearest NIC 0 (on node 1), 2 and 3 nearest NIC 1.
