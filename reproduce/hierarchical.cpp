@@ -72,11 +72,12 @@ Outcome judge(const Factors& factors, const std::vector<std::string>& gainers, c
                               "(reproduced from half of it)",
                               fmt::join(gainers, ", "), fmt::join(others, ", "), shape ? "yes" : "no", largest, peak);
     if (!shape)
-        outcome.why += ". Open MPI's binary trees over ranks in rank order put the children 2i+1 and 2i+2 of rank i on "
-                       "another node for every i past the first node's ranks, so nearly every one of their messages "
-                       "crosses the network and each NIC carries dozens of them; through the hierarchy only one "
-                       "message enters each node. The paper finds binary trees gaining little, which the simulated "
-                       "network (one port per node, LogGP overheads) does not: docs/fidelity.md";
+        outcome.why += ". Open MPI's trees over ranks in rank order (ompi_coll_base_topo_build_tree and, for the "
+                       "broadcast, build_bmtree, as the generators build them) send most of their messages between "
+                       "nodes: on 10 nodes x 24 ranks, 209 of the binary tree's 239 edges and 216 of the binomial "
+                       "broadcast's cross the network, and the first node's ranks send 25 and 80 of them, where "
+                       "through the hierarchy one message enters each node. The simulated network (one port per "
+                       "node, LogGP overheads) charges that fully: docs/fidelity.md";
     return outcome;
 }
 

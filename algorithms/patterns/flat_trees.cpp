@@ -34,11 +34,30 @@ FlatTree make_flat_tree(FlatShape shape, std::vector<int> ranks, int fanout) {
             break;
         }
         case FlatShape::binary:
-            for (int pos = 1; pos < count; ++pos) link((pos - 1) / 2, pos);
+            // Open MPI's ompi_coll_base_topo_build_tree with fanout 2: the
+            // positions of level L (2^L - 1 .. 2^(L+1) - 2) have their
+            // children 2^L and 2^(L+1) further on, so 0 -> 1, 2; 1 -> 3, 5;
+            // 2 -> 4, 6 (not the heap's 1 -> 3, 4).
+            for (int pos = 0, level_size = 1, level_end = 1; pos < count; ++pos) {
+                if (pos == level_end) level_size *= 2, level_end += level_size;
+                for (int child : {pos + level_size, pos + 2 * level_size})
+                    if (child < count) link(pos, child);
+            }
             break;
         case FlatShape::binomial:
+            // Open MPI's ompi_coll_base_topo_build_bmtree (its binomial
+            // broadcast): the children of position i are i + 2^k for every
+            // 2^k above i, smallest first: 0 -> 1, 2, 4, ...; 1 -> 3, 5, ...
+            for (int pos = 0; pos < count; ++pos) {
+                int mask = 1;
+                while (mask <= pos) mask <<= 1;
+                for (; pos + mask < count; mask <<= 1) link(pos, pos + mask);
+            }
+            break;
+        case FlatShape::in_order_binomial:
             // Children of position i are i + 2^k for every 2^k below i's lowest set
-            // bit; the largest subtree is served first.
+            // bit (ompi_coll_base_topo_build_in_order_bmtree: its binomial
+            // reduction and gather); the largest subtree is served first.
             for (int pos = 0; pos < count; ++pos) {
                 int limit = 1;
                 while (limit < count && (pos & limit) == 0) limit <<= 1;
@@ -214,12 +233,14 @@ std::uint64_t segment_bytes(const OptionReader& reader, std::uint64_t element) {
 
 namespace {
 
-FlatShape shape_of(FlatAlgorithm algorithm) {
+// Open MPI builds the binomial broadcast's tree one way and the binomial
+// reduction's another (ompi/mca/coll/base/coll_base_topo.c).
+FlatShape shape_of(FlatAlgorithm algorithm, bool bcast) {
     switch (algorithm) {
         case FlatAlgorithm::linear: return FlatShape::linear;
         case FlatAlgorithm::chain:
         case FlatAlgorithm::pipeline: return FlatShape::chain;
-        case FlatAlgorithm::binomial: return FlatShape::binomial;
+        case FlatAlgorithm::binomial: return bcast ? FlatShape::binomial : FlatShape::in_order_binomial;
         default: return FlatShape::binary;
     }
 }
@@ -231,13 +252,13 @@ int fanout_of(FlatAlgorithm algorithm, int fanout) { return algorithm == FlatAlg
 void run_flat_bcast(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
                     ChunkState& state, const HomeOf& home) {
     if (algorithm == FlatAlgorithm::split_binary) return split_binary_bcast(p2p, group, state, home);
-    flat_tree_bcast(p2p, make_flat_tree(shape_of(algorithm), group, fanout_of(algorithm, fanout)), state, home);
+    flat_tree_bcast(p2p, make_flat_tree(shape_of(algorithm, true), group, fanout_of(algorithm, fanout)), state, home);
 }
 
 void run_flat_reduce(FlatAlgorithm algorithm, int fanout, PointToPoint& p2p, const std::vector<int>& group,
                      ChunkState& state, const HomeOf& home) {
     if (algorithm == FlatAlgorithm::in_order_binary) return in_order_binary_reduce(p2p, group, group.front(), state, home);
-    flat_tree_reduce(p2p, make_flat_tree(shape_of(algorithm), group, fanout_of(algorithm, fanout)), state, home);
+    flat_tree_reduce(p2p, make_flat_tree(shape_of(algorithm, false), group, fanout_of(algorithm, fanout)), state, home);
 }
 
 }  // namespace numacoll::algo

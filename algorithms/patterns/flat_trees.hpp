@@ -8,8 +8,12 @@
 // Shapes, as Open MPI's coll/tuned builds them:
 // - linear: the root talks to every other rank;
 // - chain: `fanout` chains hang from the root (pipeline: one chain);
-// - binary: a balanced binary tree in group order;
-// - binomial: a binomial tree in group order.
+// - binary: a balanced binary tree in group order, level by level
+//   (ompi_coll_base_topo_build_tree, fanout 2: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6);
+// - binomial: a binomial tree in group order, each position's children
+//   above its highest bit (ompi_coll_base_topo_build_bmtree, the broadcast's);
+// - in_order_binomial: each position's children below its lowest set bit
+//   (ompi_coll_base_topo_build_in_order_bmtree, the reduction's).
 // Children always come after their parent in group order, so a walk in
 // group order is a topological order of the tree.
 #pragma once
@@ -23,7 +27,7 @@
 
 namespace numacoll::algo {
 
-enum class FlatShape { linear, chain, binary, binomial };
+enum class FlatShape { linear, chain, binary, binomial, in_order_binomial };
 
 struct FlatTree {
     std::vector<int> ranks;                  // global ranks, the root first
