@@ -64,8 +64,9 @@ P2pTerms p2p_terms(const costs::Params& params, costs::Level level, bool process
     terms.net_ns_per_byte = std::max({nic.b_ns_per_byte, nic.big_b_ns_per_byte, net.b_ns_per_byte,
                                       net.big_b_ns_per_byte, terms.landing.big_b_ns_per_byte});
     if (params.nic_dma) {
-        // The DMA windows (NUIOA paper, section 5): window / round trip, NIC on the memory's socket.
-        const double read_trip_ns = 2 * nic.a_ns + terms.landing.a_ns, write_trip_ns = terms.landing.a_ns;
+        // The DMA windows (NUIOA paper, section 5): window / round trip, NIC on the memory's socket (no hop).
+        const double read_trip_ns = costs::dma_round_trip_ns(params, 0, true);
+        const double write_trip_ns = costs::dma_round_trip_ns(params, 0, false);
         terms.net_ns_per_byte = std::max({terms.net_ns_per_byte, read_trip_ns / params.nic_dma->read_window_bytes.value,
                                           write_trip_ns / params.nic_dma->write_window_bytes.value});
     }

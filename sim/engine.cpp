@@ -342,11 +342,11 @@ private:
     // Where a transfer reads from. A copy that another task makes serves it
     // once that task has ended; where the LLCs merge misses, from the moment
     // the task's fetch of the bytes has started: a read that starts while the
-    // fetch runs ends no earlier than it (Step::merges).
+    // fetch runs ends no earlier than it.
     const Endpoint& source_of(int id, const Step& step) {
         const int maker = step.source_ready_after;
         if (maker < 0) return step.from;
-        if (!step.merges) return finished(maker) ? step.from : step.fallback_from;
+        if (merge_bytes_ == 0) return finished(maker) ? step.from : step.fallback_from;
         const Fetch fetch = fetch_of(maker, step.fallback_from);
         if (fetch.ended) return step.from;
         if (!fetch.started) return step.fallback_from;

@@ -17,8 +17,8 @@
 // Two orders the steps alone do not give: the transfers of one message
 // queue (TaskPlans::queue_count) run one at a time in the order they are
 // ready, each credited the latency that passed while it waited; and a read
-// that merges with another task's fetch of the same bytes (Step::merges)
-// ends no earlier than that fetch plus one merge unit's move.
+// of a copy another task is fetching, where the LLCs merge misses (params
+// llc.merge_bytes), ends no earlier than that fetch plus one merge unit's move.
 //
 // On SimGrid < 3.34 the comms stay out of maestro's activity list
 // (sim/comm_attachment.hpp): the engine keeps a handle on each until its

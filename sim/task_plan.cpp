@@ -359,7 +359,6 @@ struct TaskPlanner::State {
           eager_limit_bytes_(messages_ && messages_->network_eager_limit_bytes ? messages_->network_eager_limit_bytes->value
                                                                                : std::numeric_limits<double>::infinity()),
           line_bytes_(platform_model.params().cache_line_bytes),
-          merges_(platform_model.params().llc_merge_bytes.has_value()),
           // Work is in bytes folded at the doubles' rate (the core's speed).
           work_per_reduced_byte_(platform_model.params().reduce_bytes_per_ns.value /
                                  costs::reduce_rate(platform_model.params(), datatype).value) {
@@ -400,7 +399,6 @@ struct TaskPlanner::State {
     const bool network_gated_;
     const double eager_limit_bytes_;
     const double line_bytes_;
-    const bool merges_;  // the LLCs merge concurrent misses
     const double work_per_reduced_byte_;
     std::optional<double> work_per_flop_;
     std::unordered_map<std::uint64_t, int> queue_of_pair_;  // (sender, receiver) rank -> message queue
@@ -435,7 +433,6 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
                     if (location.ready_after >= 0 && location.ready_after != id) {
                         step.source_ready_after = location.ready_after;
                         step.fallback_from = through_llc(location.fallback);
-                        step.merges = merges_;
                     }
                     steps_.push_back(step);
                 }

@@ -26,8 +26,8 @@
 //   reader of the domain streams them from the LLC as they arrive and ends
 //   no earlier than the fetch plus one merge unit's move at its stream's
 //   rate (its request for it went out long before: no latency; the lines cross
-//   the inter-socket link once, each reader pays its own LLC stream:
-//   Step::merges). A read that starts before the fetch does fetches itself.
+//   the inter-socket link once, each reader pays its own LLC stream). A
+//   read that starts before the fetch does fetches itself.
 // - A domain's last-level caches hold at most their size: what a write or a
 //   shared copy puts beyond it evicts the oldest ranges (first in, first
 //   out, by task in planning order) to DRAM, and their shared copies vanish.
@@ -113,11 +113,6 @@ struct Step {
         : kind(kind_of), from(from_endpoint), to(to_endpoint), amount(amount_of) {}
 
     Kind kind = Kind::transfer;
-    // A read of a copy another task makes (source_ready_after), on a machine
-    // whose last-level caches merge concurrent misses (params llc.merge_bytes):
-    // while that task fetches the bytes, this read takes them from the copy as
-    // they arrive, and ends no earlier than the fetch plus one merge unit's move.
-    bool merges = false;
     // With computation around the collective, the rank whose progress engine
     // must be running for this step to start (sim/progress.hpp); -1: none.
     // (Beside `kind`, in what would be padding: a million steps stay 56 bytes each.)
@@ -126,7 +121,9 @@ struct Step {
     Endpoint to;     // transfer destination
     double amount = 0;  // bytes moved, bytes folded (work), or ns (serial)
     // A transfer whose source is a copy another task makes: `from` only once
-    // task `source_ready_after` has finished, `fallback_from` before that.
+    // task `source_ready_after` has finished, `fallback_from` before that
+    // (where the LLCs merge misses, `from` once that task's fetch has started:
+    // the engine's rule, from params llc.merge_bytes).
     int source_ready_after = -1;
     Endpoint fallback_from{};
 };
