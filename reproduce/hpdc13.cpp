@@ -111,6 +111,17 @@ Sweep broadcast_sweep(Experiment& experiment, const std::string& machine) {
     return sweep(experiment, on(machine, C::bcast), broadcast_trees(), doubling(1024, 4 << 20));
 }
 
+// Where `winner` is not the best, which variants are, with their counts of
+// sizes: "2-stage at 3, 4-ary at 1" ("" when `winner` wins everywhere).
+std::string best_elsewhere(const Sweep& result, const std::string& winner) {
+    std::map<std::string, int> others;
+    for (std::size_t i = 0; i < result.sizes.size(); ++i)
+        if (result.best(i) != winner) ++others[result.best(i)];
+    std::string elsewhere;
+    for (const auto& [label, sizes] : others) elsewhere += fmt::format("{}{} at {}", elsewhere.empty() ? "" : ", ", label, sizes);
+    return elsewhere;
+}
+
 Outcome best_broadcast(Experiment& experiment, const std::string& machine, const std::string& winner,
                        const std::string& figure) {
     const Sweep result = broadcast_sweep(experiment, machine);
@@ -120,11 +131,7 @@ Outcome best_broadcast(Experiment& experiment, const std::string& machine, const
     outcome.command = sim_command(setting, result.sizes) + " (and --bcast 1stage|2stage|nary --arity 2|3|4)";
     int wins = 0;
     const std::string count = best_count(result, winner, &wins);
-    std::map<std::string, int> others;  // the best where `winner` is not
-    for (std::size_t i = 0; i < result.sizes.size(); ++i)
-        if (result.best(i) != winner) ++others[result.best(i)];
-    std::string elsewhere;
-    for (const auto& [label, sizes] : others) elsewhere += fmt::format("{}{} at {}", elsewhere.empty() ? "" : ", ", label, sizes);
+    const std::string elsewhere = best_elsewhere(result, winner);
     outcome.numacoll = fmt::format("{} is best at {}", winner, count) + (elsewhere.empty() ? "" : "; best elsewhere: " + elsewhere);
     const int n = static_cast<int>(result.sizes.size());
     outcome.verdict = wins == n ? Verdict::reproduced : 2 * wins > n ? Verdict::qualitative : Verdict::not_reproduced;
@@ -216,12 +223,7 @@ std::vector<Finding> hpdc13_findings() {
                             const Sweep result = sweep(e, on(machine, C::reduce), arities, doubling(1024, 4 << 20));
                             int here = 0;
                             const std::string count = best_count(result, "2-ary", &here);
-                            std::map<std::string, int> others;  // the best where binary is not
-                            for (std::size_t i = 0; i < result.sizes.size(); ++i)
-                                if (result.best(i) != "2-ary") ++others[result.best(i)];
-                            std::string elsewhere;
-                            for (const auto& [label, sizes] : others)
-                                elsewhere += fmt::format("{}{} at {}", elsewhere.empty() ? "" : ", ", label, sizes);
+                            const std::string elsewhere = best_elsewhere(result, "2-ary");
                             outcome.numacoll += fmt::format("{}{}: binary is best at {}{}", outcome.numacoll.empty() ? "" : "; ",
                                                             machine, count, elsewhere.empty() ? "" : " (" + elsewhere + ")");
                             wins += here;

@@ -45,6 +45,18 @@ std::string message_of(const std::function<void()>& action) {
     return "(no InputError)";
 }
 
+// A size figure `section`.`key` of zero, below zero or beyond 1 TiB is
+// refused with its key, whatever the rest of `json`.
+void expect_sizes_refused(nlohmann::json json, const std::string& section, const std::string& key) {
+    for (double bad : {0.0, -1.0, 0x1p41}) {
+        json[section][key]["value"] = bad;
+        EXPECT_NE(message_of([&] { costs::load_params(write_temp("bad-" + key + ".json", json.dump(1))); })
+                      .find(section + "." + key + ".value"),
+                  std::string::npos)
+            << bad;
+    }
+}
+
 std::string westmere_text() {
     std::ifstream in(std::string(NUMACOLL_SOURCE_DIR) + "/costs/params/westmere.json");
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -173,13 +185,7 @@ TEST(Params, ThePrivateCacheIsOptionalPositiveAndBounded) {
     const auto back = costs::parse_params(costs::params_to_json(params), "back");
     ASSERT_TRUE(back.private_cache_bytes.has_value());
     EXPECT_EQ(back.private_cache_bytes->source, "Westmere: 256 KiB L2 per core");
-    for (double bad : {0.0, -1.0, 0x1p41}) {
-        json["core"]["private_cache_bytes"]["value"] = bad;
-        EXPECT_NE(message_of([&] { costs::load_params(write_temp("bad-l2.json", json.dump(1))); })
-                      .find("core.private_cache_bytes.value"),
-                  std::string::npos)
-            << bad;
-    }
+    expect_sizes_refused(json, "core", "private_cache_bytes");
 }
 
 // llc.merge_bytes: optional, with a source, bounded as sizes are, and kept
@@ -200,13 +206,7 @@ TEST(Params, MergedMissesAreOptionalPositiveAndBounded) {
     ASSERT_TRUE(back.llc_merge_bytes.has_value());
     EXPECT_EQ(back.llc_merge_bytes->value, 128);
     EXPECT_EQ(back.llc_merge_bytes->source, "two lines");
-    for (double bad : {0.0, -1.0, 0x1p41}) {
-        json["llc"]["merge_bytes"]["value"] = bad;
-        EXPECT_NE(message_of([&] { costs::load_params(write_temp("bad-merge.json", json.dump(1))); })
-                      .find("llc.merge_bytes.value"),
-                  std::string::npos)
-            << bad;
-    }
+    expect_sizes_refused(json, "llc", "merge_bytes");
     json["llc"] = {{"merge", 1}};
     EXPECT_NE(message_of([&] { costs::load_params(write_temp("no-key.json", json.dump(1))); }).find("llc.merge_bytes"),
               std::string::npos);
