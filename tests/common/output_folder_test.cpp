@@ -23,8 +23,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// This process's scratch folder, removed when its tests end.
+fs::path scratch() { return fs::temp_directory_path() / fmt::format("numacoll-output-folder-{}", ::getpid()); }
+
+class RemoveScratch : public ::testing::Environment {
+public:
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(scratch(), ignored);
+    }
+};
+[[maybe_unused]] const auto* const remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+
 fs::path fresh(const std::string& name) {
-    const fs::path path = fs::temp_directory_path() / fmt::format("numacoll-output-folder-{}", ::getpid()) / name;
+    const fs::path path = scratch() / name;
     std::error_code ignored;
     fs::remove_all(path, ignored);
     fs::create_directories(path.parent_path());
