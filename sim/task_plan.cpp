@@ -60,6 +60,20 @@ struct ReadSource {
     bool operator==(const ReadSource&) const = default;
 };
 
+// A piece of a read: `bytes` from `source`. A piece that the reader's own
+// LLC holds (a cached home or a shared copy in its domain) also says where
+// it stands in that cache's eviction order and where its bytes are once
+// evicted, for the reading task's own stream to evict it (evicted_in_stream).
+struct ReadPiece {
+    ReadSource source;
+    double bytes = 0;
+    bool own_cached = false;
+    std::uint64_t position = 0;   // of its first byte in the read range
+    std::uint64_t fifo_rank = 0;  // bytes the cache evicts before its first byte
+    Endpoint next_level{};        // where the bytes are once evicted
+    double evicted_bytes = 0;     // of `bytes`: read from next_level instead
+};
+
 // Per buffer, byte intervals -> where those bytes live now; per last-level
 // cache domain, what it holds, oldest first (a cache that kept every copy
 // would spare deep trees their passes to DRAM).
@@ -86,7 +100,7 @@ public:
         buffers_.push_back({buffer.owner, buffer.numa, buffer.exposed});
         where_.emplace_back(buffer.bytes, Where{memory_of(b), 0}, &intervals_memory_);
         if (buffer.role == sched::BufferRole::input)
-            record({b, 0, buffer.bytes}, after_write(ranks_[buffer.owner].core, b, buffer.bytes));
+            record_write({b, 0, buffer.bytes}, after_write(ranks_[buffer.owner].core, b, buffer.bytes));
     }
     std::size_t buffer_count() const { return buffers_.size(); }
     int owner_of(int buffer) const { return buffers_[buffer].owner; }
@@ -99,44 +113,65 @@ public:
         return {EndpointKind::memory, ranks_[info.owner].node, numa};
     }
 
-    // Where m bytes written by `core` into `buffer` end up.
-    Endpoint after_write(int core, int buffer, std::uint64_t bytes) const {
-        if (bytes <= platform_.cache_capacity_bytes(core))
-            return {EndpointKind::cache, node_of(buffer), core};
-        return memory_of(buffer);
+    // Where m bytes written by `core` into `buffer` end up: their last bytes,
+    // as many as its LLC holds, in its cache; the first ones, which the
+    // write's own stream evicted, in the buffer's DRAM (bytes_to_memory).
+    struct WriteTarget {
+        Endpoint cache;
+        Endpoint memory;
+        std::uint64_t bytes_to_memory = 0;
+        std::uint64_t bytes_to_cache = 0;
+    };
+    WriteTarget after_write(int core, int buffer, std::uint64_t bytes) const {
+        const std::uint64_t capacity = platform_.cache_capacity_bytes(core);
+        const std::uint64_t kept = std::min(bytes, capacity);
+        return {{EndpointKind::cache, node_of(buffer), core}, memory_of(buffer), bytes - kept, kept};
+    }
+
+    // Records a write that after_write placed.
+    void record_write(const sched::Range& range, const WriteTarget& target) {
+        if (target.bytes_to_memory > 0)
+            record({range.buffer, range.offset, target.bytes_to_memory}, target.memory);
+        if (target.bytes_to_cache > 0)
+            record({range.buffer, range.offset + target.bytes_to_memory, target.bytes_to_cache}, target.cache);
+    }
+
+    // What the last-level caches of `domain` on `node` hold now.
+    std::uint64_t cached_bytes(int node, int domain) const {
+        return caches_[static_cast<std::size_t>(node * platform_.domain_count() + domain)].live_bytes;
     }
 
     // Where task `task` on core `reader` gets each piece of a range from
-    // (bytes summed per source, in order of first appearance), and the
-    // shared copies the read leaves. The answer stays valid until the next read.
-    const std::vector<std::pair<ReadSource, double>>& read(const sched::Range& range, int reader, int task) {
-        std::vector<std::pair<ReadSource, double>>& result = read_sources_;  // reused: a read is a malloc less
-        result.clear();
+    // (appended to `result`), and the shared copies the read leaves.
+    void read(const sched::Range& range, int reader, int task, std::vector<ReadPiece>& result) {
         const int domain = platform_.domain_of_core(reader);
         const bool fits = range.bytes <= platform_.cache_capacity_bytes(reader);
         const std::uint32_t entry = fits ? new_entry(node_of(range.buffer), domain, range) : 0;
         where_[range.buffer].for_each(range.offset, range.bytes, [&](std::uint64_t start, std::uint64_t end, Where& where) {
-            ReadSource source{where.home, where.home, -1};
+            ReadPiece piece{{where.home, where.home, -1}, static_cast<double>(end - start)};
             const bool home_here = where.home.kind == EndpointKind::cache && platform_.domain_of_core(where.home.index) == domain;
             auto copy = std::find_if(where.shared.begin(), where.shared.end(), [&](const auto& c) { return c.domain == domain; });
-            if (!home_here && copy != where.shared.end())
-                source = {{EndpointKind::cache, where.home.node, copy->core}, where.home, copy->made_by};
+            std::uint32_t held_here = home_here ? where.held : 0;
+            if (!home_here && copy != where.shared.end()) {
+                piece.source = {{EndpointKind::cache, where.home.node, copy->core}, where.home, copy->made_by};
+                held_here = copy->held;
+            }
+            if (held_here) {
+                piece.own_cached = true;
+                piece.position = start - range.offset;
+                piece.fifo_rank = fifo_rank(held_here, start);
+                piece.next_level = home_here ? memory_of(range.buffer) : where.home;
+            }
             if (!home_here && copy == where.shared.end() && fits) {
                 where.shared.push_back({domain, reader, task, entry});
                 entries_[entry].live_bytes += end - start;
             }
-            auto found = std::find_if(result.begin(), result.end(), [&](const auto& p) { return p.first == source; });
-            const double bytes = static_cast<double>(end - start);
-            if (found == result.end())
-                result.emplace_back(source, bytes);
-            else
-                found->second += bytes;
+            result.push_back(piece);
         });
         if (entry && entries_[entry].live_bytes > 0)
             admit(entry);
         else if (entry)
             free_entry(entry);  // nothing of the range was copied here: nothing refers to it
-        return result;
     }
 
     // A write makes the writer's copy the only one, and takes room in its cache.
@@ -162,11 +197,32 @@ private:
         std::size_t cache = 0;  // (node, domain)
         sched::Range range;
         std::uint64_t live_bytes = 0;
+        // Where its bytes stand in the cache's stream of admitted bytes.
+        std::uint64_t admitted_at = 0;
+        std::uint64_t admitted_end = 0;
     };
     struct Cache {
         std::deque<std::uint32_t> entries;  // oldest first
         std::uint64_t live_bytes = 0;       // of those entries
+        std::uint64_t admitted_bytes = 0;   // ever, in order of admission
+        std::uint64_t left_through = 0;     // admitted bytes up to here have left
     };
+
+    // How many bytes the cache evicts before byte `offset` of entry `id`:
+    // those admitted before it that have not left (bytes written over since
+    // count as if they were there, so the rank is an upper bound), plus the
+    // entry's own bytes before `offset`.
+    std::uint64_t fifo_rank(std::uint32_t id, std::uint64_t offset) const {
+        const Entry& entry = entries_[id];
+        const Cache& cache = caches_[entry.cache];
+        const std::uint64_t older = entry.admitted_at > cache.left_through ? entry.admitted_at - cache.left_through : 0;
+        return std::min(older, cache.live_bytes) + (offset - entry.range.offset);
+    }
+
+    // An entry leaves its cache's order.
+    void leave(Cache& cache, std::uint32_t id) {
+        cache.left_through = std::max(cache.left_through, entries_[id].admitted_end);
+    }
 
     // An entry gives up bytes that a later write took over.
     void release(std::uint32_t id, std::uint64_t bytes) {
@@ -204,16 +260,21 @@ private:
         // Entries whose bytes were all written over hold nothing: the oldest
         // of them leave now (evicting them later would change nothing).
         while (!cache.entries.empty() && entries_[cache.entries.front()].live_bytes == 0) {
+            leave(cache, cache.entries.front());
             free_entry(cache.entries.front());
             cache.entries.pop_front();
         }
         cache.entries.push_back(id);
         cache.live_bytes += entries_[id].live_bytes;
+        entries_[id].admitted_at = cache.admitted_bytes;
+        cache.admitted_bytes += entries_[id].live_bytes;
+        entries_[id].admitted_end = cache.admitted_bytes;
         const int domain = static_cast<int>(entries_[id].cache % static_cast<std::size_t>(platform_.domain_count()));
         const std::uint64_t capacity = platform_.levels().llc_bytes_of_domain(domain);
         while (cache.live_bytes > capacity && cache.entries.size() > 1) {
             const std::uint32_t oldest = cache.entries.front();
             cache.entries.pop_front();
+            leave(cache, oldest);
             Entry& old = entries_[oldest];
             cache.live_bytes -= old.live_bytes;
             if (old.live_bytes == 0) {
@@ -256,11 +317,45 @@ private:
     union {
         std::pmr::vector<Intervals> where_;  // per buffer; never destroyed (above)
     };
-    std::vector<std::pair<ReadSource, double>> read_sources_;  // read()'s answer
     std::vector<Entry> entries_;                      // by id; 0 is none
     std::vector<std::uint32_t> free_ids_;             // ids to reuse (never 0)
     std::vector<Cache> caches_;                       // per (node, domain)
 };
+
+// Evictions inside a stream. A copy or reduce on core t writes m bytes and
+// reads its operands position by position; every byte it writes, and every
+// operand byte it reads from outside t's LLC domain, enters that LLC, which
+// evicts its oldest bytes (first in, first out) once it holds more than its
+// capacity C. So at position p the stream has evicted L + r p - C bytes,
+// where L is what the LLC held when the task began and r the bytes entering
+// per position (its write and its outside reads, over m). An operand byte
+// that the LLC held, with k bytes ahead of it in eviction order, is evicted
+// before the stream reaches it when L + r p - C > k + (p - p0): the part of
+// an operand that no longer fits is read from the next level (the bytes'
+// DRAM, or the home of a shared copy). One stream that only reads what the
+// LLC holds (r = 1) never evicts its operands; a copy of twice the LLC
+// reads all of its operand from DRAM. (Concurrent streams in one LLC are not
+// seen: planning takes one task at a time.)
+void evicted_in_stream(std::vector<ReadPiece>& pieces, double write_bytes, double cached_bytes, double capacity_bytes) {
+    if (write_bytes <= 0 || capacity_bytes <= 0) return;
+    double entering_bytes = write_bytes;
+    bool any_cached = false;
+    for (const ReadPiece& piece : pieces) {
+        if (!piece.own_cached) entering_bytes += piece.bytes;
+        any_cached = any_cached || piece.own_cached;
+    }
+    const double entering_per_position = entering_bytes / write_bytes;
+    if (!any_cached || entering_per_position <= 1 || cached_bytes + entering_bytes <= capacity_bytes) return;
+    for (ReadPiece& piece : pieces) {
+        if (!piece.own_cached) continue;
+        // Positions beyond `kept_until` find the byte gone.
+        const double start = static_cast<double>(piece.position);
+        const double kept_until = (static_cast<double>(piece.fifo_rank) - start + capacity_bytes - cached_bytes) /
+                                  (entering_per_position - 1);
+        const double evicted = std::clamp(start + piece.bytes - std::max(kept_until, start), 0.0, piece.bytes);
+        piece.evicted_bytes = evicted;
+    }
+}
 
 // True for a transfer that only touches one core's private resources: its
 // own cache, read or written by itself.
@@ -402,6 +497,11 @@ struct TaskPlanner::State {
     const double work_per_reduced_byte_;
     std::optional<double> work_per_flop_;
     std::unordered_map<std::uint64_t, int> queue_of_pair_;  // (sender, receiver) rank -> message queue
+    // One copy's or reduce's reads, reused: their pieces, where each read's
+    // pieces end, and one read's bytes per source.
+    std::vector<ReadPiece> pieces_;
+    std::vector<std::size_t> read_ends_;
+    std::vector<std::pair<ReadSource, double>> sources_;
 };
 
 void TaskPlanner::State::plan(const sched::Task& task, int id) {
@@ -427,8 +527,33 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             if (task.kind == sched::TaskKind::copy && placement_.exposed(task.reads[0].buffer) &&
                 placement_.owner_of(task.reads[0].buffer) != task.thread)
                 serial(core, single_copy_overhead(platform_.params(), task.write.bytes));
-            for (const sched::Range& read : task.reads)
-                for (const auto& [location, bytes] : placement_.read(read, rank.core, id)) {
+            const int domain = platform_.domain_of_core(rank.core);
+            const double cached_before = static_cast<double>(placement_.cached_bytes(rank.node, domain));
+            pieces_.clear();
+            read_ends_.clear();
+            for (const sched::Range& read : task.reads) {
+                placement_.read(read, rank.core, id, pieces_);
+                read_ends_.push_back(pieces_.size());
+            }
+            evicted_in_stream(pieces_, static_cast<double>(task.write.bytes), cached_before,
+                              static_cast<double>(platform_.levels().llc_bytes_of_domain(domain)));
+            std::size_t begin = 0;
+            for (const std::size_t end : read_ends_) {  // one read's pieces, summed per source
+                sources_.clear();
+                auto add = [&](const ReadSource& source, double bytes) {
+                    if (bytes <= 0) return;
+                    auto found = std::find_if(sources_.begin(), sources_.end(), [&](const auto& p) { return p.first == source; });
+                    if (found == sources_.end())
+                        sources_.emplace_back(source, bytes);
+                    else
+                        found->second += bytes;
+                };
+                for (std::size_t at = begin; at < end; ++at) {
+                    const ReadPiece& piece = pieces_[at];
+                    add(piece.source, piece.bytes - piece.evicted_bytes);
+                    add({piece.next_level, piece.next_level, -1}, piece.evicted_bytes);
+                }
+                for (const auto& [location, bytes] : sources_) {
                     Step step{Step::Kind::transfer, through_llc(location.source), core, bytes};
                     if (location.ready_after >= 0 && location.ready_after != id) {
                         step.source_ready_after = location.ready_after;
@@ -436,13 +561,18 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
                     }
                     steps_.push_back(step);
                 }
+                begin = end;
+            }
             const double bytes = static_cast<double>(task.write.bytes);
             if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
                 steps_.push_back({Step::Kind::work, core, core,
                                   bytes * static_cast<double>(task.reads.size() - 1) * work_per_reduced_byte_});
-            const Endpoint target = placement_.after_write(rank.core, task.write.buffer, task.write.bytes);
-            steps_.push_back({Step::Kind::transfer, core, through_llc(target), bytes});
-            placement_.record(task.write, target);
+            const auto target = placement_.after_write(rank.core, task.write.buffer, task.write.bytes);
+            if (target.bytes_to_memory > 0)
+                steps_.push_back({Step::Kind::transfer, core, target.memory, static_cast<double>(target.bytes_to_memory)});
+            if (target.bytes_to_cache > 0 || target.bytes_to_memory == 0)
+                steps_.push_back({Step::Kind::transfer, core, through_llc(target.cache), static_cast<double>(target.bytes_to_cache)});
+            placement_.record_write(task.write, target);
             merge_private_steps(steps_, platform_, routes_);
             break;
         }

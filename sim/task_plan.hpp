@@ -6,9 +6,19 @@
 //   its input just before the collective, so an input sits in its owner's
 //   cache when it fits there, else in the DRAM of its buffer's NUMA node.
 // - A copy or reduce by core t that writes m bytes leaves them in t's cache
-//   when m fits in t's last-level cache, else in the DRAM of the buffer's
-//   NUMA node. ("Fits" compares one range with the whole LLC: strip mining
-//   exists to keep each chunk below it.)
+//   when m fits in t's last-level cache of C bytes; a longer write keeps its
+//   last C bytes there and its first m - C in the DRAM of the buffer's NUMA
+//   node (its own stream evicted them). ("Fits" compares one range with the
+//   whole LLC: strip mining exists to keep each chunk below it.) Inputs
+//   were written the same way.
+// - Evictions inside a stream: every byte a copy or reduce writes, and every
+//   operand byte it reads from outside its LLC domain, enters its LLC, whose
+//   oldest bytes leave once it is full; an operand the LLC held is read from
+//   the next level for the part the stream's own evictions reach before its
+//   reads do (evicted_in_stream in the .cpp gives the rule). One stream that
+//   reads only what its LLC holds never loses it; a copy of twice the LLC
+//   reads all its operand from DRAM. Streams running at once in one LLC are
+//   not seen: planning takes one task at a time.
 // - A read leaves a shared copy in the reader's socket when the range fits
 //   in its LLC (the LLCs of both machines are inclusive): a later reader in
 //   that socket gets the bytes from there instead of crossing sockets again.

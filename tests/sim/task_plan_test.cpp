@@ -1,6 +1,7 @@
 // The data-location model of sim/task_plan.hpp, step by step.
 #include "sim/task_plan.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 using namespace numacoll;
 using sim::Endpoint;
 using sim::EndpointKind;
+using test::expect_near_relative;
 
 namespace {
 sched::Schedule tree(const std::shared_ptr<const topo::Machine>& machine, std::uint64_t bytes, int ranks,
@@ -55,7 +57,7 @@ TEST(TaskPlan, SmallVectorsStayInCaches) {
     EXPECT_EQ(plans[0].steps[0].from, (Endpoint{EndpointKind::cache, 0, 1}));
 }
 
-TEST(TaskPlan, LargeVectorsLiveInDram) {
+TEST(TaskPlan, LargeVectorsKeepOnlyTheirLastBytesInTheLlc) {
     const auto machine = test::load("westmere");
     const sim::PlatformModel platform(machine, costs::load_params("westmere"), 1);
     const auto schedule = tree(machine, 16u << 20, 12, {{"strip", "off"}});  // 16 MiB > 12 MiB L3
@@ -64,14 +66,73 @@ TEST(TaskPlan, LargeVectorsLiveInDram) {
         if (schedule.task(id).kind == sched::TaskKind::flag) continue;
         for (const auto& step : plans[id].steps) {
             if (step.kind != sim::Step::Kind::transfer) continue;
-            // Reads come from DRAM into a core; writes go from a core to DRAM.
+            // Reads come from DRAM into a core (every earlier vector was
+            // evicted by a later one), except the last 12 MiB of socket 1's
+            // partial result, which the root reads from that socket's L3; a
+            // write's first 4 MiB go from the core to DRAM, its last 12 MiB
+            // stay in the L3 (private: merged work).
             const bool read = step.from.kind == EndpointKind::memory && step.to.kind == EndpointKind::core;
+            const bool remote_read = step.from.kind == EndpointKind::cache && step.to.kind == EndpointKind::core &&
+                                     platform.domain_of_core(step.from.index) != platform.domain_of_core(step.to.index);
             const bool write = step.from.kind == EndpointKind::core && step.to.kind == EndpointKind::memory;
-            EXPECT_TRUE(read || write) << id;
+            EXPECT_TRUE(read || write || remote_read) << id;
+            if (remote_read) EXPECT_EQ(step.amount, 12u << 20) << id;
+            if (write) EXPECT_EQ(step.amount, 4u << 20) << id;
         }
     }
     // Rank 6's input lives on NUMA node 1.
     EXPECT_EQ(plans[11].steps[0].from, (Endpoint{EndpointKind::memory, 0, 1}));
+}
+
+namespace {
+// Core 0 of a one-socket machine with an L3 of `cache_bytes` copies m bytes
+// of its own input, or (`with_dram_operand`) reduces them with m bytes that
+// are in DRAM. Its own cache: 1 ns + 1000 B/ns; DRAM: 50 ns + 1 B/ns;
+// reduction: 100 B/ns.
+sim::Simulation copy_of_own_input(std::uint64_t cache_bytes, std::uint64_t m, bool with_dram_operand = false) {
+    auto params = test::uniform_params(1, 1000, 1000);
+    params.at(costs::Level::dram) = {{50, "test"}, {1, "test"}, {1, "test"}};
+    const sim::PlatformModel platform(
+        test::load(fmt::format("synthetic:Package:1 NUMANode:1 L3Cache:1(size={}) Core:2 PU:1", cache_bytes)), params, 1);
+    sched::Schedule schedule;
+    schedule.ranks.push_back({0, 0, 0, 0, 0});
+    schedule.add_buffer({"in", 0, m, sched::BufferRole::input});
+    const int out = schedule.add_buffer({"out", 0, m, sched::BufferRole::output});
+    sched::Task copy;
+    copy.reads.push_back({0, 0, m});
+    if (with_dram_operand) {
+        copy.kind = sched::TaskKind::reduce;
+        copy.reads.push_back({schedule.add_buffer({"dram", 0, m, sched::BufferRole::temp}), 0, m});
+    }
+    copy.write = {out, 0, m};
+    schedule.add_task(copy, {});
+    return sim::simulate(schedule, platform);
+}
+}  // namespace
+
+TEST(TaskPlan, ACopyLargerThanItsLlcPaysDramForThePartThatDoesNotFit) {
+    const std::uint64_t cache = 64 << 10;
+    const double c = static_cast<double>(cache);
+    // Twice the L3: the input's last C bytes were in the L3, but the copy's
+    // own stream (its reads of the first C from DRAM and its writes) evicts
+    // them before it gets there, so it reads all 2C from DRAM (50 + 2C); it
+    // writes its first C to DRAM (50 + C) and keeps its last C (1 + C / 1000).
+    // Before, the whole copy went to and from DRAM: 100 + 4C.
+    expect_near_relative(copy_of_own_input(cache, 2 * cache).timeline.makespan_ns, 50 + 2 * c + 50 + c + 1 + c / 1000);
+    // Half the L3: the input and the copy fit together; nothing touches DRAM
+    // (2 + C / 1000: read and write in the core's own cache).
+    expect_near_relative(copy_of_own_input(cache, cache / 2).timeline.makespan_ns, 2 + c / 1000);
+    // The whole L3: the copy's writes evict its input, oldest first, behind
+    // its reads (one stream that reads only cached bytes never evicts them):
+    // still nothing from DRAM.
+    expect_near_relative(copy_of_own_input(cache, cache).timeline.makespan_ns, 2 + 2 * c / 1000);
+    // A reduction of 3C/4 cached bytes with 3C/4 from DRAM brings in two
+    // bytes per position: from position C/4 on, the evictions overtake its
+    // reads of the cached operand, whose last C/2 come from DRAM
+    // (50 + C/2, beside 50 + 3C/4 for the other operand); its first C/4, the
+    // fold (3C/4 / 100) and the write stay in the core (1 + C/4000, 1 + 3C/4000).
+    expect_near_relative(copy_of_own_input(cache, 3 * cache / 4, true).timeline.makespan_ns,
+                         50 + c / 2 + 50 + 3 * c / 4 + 1 + c / 4000 + 0.75 * c / 100 + 1 + 0.75 * c / 1000);
 }
 
 TEST(TaskPlan, OneStageBroadcastCrossesSocketsOncePerSocket) {
@@ -246,7 +307,6 @@ TEST(TaskPlan, ASharedCopyServesReadersOnlyOnceItExists) {
 
 namespace {
 
-using test::expect_near_relative;
 
 // q readers on socket 1 copy one vector of m bytes that core 0 (socket 0)
 // wrote, all at once (a one-stage broadcast's fan-out, built by hand).
