@@ -200,14 +200,12 @@ std::vector<Finding> hpdc13_findings() {
                                                                                         : Verdict::not_reproduced;
                         outcome.why = holds == 2 ? "the flat tree's advantage grows by more than 10% past the L3 on both machines"
                                                  : "the simulated advantage of flat trees does not grow past 768 KB. "
-                                                   "Last-level caches have capacities in the model and evict their oldest "
-                                                   "bytes to DRAM, but by whole tasks in the order the schedule makes "
-                                                   "them: a tree's child reads its parent's copy right after it is "
-                                                   "written, before anything evicts it, and strips (auto: 128 KiB on "
-                                                   "Westmere) keep every pass in cache. The extra passes the paper "
-                                                   "measures come from evictions inside a task's stream (a copy of "
-                                                   "several MiB evicting what it reads), which a task-level model does "
-                                                   "not see: docs/fidelity.md";
+                                                   "Strips (auto: 128 KiB on Westmere, as the paper strip-mines) keep "
+                                                   "every pass in the L3, and where passes do outgrow it (--strip off) "
+                                                   "the flat tree's eleven readers evict the root's vector before the "
+                                                   "last of them read it, so its advantage shrinks instead; "
+                                                   "docs/fidelity.md gives the mechanisms tried and why none makes "
+                                                   "extra passes cost more past the L3";
                         return outcome;
                     }});
     list.push_back({"hpdc13-binary-reduction", "HPDC'13 3.1, Figure 12",
