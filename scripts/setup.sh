@@ -2,7 +2,8 @@
 # Installs the Debian packages numacoll needs, only those that are missing, and
 # configures + builds the project into build/. Safe to run again and again.
 # NUMACOLL_EXTRA_PACKAGES adds packages (the sanitizer and fuzzing scripts
-# need clang); NUMACOLL_PACKAGES_ONLY=1 stops after installing.
+# need clang); NUMACOLL_PACKAGES_ONLY=1 stops after installing;
+# NUMACOLL_BUILD_TARGETS builds only those targets (default: all of them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,4 +35,6 @@ fi
 
 build_dir=${NUMACOLL_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
+targets=()
+for target in ${NUMACOLL_BUILD_TARGETS:-}; do targets+=(--target "$target"); done
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
