@@ -46,11 +46,11 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
     info.collective = collective;
     info.name = (hierarchical ? "hier-" : "") + flat_name;
     info.source = hierarchical
-                      ? fmt::format("Bouteiller et al., hierarchical communicators, section 3.2.3: the flat {} "
+                      ? fmt::format("Goglin et al., hierarchical communicators, section 3.2.3: the flat {} "
                                     "(Pjesivac-Grbovic et al. 2007; Thakur, Rabenseifner, Gropp 2005) on each level, {}",
                                     flat_name, reduction ? "bottom-up" : "top-down")
                       : fmt::format("Open MPI coll/tuned {} {} (Pjesivac-Grbovic et al. 2007; Thakur, Rabenseifner, "
-                                    "Gropp 2005), Hockney/LogGP terms as Bouteiller et al., section 6 measure it",
+                                    "Gropp 2005), Hockney/LogGP terms as Goglin et al., section 6 measure it",
                                     flat_name, reduction ? "reduce" : "bcast");
     info.predict = [flat_name, hierarchical, reduction, name = info.name](
                        const sched::CollectiveSpec& spec, const NodeShape& shape,

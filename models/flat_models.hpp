@@ -1,7 +1,7 @@
 // What the flat, hierarchical and leader models of bcast and reduce share:
 // reading an algorithm's segment and fanout options as its generator does,
 // the flat closed forms by algorithm name, and the level-by-level sum of
-// the hierarchical compositions (Bouteiller et al., hierarchical
+// the hierarchical compositions (Goglin et al., hierarchical
 // communicators, section 3.2.3: the flat algorithm on each level's roots
 // group; bottom-up for a reduction, top-down for a broadcast; the levels
 // one after the other, so the times add).

@@ -2,7 +2,7 @@
 // binary, binomial trees; split-binary broadcast; in-order binary
 // reduction), evaluated on the tree each one builds over p ranks (shapes as
 // Open MPI's coll/tuned builds them: Pjesivac-Grbovic et al. 2007; measured
-// flat and hierarchical in Bouteiller et al., section 6), with the hand-over
+// flat and hierarchical in Goglin et al., section 6), with the hand-over
 // terms of models/p2p_terms.hpp.
 //
 // Broadcast, S segments of m/S bytes, a rank at depth k of the tree: with F

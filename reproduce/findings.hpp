@@ -11,9 +11,9 @@
 // anything says so in its source, and the finding that uses it says so too;
 // a finding a parameter is derived from is a calibration input).
 //
-// Papers: HPDC'13 (seeds 000/002: Li, Hoefler, Snir), the hierarchical
-// communicators paper (seed 003), the NUIOA paper (seed 004: Moreaud,
-// Goglin, Namyst).
+// Papers: HPDC'13 (Li, Hoefler, Snir, and its extended version), the
+// hierarchical communicators paper (Goglin, Jeannot, Mansouri, Mercier,
+// Parallel Computing 2018), the NUIOA paper (Goglin, Moreaud, CASS 2011).
 #pragma once
 
 #include <functional>

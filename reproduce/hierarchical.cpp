@@ -1,4 +1,5 @@
-// The hierarchical-communicators paper (seed 003), section 7.2: Open MPI's
+// The hierarchical-communicators paper (Goglin, Jeannot, Mansouri,
+// Mercier, Parallel Computing 2018), section 7.2: Open MPI's
 // broadcast and reduce algorithms called level by level through a hierarchy
 // of communicators, against the same algorithms called once (Figures 5-10).
 // NTW10E5 is 10 haswell nodes (240 processes); SMP20E7, a single 20-socket

@@ -1,5 +1,5 @@
-// HPDC'13 (Li, Hoefler, Snir, seeds 000/002): the one-cache-line model
-// checks of section 3.4, the tree/tiled crossovers (Figures 18-19), the
+// HPDC'13 (Li, Hoefler, Snir, and its extended version): the one-cache-line
+// model checks of section 3.4, the tree/tiled crossovers (Figures 18-19), the
 // broadcast and reduction trees (Figures 10-12), the tiled variants (13),
 // the algorithms on one node (14) and on 16 nodes (21), barrier scaling (25).
 #include <fmt/format.h>

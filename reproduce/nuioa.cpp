@@ -1,4 +1,4 @@
-// The NUIOA paper (Moreaud, Goglin, Namyst, seed 004), on its node: 4 x
+// The NUIOA paper (Goglin, Moreaud, CASS 2011), on its node: 4 x
 // dual-core Opteron 8218, DDR InfiniBand near NUMA node 1 (bundled as
 // opteron8218). Near the NIC is core 2 (NUMA node 1); far is core 4 (NUMA
 // node 2, two HyperTransport hops) or core 0 (one hop). Figures 4-9.

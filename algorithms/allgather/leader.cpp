@@ -43,7 +43,7 @@ Schedule generate_allgather_leader(const CollectiveSpec& spec, const Layout& lay
 AlgorithmInfo allgather_leader_info() {
     return {Collective::allgather, "leader",
             "node leaders gather, exchange among themselves, then spread inside their node",
-            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.3.3",
+            "Goglin, Moreaud, NUIOA-aware collectives, section 3.3.3",
             {leader_option()}, generate_allgather_leader, RankKind::process};
 }
 

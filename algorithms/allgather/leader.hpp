@@ -1,4 +1,4 @@
-// allgather "leader" (Moreaud, Goglin, Namyst, NUIOA-aware collectives,
+// allgather "leader" (Goglin, Moreaud, NUIOA-aware collectives,
 // section 3.3.3): node leaders collect their node's blocks, exchange them
 // among themselves (each leader sends its node's run to every other), and
 // every rank copies the whole result from its leader; `leader=nic` elects

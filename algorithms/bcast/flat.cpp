@@ -125,7 +125,7 @@ AlgorithmInfo bcast_flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) 
         info.options.push_back({"leader", "rank-order",
                                 "chain order: rank-order (Open MPI's), default or nic (enter each node at its "
                                 "leader, NUIOA paper section 4)"});
-        info.source += "; NUIOA ordering: Moreaud, Goglin, Namyst, section 4";
+        info.source += "; NUIOA ordering: Goglin, Moreaud, section 4";
     }
     info.generate = [flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout,
                                                   const OptionReader& options) {
@@ -161,7 +161,7 @@ AlgorithmInfo leader_info() {
     return {Collective::bcast, "leader",
             "root to one leader per node, then inside each node; --leader nic receives near the NIC "
             "(large vectors on multi-package nodes)",
-            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3)",
+            "Goglin, Moreaud, NUIOA-aware collectives, section 3.2 (Figure 3)",
             {leader_option(),
              {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
              {"intra", "binomial", "broadcast inside each node: " + intra_names}},

@@ -50,7 +50,7 @@ Schedule generate_gather_leader(const CollectiveSpec& spec, const Layout& layout
 AlgorithmInfo gather_leader_info() {
     return {Collective::gather, "leader",
             "node leaders collect their node's blocks, then send them to the root in one message",
-            "Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2 and 3.3.2",
+            "Goglin, Moreaud, NUIOA-aware collectives, sections 3.2 and 3.3.2",
             {leader_option()}, generate_gather_leader, RankKind::process};
 }
 

@@ -1,4 +1,4 @@
-// gather "leader" (Moreaud, Goglin, Namyst, NUIOA-aware collectives,
+// gather "leader" (Goglin, Moreaud, NUIOA-aware collectives,
 // sections 3.2 and 3.3.2): each node's leader collects its node's blocks in
 // local order, then sends them to the root in one message; the root's own
 // node collects straight into the output. For a gather the root receives,

@@ -212,11 +212,11 @@ AlgorithmInfo flat_algorithm_info(Collective collective, const FlatAlgorithmInfo
         info.summary = reduction
                            ? fmt::format("{} on each level's roots group, bottom-up (caches, packages, network)", flat.name)
                            : fmt::format("{} on each level's roots group, top-down; one copy enters each group", flat.name);
-        info.source = fmt::format("Bouteiller et al., hierarchical communicators, sections 3.2.3 and 6 (Figures {})",
+        info.source = fmt::format("Goglin et al., hierarchical communicators, sections 3.2.3 and 6 (Figures {})",
                                   reduction ? "8-10" : "5-7");
     } else {
         info.summary = flat.summary;
-        info.source = "Open MPI coll/tuned, as measured in Bouteiller et al., section 6";
+        info.source = "Open MPI coll/tuned, as measured in Goglin et al., section 6";
     }
     return info;
 }

@@ -1,4 +1,4 @@
-// Flat, Open MPI-style algorithms on any group of ranks (Bouteiller et al.,
+// Flat, Open MPI-style algorithms on any group of ranks (Goglin et al.,
 // hierarchical communicators, section 6: the six broadcasts and six
 // reductions whose hierarchical versions the paper measures). They see the
 // group as a list of ranks, the root first, and ignore where the ranks are:

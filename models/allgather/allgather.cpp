@@ -53,7 +53,7 @@ ModelInfo allgather_recursive_doubling_model() {
 
 ModelInfo allgather_leader_model() {
     return allgather_model(
-        "leader", "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.3.3; stages as Thakur et al. 2005",
+        "leader", "Goglin, Moreaud, NUIOA-aware collectives, section 3.3.3; stages as Thakur et al. 2005",
         [](const NodeShape& shape, const costs::Params& params, double m) {
             NodeShape node = shape;
             node.nodes = 1;

@@ -15,7 +15,7 @@
 //   second signal of a pair follows its sender's receive (program order):
 //     2 local(m) + sum_j 2 (F + C(2^j m (2 when there is an excess))),
 //   exact for p = 2, an upper bound beyond (pairs of a step overlap).
-// - leader (Moreaud, Goglin, Namyst, NUIOA-aware collectives, section
+// - leader (Goglin, Moreaud, NUIOA-aware collectives, section
 //   3.3.3): a linear gather inside each node (models/gather/gather.hpp), the
 //   leaders exchange their nodes' blocks (k - 1 messages of (ranks per node) m
 //   each, sharing the wire), then every other rank reads all p blocks from

@@ -9,7 +9,7 @@ ModelInfo bcast_leader_model() {
     ModelInfo info;
     info.collective = sched::Collective::bcast;
     info.name = "leader";
-    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, section 3.2 (Figure 3); flat stages as "
+    info.source = "Goglin, Moreaud, NUIOA-aware collectives, section 3.2 (Figure 3); flat stages as "
                   "Thakur, Rabenseifner, Gropp 2005";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {

@@ -1,4 +1,4 @@
-// The closed form of bcast "leader" (Moreaud, Goglin, Namyst, NUIOA-aware
+// The closed form of bcast "leader" (Goglin, Moreaud, NUIOA-aware
 // collectives, section 3.2, Figure 3): the root sends to one leader per
 // node (a flat linear broadcast over k nodes through the network), then
 // each node broadcasts with the flat algorithm of option intra (chain with

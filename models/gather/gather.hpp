@@ -11,7 +11,7 @@
 //   evaluated on the binomial tree (models/flat_terms.hpp), the root's own
 //   block last. For p = 2^k: the root's last subtree of 2^(k-1) blocks
 //   dominates.
-// - leader (Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2
+// - leader (Goglin, Moreaud, NUIOA-aware collectives, sections 3.2
 //   and 3.3.2): a linear gather inside each node, then each other node's
 //   leader sends its node's blocks in one message; the k - 1 messages share
 //   the root's wire.

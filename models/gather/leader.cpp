@@ -7,7 +7,7 @@ ModelInfo gather_leader_model() {
     ModelInfo info;
     info.collective = sched::Collective::gather;
     info.name = "leader";
-    info.source = "Moreaud, Goglin, Namyst, NUIOA-aware collectives, sections 3.2 and 3.3.2; linear stages as "
+    info.source = "Goglin, Moreaud, NUIOA-aware collectives, sections 3.2 and 3.3.2; linear stages as "
                   "Thakur, Rabenseifner, Gropp 2005";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {

@@ -1,4 +1,4 @@
-// NUIOA leader election (Moreaud, Goglin, Namyst, section 3.2): on Westmere
+// NUIOA leader election (Goglin, Moreaud, section 3.2): on Westmere
 // the NIC hangs off socket 0, so a root on socket 1 makes the default and
 // the NIC-aware rules disagree, and the NIC-aware leaders receive the
 // broadcast on the NIC's NUMA node.
