@@ -15,6 +15,7 @@
 #include "common/output_file.hpp"
 #include "results/trace_writer.hpp"
 #include "schedule/sequence.hpp"
+#include "schedule/validate_schedule.hpp"
 #include "sim/engine.hpp"
 #include "sim/planning_beside_generation.hpp"
 
@@ -110,6 +111,9 @@ CommandRun add_sim_command(CLI::App& app) {
         if (!options->from.empty()) {
             // A file of several collectives is one simulation of them in a row.
             std::vector<sched::Schedule> parts = load_schedules(options->from);
+            // A file may be anything: the simulator runs what the executor
+            // would, so it refuses what the executor refuses.
+            for (const sched::Schedule& part : parts) sched::validate_schedule(part);
             if (parts.size() == 1) {
                 loaded = std::move(parts.front());
             } else {

@@ -156,7 +156,7 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
         if (std::find(request.collectives.begin(), request.collectives.end(), collective) == request.collectives.end())
             request.collectives.push_back(collective);
     }
-    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithms");
+    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithm");
     request.nodes = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
     request.ranks_per_node = whole_numbers(options.ranks, "--ranks", 0, 1 << 20);
     request.bytes = parse_byte_sizes(options.bytes, "--bytes");
@@ -394,9 +394,9 @@ CommandRun add_tune_command(CLI::App& app) {
                         "cost parameters: a bundled name or a JSON file (from calibrate); default: the machine's own, "
                         "else generic");
     command->add_option("--collective,-c", options->collectives, "collectives, a comma list")->capture_default_str();
-    command->add_option("--algorithms,-a", options->algorithms,
+    command->add_option("-a,--algorithm,--algorithms", options->algorithms,
                         "candidate algorithms, a comma list (default: every algorithm of each collective)");
-    command->add_option("--nodes", options->nodes, "node counts, a comma list")->capture_default_str();
+    command->add_option("-N,--nodes", options->nodes, "node counts, a comma list")->capture_default_str();
     command->add_option("--ranks", options->ranks, "ranks per node, a comma list (0: one per core)")->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
@@ -439,7 +439,7 @@ CommandRun add_tune_command(CLI::App& app) {
     return [options, command] {
         options->topology_given = command->count("--topology") > 0;
         if (!options->compare.empty())
-            for (const char* name : {"--topology", "--params", "--collective", "--algorithms", "--nodes", "--ranks",
+            for (const char* name : {"--topology", "--params", "--collective", "--algorithm", "--nodes", "--ranks",
                                      "--bytes", "--segments", "--fanouts", "--root", "--engine", "--output",
                                      "--iterations", "--warmup"})
                 if (command->count(name) > 0)

@@ -62,7 +62,7 @@ int run_whatif(const WhatifOptions& options) {
     if (collective == sched::Collective::pingpong) throw UsageError("pingpong is a measurement, not a collective to compare");
     tune::SweepRequest request;
     request.collectives = {collective};
-    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithms");
+    if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithm");
     request.ranks_per_node = {options.ranks};
     request.bytes = parse_byte_sizes(options.bytes, "--bytes");
     std::sort(request.bytes.begin(), request.bytes.end());
@@ -213,7 +213,7 @@ CommandRun add_whatif_command(CLI::App& app) {
                         "or a params path such as levels.other_socket.bandwidth_bytes_per_ns (once or twice)")
         ->required();
     command->add_option("--collective,-c", options->collective, "the collective")->capture_default_str();
-    command->add_option("--algorithms,-a", options->algorithms,
+    command->add_option("-a,--algorithm,--algorithms", options->algorithms,
                         "algorithms to compare, a comma list (default: every algorithm of the collective)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <climits>
 #include <map>
 #include <sstream>
@@ -106,6 +108,16 @@ struct Line {
         if (at == std::string::npos || plus == std::string::npos || plus < at) fail("bad range '" + text + "'");
         return {to_integer(text.substr(0, at), "buffer"), to_count(text.substr(at + 1, plus - at - 1), "offset"),
                 to_count(text.substr(plus + 1), "bytes")};
+    }
+    // A record holds only the keys it knows: a misspelt one ('wrte=') fails
+    // with its line rather than being ignored.
+    void only_keys(std::initializer_list<const char*> known) const {
+        for (const auto& [key, value] : fields)
+            if (std::none_of(known.begin(), known.end(), [&](const char* name) { return key == name; })) {
+                std::string names;
+                for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
+                fail(fmt::format("unknown key '{}' in a {} record (it takes {})", key, words.empty() ? "" : words[0], names));
+            }
     }
     std::vector<std::string> list(const std::string& key) const {
         std::vector<std::string> items;
@@ -303,6 +315,7 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
         }
         try {
             if (record == "spec") {
+                line.only_keys({"collective", "algorithm", "bytes", "root", "op", "datatype", "nodes", "ranks"});
                 spec_seen = true;
                 schedule.spec.collective = parse_collective(line.field("collective"));
                 schedule.spec.algorithm = line.field("algorithm");
@@ -319,12 +332,14 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
             } else if (record == "rank") {
                 if (line.words.size() != 2 || line.to_integer(line.words[1], "rank") != schedule.rank_count())
                     line.fail("ranks must be numbered consecutively from 0");
+                line.only_keys({"node", "core", "pu", "numa", "package"});
                 schedule.ranks.push_back({line.integer("node"), line.integer("core"), line.integer("pu"),
                                           line.integer("numa"), line.integer("package")});
             } else if (record == "buffer") {
                 if (line.words.size() != 2 ||
                     line.to_integer(line.words[1], "buffer") != static_cast<int>(schedule.buffers().size()))
                     line.fail("buffers must be numbered consecutively from 0");
+                line.only_keys({"name", "owner", "bytes", "role", "numa", "shared", "exposed"});
                 Buffer buffer{line.field("name"), line.integer("owner"), line.count("bytes"),
                               parse_buffer_role(line.field("role")), line.integer("numa")};
                 for (auto [name, attribute] : {std::pair{"shared", &buffer.shared}, {"exposed", &buffer.exposed}}) {
@@ -336,6 +351,7 @@ std::vector<Schedule> schedules_from_text(const std::string& text) {
                 schedule.add_buffer(std::move(buffer));
             } else if (record == "task") {
                 if (line.words.size() != 3) line.fail("expected 'task ID KIND ...'");
+                line.only_keys({"thread", "peer", "write", "read", "flops", "application", "label", "deps"});
                 Task task;
                 task.kind = parse_task_kind(line.words[2]);
                 task.thread = line.integer("thread");
@@ -449,6 +465,17 @@ std::vector<int> json_ints(const nlohmann::json& value, const char* what) {
     return out;
 }
 
+// An object holds only the keys it knows: a misspelt one fails by name.
+void json_only_keys(const nlohmann::json& object, std::initializer_list<const char*> known) {
+    if (!object.is_object()) return;  // the reads that follow say what it should be
+    for (const auto& [key, value] : object.items())
+        if (std::none_of(known.begin(), known.end(), [&](const char* name) { return key == name; })) {
+            std::string names;
+            for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
+            throw InputError(fmt::format("unknown key '{}' (this object takes {})", key, names));
+        }
+}
+
 double json_flops(const nlohmann::json& value) {
     if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1e18))
         throw InputError(fmt::format("'flops' must be a number from 0 to 1e18 (got {})", value.dump()));
@@ -472,8 +499,10 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
             throw InputError(fmt::format("not a numacoll schedule of a version this numacoll reads (expected format "
                                          "'{}', version {} to {})",
                                          text_magic, oldest_readable_version, format_version));
+        json_only_keys(root, {"format", "version", "spec", "nodes", "rank_kind", "provenance", "ranks", "buffers", "tasks"});
         where = prefix + "spec";
         const json& spec = root.at("spec");
+        json_only_keys(spec, {"collective", "algorithm", "bytes", "root", "op", "datatype", "options"});
         schedule.spec.collective = parse_collective(spec.at("collective").get<std::string>());
         schedule.spec.algorithm = spec.at("algorithm").get<std::string>();
         schedule.spec.bytes = json_count(spec.at("bytes"), "bytes");
@@ -485,11 +514,14 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
         if (version >= 3) schedule.rank_kind = parse_rank_kind(root.at("rank_kind").get<std::string>());
         schedule.provenance = root.at("provenance").get<std::map<std::string, std::string>>();
         where = prefix + "ranks";
-        for (const json& rank : root.at("ranks"))
+        for (const json& rank : root.at("ranks")) {
+            json_only_keys(rank, {"node", "core", "pu", "numa", "package"});
             schedule.ranks.push_back({json_int(rank.at("node"), "node"), json_int(rank.at("core"), "core"), json_int(rank.at("pu"), "pu"),
                                       json_int(rank.at("numa"), "numa"), json_int(rank.at("package"), "package")});
+        }
         where = prefix + "buffers";
         for (const json& item : root.at("buffers")) {
+            json_only_keys(item, {"name", "owner", "bytes", "role", "numa", "shared", "exposed"});
             Buffer buffer{item.at("name").get<std::string>(), json_int(item.at("owner"), "owner"),
                           json_count(item.at("bytes"), "bytes"), parse_buffer_role(item.at("role").get<std::string>()),
                           json_int(item.at("numa"), "numa")};
@@ -505,6 +537,7 @@ Schedule schedule_from_json_value(const nlohmann::json& root, const std::string&
         };
         for (const json& item : root.at("tasks")) {
             where = prefix + fmt::format("task {}", item.contains("id") ? item.at("id").dump() : "without id");
+            json_only_keys(item, {"id", "kind", "thread", "deps", "peer", "write", "reads", "flops", "application", "label"});
             Task task;
             task.kind = parse_task_kind(item.at("kind").get<std::string>());
             task.thread = json_int(item.at("thread"), "thread");

@@ -2,24 +2,20 @@
 // Text and JSON read back into an identical Schedule; a file may hold
 // several, one after another (see schedules_from_text).
 //
-// Text format (version 3), one record per line, fields `key=value`:
-//   numacoll-schedule 3
-//   spec collective=allreduce algorithm=tree bytes=64 root=0 op=sum nodes=1 ranks=threads
+// docs/schedule-format.md specifies both formats (the text grammar, the
+// JSON schema, what a rank does at a time) with a worked example. Text
+// (version 4), one record per line, fields `key=value`:
+//   numacoll-schedule 4
+//   spec collective=allreduce algorithm=tree bytes=64 root=0 op=sum datatype=double nodes=1 ranks=threads
 //   option arity=2
 //   provenance topology=westmere
 //   rank 0 node=0 core=0 pu=0 numa=0 package=0
 //   buffer 0 name=in0 owner=0 bytes=64 role=input numa=0
 //   task 5 reduce thread=0 write=1@0+64 read=0@0+64,3@0+64 deps=2,4 label=c0:reduce:L3:r0
-// Ranges are buffer@offset+bytes; peer= appears on flag and net tasks,
-// flops= on compute tasks; values never contain spaces (provenance values
-// are %-escaped); ranks= says whether ranks are threads or processes. JSON
-// holds the same fields ("format", "version", "spec", "nodes", "rank_kind",
-// "provenance", "ranks", "buffers", "tasks").
-// Version 2 files load with threads as ranks (version 2 had no ranks=).
-// Version 1 files (text and JSON) still load: version 1 had no `wait` kind,
-// and wrote a task that only waits as `compute` with no flops, which loads
-// as a wait task; a version-1 compute task with flops stays a compute task
-// (the simulator now charges it at the compute rate, not the reduce rate).
+// A key its record (or JSON object) does not take is refused with its line.
+// Versions 1 to 3 still load: version 3 had no datatype= (doubles), version
+// 2 no ranks= (threads), and version 1 wrote a task that only waits as
+// `compute` with no flops, which loads as a wait task.
 #pragma once
 
 #include <iosfwd>

@@ -571,6 +571,14 @@ TEST(Cli, TuneTunesEachCollectiveOnceAndRefusesBeforeTiming) {
     ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
     const std::string table = slurp(dir / "selection.csv");
     EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 2) << table;
+    // One spelling for every command (-a/--algorithm, -N/--nodes); the
+    // earlier --algorithms still works.
+    for (const std::string spelling : {"--algorithm tree,tiled -N 1", "--algorithms tree,tiled --nodes 1"}) {
+        const Result same = run("tune -t westmere -c allreduce " + spelling + " --bytes 64 --no-plots -q -o " +
+                                (scratch_dir() / "tune-spelling").string());
+        ASSERT_EQ(same.exit_code, 0) << spelling << ": " << same.err;
+        EXPECT_EQ(slurp(scratch_dir() / "tune-spelling" / "selection.csv"), table) << spelling;
+    }
     const auto refused = scratch_dir() / "tune-refused";
     for (const auto& [options, words] : std::vector<std::pair<std::string, std::string>>{
              {"-c bcast --root -1", "root -1 does not exist"},

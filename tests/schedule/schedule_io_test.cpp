@@ -124,6 +124,44 @@ TEST(ScheduleIo, BadJsonIsAnInputError) {
     EXPECT_THROW(sched::schedule_from_json(json), InputError);
 }
 
+TEST(ScheduleIo, AnUnknownKeyIsRefusedWithItsLine) {
+    // A misspelt key was ignored: 'wrte=' left a copy task without a write.
+    const std::string text = sched::to_text(test::tree_allreduce("westmere", 64));
+    const auto line_of = [&](std::size_t at) { return 1 + std::count(text.begin(), text.begin() + at, '\n'); };
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {" write=", " wrte="}, {" owner=", " ownr="}, {" package=", " socket="}, {" nodes=", " node="}}) {
+        SCOPED_TRACE(to);
+        const std::size_t at = text.find(from);
+        ASSERT_NE(at, std::string::npos);
+        std::string broken = text;
+        broken.replace(at, from.size(), to);
+        try {
+            sched::schedule_from_text(broken);
+            FAIL() << "accepted " << to;
+        } catch (const InputError& error) {
+            const std::string message = error.what();
+            EXPECT_NE(message.find(fmt::format("line {}:", line_of(at))), std::string::npos) << message;
+            EXPECT_NE(message.find("unknown key '" + to.substr(1, to.size() - 2) + "'"), std::string::npos) << message;
+        }
+    }
+    // The same in JSON, for every kind of object.
+    const std::string json = sched::to_json(test::tree_allreduce("westmere", 64));
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\"write\"", "\"wrte\""}, {"\"owner\"", "\"ownr\""}, {"\"package\"", "\"socket\""},
+             {"\"op\"", "\"operation\""}, {"\"nodes\"", "\"node_count\""}}) {
+        SCOPED_TRACE(to);
+        std::string broken = json;
+        broken.replace(broken.find(from), from.size(), to);
+        try {
+            sched::schedule_from_json(broken);
+            FAIL() << "accepted " << to;
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find("unknown key '" + to.substr(1, to.size() - 2) + "'"), std::string::npos)
+                << error.what();
+        }
+    }
+}
+
 TEST(ScheduleIo, NumbersMustBeInRange) {
     const auto text = sched::to_text(test::tree_allreduce("westmere", 64));
     auto replace = [&](const std::string& from, const std::string& to) {
