@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <initializer_list>
 #include <climits>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 
