@@ -2,11 +2,13 @@
 // code: 2 for usage and input errors, 1 for failed checks and other failures.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -50,6 +52,46 @@ int run_command_line(int argc, char** argv);
 int main(int argc, char** argv) { end_process(run_command_line(argc, argv)); }
 
 namespace {
+
+// Levenshtein distance: the fewest letters added, removed or changed.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// For the first --word of the command line that `command` does not take, the
+// option it most likely meant: "; did you mean --algorithm?", or "" when none
+// is within a few letters.
+std::string did_you_mean(const CLI::App& command, int argc, char** argv) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : command.get_options())
+        for (const std::string& name : option->get_lnames()) names.push_back(name);
+    for (int i = 2; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word.size() < 3 || word.compare(0, 2, "--") != 0) continue;
+        const std::string name = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
+        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        std::string best;
+        std::size_t best_distance = std::max<std::size_t>(2, name.size() / 4) + 1;
+        for (const std::string& candidate : names)
+            if (const std::size_t distance = edit_distance(name, candidate); distance < best_distance) {
+                best = candidate;
+                best_distance = distance;
+            }
+        return best.empty() ? "" : fmt::format("; did you mean --{}?", best);
+    }
+    return "";
+}
 
 int run_command_line(int argc, char** argv) {
     // Ctrl-C leaves no temporary file behind, and keeps a sweep's finished rows.
@@ -133,6 +175,9 @@ int run_command_line(int argc, char** argv) {
         if (error.get_exit_code() == 0) return output_reached(app.exit(error));  // --help, --version
         std::string message = error.what();
         if (auto newline = message.find('\n'); newline != std::string::npos) message.resize(newline);
+        if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && argc > 1)
+            for (auto& [command, run] : commands)
+                if (command->get_name() == argv[1]) message += did_you_mean(*command, argc, argv);
         return fail("numacoll: " + message + " (see --help)", 2);
     } catch (const numacoll::UsageError& error) {
         return fail(std::string("numacoll: ") + error.what(), 2);
