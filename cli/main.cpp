@@ -79,7 +79,8 @@ std::string did_you_mean(const CLI::App& command, int argc, char** argv) {
     for (int i = 2; i < argc; ++i) {
         const std::string word = argv[i];
         if (word.size() < 3 || word.compare(0, 2, "--") != 0) continue;
-        const std::string name = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
+        const std::size_t equals = word.find('=');
+        const std::string name = word.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
         if (std::find(names.begin(), names.end(), name) != names.end()) continue;
         std::string best;
         std::size_t best_distance = std::max<std::size_t>(2, name.size() / 4) + 1;

@@ -71,6 +71,18 @@ std::string join(const auto& items, auto format_item) {
     return out.empty() ? "-" : out;
 }
 
+// The keys a text record or JSON object takes: whether `key` is one, and
+// the list of them for a message.
+bool is_known_key(const std::string& key, std::initializer_list<const char*> known) {
+    return std::any_of(known.begin(), known.end(), [&](const char* name) { return key == name; });
+}
+
+std::string key_list(std::initializer_list<const char*> known) {
+    std::string names;
+    for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
+    return names;
+}
+
 // One line split into its record name, optional leading id, and key=value fields.
 struct Line {
     int number = 0;
@@ -113,11 +125,9 @@ struct Line {
     // with its line rather than being ignored.
     void only_keys(std::initializer_list<const char*> known) const {
         for (const auto& [key, value] : fields)
-            if (std::none_of(known.begin(), known.end(), [&](const char* name) { return key == name; })) {
-                std::string names;
-                for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
-                fail(fmt::format("unknown key '{}' in a {} record (it takes {})", key, words.empty() ? "" : words[0], names));
-            }
+            if (!is_known_key(key, known))
+                fail(fmt::format("unknown key '{}' in a {} record (it takes {})", key, words.empty() ? "" : words[0],
+                                 key_list(known)));
     }
     std::vector<std::string> list(const std::string& key) const {
         std::vector<std::string> items;
@@ -469,11 +479,8 @@ std::vector<int> json_ints(const nlohmann::json& value, const char* what) {
 void json_only_keys(const nlohmann::json& object, std::initializer_list<const char*> known) {
     if (!object.is_object()) return;  // the reads that follow say what it should be
     for (const auto& [key, value] : object.items())
-        if (std::none_of(known.begin(), known.end(), [&](const char* name) { return key == name; })) {
-            std::string names;
-            for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
-            throw InputError(fmt::format("unknown key '{}' (this object takes {})", key, names));
-        }
+        if (!is_known_key(key, known))
+            throw InputError(fmt::format("unknown key '{}' (this object takes {})", key, key_list(known)));
 }
 
 double json_flops(const nlohmann::json& value) {
