@@ -51,6 +51,8 @@ public:
     int compute(int thread, double flops, const std::vector<int>& deps, const std::string& label);
 
     int thread_of(int task) const { return schedule_.task(task).thread; }
+    int task_count() const { return schedule_.task_count(); }
+    int buffer_count() const { return static_cast<int>(schedule_.buffers().size()); }
 
     // The last copy/reduce/compute/wait task of a thread, -1 if none yet.
     int last_of(int thread) const { return last_[thread]; }

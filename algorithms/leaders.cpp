@@ -17,7 +17,8 @@ LeaderRule parse_leader_rule(const std::string& text) {
 
 OptionInfo leader_option() {
     return {"leader", "default",
-            "leader election: default (the root's local rank) or nic (a rank on the NUMA node of the NIC)"};
+            "leader election: default (the root's local rank) or nic (a rank on the NUMA node of the NIC)",
+            {"default", "nic"}};
 }
 
 LeaderRule read_leader_rule(const OptionReader& reader) {

@@ -2,52 +2,29 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/allgather/leader.hpp"
-#include "algorithms/allgather/recursive_doubling.hpp"
-#include "algorithms/allgather/ring.hpp"
-#include "algorithms/allreduce/dissemination.hpp"
-#include "algorithms/allreduce/tiled.hpp"
-#include "algorithms/allreduce/tree.hpp"
-#include "algorithms/barrier/dissemination.hpp"
-#include "algorithms/barrier/tree.hpp"
-#include "algorithms/bcast/flat.hpp"
-#include "algorithms/bcast/tree.hpp"
-#include "algorithms/gather/binomial.hpp"
-#include "algorithms/gather/leader.hpp"
-#include "algorithms/gather/linear.hpp"
-#include "algorithms/pingpong/direct.hpp"
-#include "algorithms/reduce/flat.hpp"
-#include "algorithms/reduce/tree.hpp"
-#include "algorithms/scatter/tree.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "numacoll/version.hpp"
 
 namespace numacoll::algo {
 
+// The generators of algorithms/catalog.def, declared here: an algorithm's
+// file needs no header of its own.
+#define NUMACOLL_ALGORITHM(generator, model) AlgorithmInfo generator();
+#define NUMACOLL_ALGORITHM_FAMILY(generators, models) std::vector<AlgorithmInfo> generators();
+#include "algorithms/catalog.def"
+#undef NUMACOLL_ALGORITHM
+#undef NUMACOLL_ALGORITHM_FAMILY
+
 const std::vector<AlgorithmInfo>& algorithm_registry() {
     static const std::vector<AlgorithmInfo> registry = [] {
-        std::vector<AlgorithmInfo> all = {
-            allreduce_tree_info(),
-            allreduce_dissemination_info(),
-            allreduce_tiled_info(),
-            allreduce_tiled_naive_info(),
-            allreduce_tiled_cyclic_info(),
-            reduce_tree_info(),
-        };
-        for (auto& info : reduce_flat_infos()) all.push_back(std::move(info));
-        all.push_back(bcast_tree_info());
-        for (auto& info : bcast_flat_infos()) all.push_back(std::move(info));
-        all.push_back(barrier_tree_info());
-        all.push_back(barrier_dissemination_info());
-        all.push_back(scatter_tree_info());
-        all.push_back(gather_linear_info());
-        all.push_back(gather_binomial_info());
-        all.push_back(gather_leader_info());
-        all.push_back(allgather_ring_info());
-        all.push_back(allgather_recursive_doubling_info());
-        all.push_back(allgather_leader_info());
-        all.push_back(pingpong_direct_info());
+        std::vector<AlgorithmInfo> all;
+#define NUMACOLL_ALGORITHM(generator, model) all.push_back(generator());
+#define NUMACOLL_ALGORITHM_FAMILY(generators, models) \
+    for (auto& info : generators()) all.push_back(std::move(info));
+#include "algorithms/catalog.def"
+#undef NUMACOLL_ALGORITHM
+#undef NUMACOLL_ALGORITHM_FAMILY
         return all;
     }();
     return registry;
@@ -64,21 +41,7 @@ const AlgorithmInfo& find_algorithm(Collective collective, const std::string& na
         fmt::format("unknown algorithm '{}' for {}: expected one of {}", name, to_string(collective), known));
 }
 
-namespace {
-
-// Beyond this many nodes a schedule's size is estimated from two nodes'.
-constexpr int extrapolate_from_nodes = 8;
-
-// A spec that passed the checks before generation, with its algorithm's
-// defaults filled in, and the schedule's estimated task count.
-struct CheckedRequest {
-    const AlgorithmInfo& info;
-    CollectiveSpec spec;
-    std::string what;
-    std::size_t estimated_tasks;
-};
-
-CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
+CollectiveSpec spec_with_defaults(CollectiveSpec spec, const Layout& layout) {
     const AlgorithmInfo& info = find_algorithm(spec.collective, spec.algorithm);
     for (const auto& [key, value] : spec.options) {
         bool known = false;
@@ -96,6 +59,26 @@ CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
         throw UsageError(fmt::format("a barrier moves no data: its size must be 0 bytes (got {})", spec.bytes));
     if (spec.root < 0 || spec.root >= layout.size())
         throw UsageError(fmt::format("root {} does not exist: ranks are 0..{}", spec.root, layout.size() - 1));
+    return spec;
+}
+
+namespace {
+
+// Beyond this many nodes a schedule's size is estimated from two nodes'.
+constexpr int extrapolate_from_nodes = 8;
+
+// A spec that passed the checks before generation, with its algorithm's
+// defaults filled in, and the schedule's estimated task count.
+struct CheckedRequest {
+    const AlgorithmInfo& info;
+    CollectiveSpec spec;
+    std::string what;
+    std::size_t estimated_tasks;
+};
+
+CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
+    spec = spec_with_defaults(std::move(spec), layout);
+    const AlgorithmInfo& info = find_algorithm(spec.collective, spec.algorithm);
 
     // Before generating: at least one task per rank and per chunk (a strip or
     // a segment), against the task budget; while generating, the budget itself.

@@ -33,6 +33,12 @@ const std::vector<AlgorithmInfo>& algorithm_registry();
 // Throws UsageError naming the algorithms that exist for that collective.
 const AlgorithmInfo& find_algorithm(Collective collective, const std::string& name);
 
+// The spec as its generator and its model read it: every option's default
+// filled in. UsageError for an unknown algorithm, an option it does not
+// have, a datatype or operation it does not take, a barrier with bytes, or
+// a root outside the layout.
+CollectiveSpec spec_with_defaults(CollectiveSpec spec, const Layout& layout);
+
 // Looks the algorithm up, checks the spec (sizes, root, option names and
 // values), fills every option's default into spec.options, generates with
 // those options parsed, and records provenance (numacoll version, topology, layout).

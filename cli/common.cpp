@@ -11,6 +11,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "common/progress.hpp"
 #include "common/text_file.hpp"
 #include "costs/core_levels.hpp"
 #include "results/provenance.hpp"
@@ -173,7 +174,7 @@ algo::Layout live_layout(int threads, bool oversubscribe, const std::string& pla
 }
 
 void ThisMachineOptions::add_to(CLI::App& command, const std::string& threads_help) {
-    command.add_option("--threads,-P", threads, threads_help)->check(CLI::Range(0, 1 << 20))->capture_default_str();
+    command.add_option("--threads,-P,--ranks,-p", threads, threads_help)->check(CLI::Range(0, 1 << 20))->capture_default_str();
     command.add_flag("--oversubscribe", oversubscribe, "allow more threads than PUs");
     command.add_option("--placement", placement, "compact, scatter (round-robin over packages) or list")
         ->capture_default_str();
@@ -209,10 +210,7 @@ std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm
 }
 
 std::vector<sched::Schedule> load_schedules(const std::string& path) {
-    const std::string text = read_text_file(path, "schedule", schedule_file_cap_bytes);
-    const auto first = text.find_first_not_of(" \t\r\n");
-    const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
-    return json ? sched::schedules_from_json(text) : sched::schedules_from_text(text);
+    return sched::schedules_from_file(path);
 }
 
 sched::Schedule load_schedule(const std::string& path) {
@@ -222,6 +220,11 @@ sched::Schedule load_schedule(const std::string& path) {
                                      "(numacoll sim and dag take such a sequence)",
                                      path, schedules.size()));
     return std::move(schedules.front());
+}
+
+void add_quiet_flag(CLI::App& command) {
+    command.add_flag_callback("-q,--quiet", [] { set_progress_reports(false); },
+                              "nothing on stderr but errors: no progress reports");
 }
 
 void refuse_generation_options_with_from(CLI::App& command) {

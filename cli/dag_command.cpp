@@ -127,6 +127,7 @@ CommandRun add_dag_command(CLI::App& app) {
     command->add_flag("--stats", options->stats,
                       "print task counts, bytes moved per locality class (same core/cache/LLC domain, other LLC "
                       "domain by hops, network), the critical path and tasks per thread, without simulating");
+    add_quiet_flag(*command);
     command->add_flag("--list", options->list, "list the algorithms and their options (of --collective only, when given)");
     command->footer(
         "Examples:\n"

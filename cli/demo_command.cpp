@@ -14,7 +14,8 @@
 #include "cli/calibration_step.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/plotting.hpp"
+#include "common/program_run.hpp"
+#include "plots/plotting.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -37,6 +38,7 @@ struct DemoOptions {
     std::string bytes = "8B:16MiB";
     int iterations = exec::iterations_by_size;
     std::string output_dir = "numacoll-out";
+    bool quiet = false;
 };
 
 std::string kind_counts(const sched::Schedule& schedule) {
@@ -67,8 +69,10 @@ CommandRun add_demo_command(CLI::App& app) {
     command->add_option("--bytes,-b", options->bytes, "sizes of the sweep")->capture_default_str();
     add_iteration_options(*command, options->iterations, nullptr);
     command->add_option("--output-dir,-o", options->output_dir, "folder for the files it writes")->capture_default_str();
+    command->add_flag("--quiet,-q", options->quiet, "no progress on stderr (the calibration's, the simulations')");
 
     return [options, attempts_option] {
+        if (options->quiet) set_progress_reports(false);
         if (attempts_option->count() > 0 && !options->params.empty())
             throw UsageError("--attempts goes with the calibration, not with --params");
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
@@ -105,7 +109,7 @@ CommandRun add_demo_command(CLI::App& app) {
         if (options->params.empty())
             std::cout << "\n== Calibrating this machine (quick; params-calibrated.json, reused on this host) ==\n";
         const costs::Params params = options->params.empty()
-                                         ? calibrate_into_folder(*folder, {true, "generic", true, false, false,
+                                         ? calibrate_into_folder(*folder, {true, "generic", true, options->quiet, false,
                                                                           options->calibration_attempts})
                                          : costs::params_for(*machine, options->params);
         std::cout << fmt::format("params: {}\n", params.description);
@@ -124,7 +128,7 @@ CommandRun add_demo_command(CLI::App& app) {
         reached_stage("writing");
 
         // 3. The plots, and every file in place together.
-        std::vector<std::string> pictures = plot_folder(folder->staging(), folder->staging());
+        std::vector<std::string> pictures = plots::plot_folder(folder->staging(), folder->staging());
         if (drawn) pictures.push_back(stem + ".png");
         folder->commit();
         std::cout << "pictures:\n";

@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/model_predictions.hpp"
+#include "models/registry.hpp"
 #include "models/registry.hpp"
 #include "results/csv_writer.hpp"
 #include "results/result_row.hpp"
@@ -51,10 +51,10 @@ CommandRun add_model_command(CLI::App& app) {
         // Every spec first, so that bad input fails before any row.
         std::vector<sched::CollectiveSpec> specs;
         for (const auto& spec : sweep_specs(options->algorithm, options->bytes))
-            specs.push_back(spec_with_defaults(spec, layout));
+            specs.push_back(algo::spec_with_defaults(spec, layout));
         for (const auto& spec : specs) {
             const models::ModelInfo* model = models::find_model(spec.collective, spec.algorithm);
-            const std::optional<double> time = model_ns(spec, layout, params);
+            const std::optional<double> time = models::model_ns(spec, layout, params);
             output.row({sched::to_string(spec.collective), spec.algorithm, std::to_string(spec.bytes),
                         std::to_string(layout.size()), std::to_string(layout.nodes),
                         time ? fmt::format("{:.6f}", *time) : "", model ? model->source : "",

@@ -53,6 +53,7 @@ CommandRun add_mpi_report_command(CLI::App& app) {
                         "cost parameters: a bundled name or a JSON file (from calibrate); default: the machine's own, "
                         "else generic");
     command->add_option("-o,--output", options->output, "the comparison as CSV (with --schedules)");
+    add_quiet_flag(*command);
     command->footer(
         "Example:\n"
         "  mpirun -np 4 -x LD_PRELOAD=.../libnumacoll_mpi_openmpi.so -x NUMACOLL_MPI_REPORT=r.csv \\\n"

@@ -15,7 +15,7 @@
 #include "cli/common.hpp"
 #include "cli/mpi_failures.hpp"
 #include "cli/mpi_agreement.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "common/output_folder.hpp"
 #include "common/byte_size.hpp"
 #include "common/duration.hpp"
@@ -425,7 +425,7 @@ void finish_folder(const OverlapOptions& options, OutputFolder& folder, results:
     reached_stage("writing");
     std::vector<std::string> written = {"overlap.csv"};
     if (!options.no_plots)
-        for (const auto& picture : plot_folder(folder.staging(), folder.staging(), "plot_overlap", "overlap.csv"))
+        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_overlap", "overlap.csv"))
             written.push_back(picture);
     folder.commit();
     for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
@@ -446,10 +446,11 @@ std::vector<CommandPath> overlap_inputs(const OverlapOptions& options) {
 // One process per node under mpirun: every process measures, process 0
 // writes the folder (and the simulated rows); failures end every process
 // (cli/mpi_failures.hpp).
-int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::string>& engines,
+int run_overlap_on_mpi(const OverlapOptions& given, const std::vector<std::string>& engines,
                        const CLI::App& command) {
+    OverlapOptions options = given;
     const Sweep sweep = parse_sweep(options, engines.size());
-    const int nodes = options.machine.nodes;
+    int nodes = options.machine.nodes;
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll overlap --engine mpi --nodes {} ...",
@@ -461,6 +462,8 @@ int run_overlap_on_mpi(const OverlapOptions& options, const std::vector<std::str
     std::unique_ptr<OutputFolder> folder;
     std::optional<results::CsvWriter> output;
     if (const int code = agree_on(world, [&] {
+            if (command.count("--nodes") == 0)  // one process per node: the job's size is the node count
+                nodes = options.machine.nodes = world.size();
             if (world.size() != nodes)
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
@@ -550,7 +553,7 @@ CommandRun add_overlap_command(CLI::App& app) {
                         "progress only), or several side by side in one table: sim,threads or sim,mpi,mpi-native")
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
-    command->add_option("-o,--output", options->folder, "folder for overlap.csv and overlap.png")->capture_default_str();
+    command->add_option("--output-dir,-o,--output", options->folder, "folder for overlap.csv and overlap.png")->capture_default_str();
     command->add_flag("--no-plots", options->no_plots, "write the table but draw nothing");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
     command->footer(

@@ -11,7 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "common/output_folder.hpp"
 #include "common/progress.hpp"
 #include "common/shell_word.hpp"
@@ -157,7 +157,7 @@ int run_reproduce(const ReproduceOptions& options) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::vector<std::string> pictures;
     if (!options.no_plots && !figures.empty())
-        pictures = plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv");
+        pictures = plots::plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv");
     folder->commit();
     // A calibration input is a finding a bundled parameter comes from: never counted as reproduced.
     const int calibration_inputs = counts[reproduce::Verdict::calibration_input];
@@ -184,7 +184,7 @@ CommandRun add_reproduce_command(CLI::App& app) {
     auto options = std::make_shared<ReproduceOptions>();
     command->add_option("findings", options->names,
                         "findings to run: names (see --list), a paper's prefix (hpdc13, hier, nuioa) or all (default)");
-    command->add_option("-o,--output", options->folder,
+    command->add_option("--output-dir,-o,--output", options->folder,
                         "folder for reproduce.csv (with why and a command per finding), figures.csv and the figures")
         ->capture_default_str();
     command

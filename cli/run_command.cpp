@@ -155,6 +155,8 @@ int run_on_mpi_processes(const RunOptions& given, const CLI::App& command) {
                 if (per_node == 0) options.machine.ranks_per_node = world.size() / nodes;
                 if (static_cast<long long>(options.machine.ranks_per_node) * nodes != world.size())
                     refuse_process_count(world.size());
+            } else if (command.count("--nodes") == 0) {
+                options.machine.nodes = world.size();  // one process per node: the job's size is the node count
             } else if (world.size() != nodes) {
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));

@@ -8,7 +8,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/model_predictions.hpp"
+#include "models/registry.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "results/result_row.hpp"
@@ -17,7 +17,7 @@
 #include "schedule/sequence.hpp"
 #include "schedule/validate_schedule.hpp"
 #include "sim/engine.hpp"
-#include "sim/planning_beside_generation.hpp"
+#include "api/generate_and_simulate.hpp"
 
 namespace numacoll::cli {
 
@@ -101,7 +101,7 @@ CommandRun add_sim_command(CLI::App& app) {
         // schedules too large are refused, before the platform is built. The
         // sweep's schedules are then generated one at a time, each just before
         // it is simulated: holding them all at once doubled the peak memory of
-        // a sweep at thousands of nodes (docs/simulation.md).
+        // a sweep at thousands of nodes (CHANGELOG.md, "How the simulator got its speed").
         std::shared_ptr<const topo::Machine> machine;
         std::optional<algo::Layout> layout;
         std::optional<sched::Schedule> loaded;
@@ -143,47 +143,42 @@ CommandRun add_sim_command(CLI::App& app) {
         const results::Provenance provenance = results::current_provenance();
         const std::size_t points = loaded ? 1 : specs.size();
         for (std::size_t done = 0; done < points; ++done) {
+            // What the row, the model and the message need; the schedule
+            // itself only for the trace.
+            results::ResultRow row;
+            sched::CollectiveSpec spec;
             sched::Schedule schedule;
-            std::optional<sim::TaskPlans> plans;
-            if (loaded) {
-                schedule = std::move(*loaded);
-                if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
-            } else if (options->repeat > 1 || options->algorithm.as_processes()) {
-                schedule = sched::back_to_back(options->algorithm.in_rank_form(algo::generate_schedule(specs[done], *layout)),
-                                               options->repeat);
+            int task_count = 0;
+            sim::Simulation result;
+            if (!loaded && options->repeat == 1 && !options->algorithm.as_processes()) {
+                api::GeneratedSimulation generated = api::generate_and_simulate(
+                    specs[done], *layout, platform, estimated_tasks[done], trace.has_value());
+                row = std::move(generated.row);
+                spec = std::move(generated.spec);
+                task_count = row.tasks;
+                result = std::move(generated.simulation);
+                if (generated.schedule) schedule = std::move(*generated.schedule);
             } else {
-                // Planned on a second thread as it is generated (the same plans).
-                const sched::CollectiveSpec& spec = specs[done];
-                sim::PlanningBesideGeneration planning(platform, sim::ProgressStrategy::manual,
-                                                       algo::find_algorithm(spec.collective, spec.algorithm).ranks,
-                                                       estimated_tasks[done]);
-                schedule = algo::generate_schedule(spec, *layout, &planning);
-                plans.emplace(planning.finish(schedule));
+                if (loaded) {
+                    schedule = std::move(*loaded);
+                    if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
+                } else {
+                    schedule = sched::back_to_back(
+                        options->algorithm.in_rank_form(algo::generate_schedule(specs[done], *layout)), options->repeat);
+                }
+                row = results::simulated_row(schedule, 0);
+                spec = schedule.spec;
+                task_count = schedule.task_count();
+                result = sim::simulate(schedule, platform);
+                row.time_ns = result.timeline.makespan_ns;
             }
-            // What the row, the model and the message need, taken first: without a
-            // trace to write, the schedule and its plans are freed while the
-            // simulation runs (at a million tasks, 20-30 ms that would follow it).
-            results::ResultRow row = results::simulated_row(schedule, 0);
-            const sched::CollectiveSpec spec = schedule.spec;
-            const int task_count = schedule.task_count();
-            auto free_while_simulating = [&] {
-                if (trace) return;
-                plans.reset();
-                schedule = sched::Schedule();
-            };
-            const sim::Simulation result =
-                plans ? sim::simulate_planned(schedule, platform, *plans, sim::ProgressStrategy::manual,
-                                              free_while_simulating)
-                      : sim::simulate(schedule, platform);
-            plans.reset();
-            row.time_ns = result.timeline.makespan_ns;
             row.placement = options->from.empty() ? options->machine.placement_name() : "";
             row.topology = machine->source;
             row.params = params.origin;
             row.provenance = provenance;
             std::vector<std::string> fields = results::result_fields(row);
             // A schedule from a file has no layout to model.
-            const std::optional<double> model = layout ? model_ns(spec, *layout, params) : std::nullopt;
+            const std::optional<double> model = layout ? models::model_ns(spec, *layout, params) : std::nullopt;
             fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
             output.row(fields);  // each point as it finishes
             if (trace) trace->write(schedule, result.timeline);

@@ -97,6 +97,7 @@ CommandRun add_topo_command(CLI::App& app) {
     auto options = std::make_shared<TopoOptions>();
     options->machine.add_to(*command, "live", false);
     command->add_flag("--json", options->json, "print the whole model as JSON");
+    add_quiet_flag(*command);
     command->add_flag("--platform", options->platform,
                       "print the simulation platform: links, and the links a transfer crosses on example routes");
     command->add_flag("--hierarchy", options->hierarchy,

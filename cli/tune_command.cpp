@@ -14,7 +14,7 @@
 #include "algorithms/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/model_predictions.hpp"
+#include "models/registry.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -22,7 +22,7 @@
 #include "common/text_file.hpp"
 #include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "exec/mpi_executor.hpp"
 #include "exec/mpi_native.hpp"
 #include "exec/process_executor.hpp"
@@ -267,7 +267,7 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     for (std::size_t i = 0; i < texts.size(); ++i) write_output_file(folder.file(written[i]), texts[i]);
     reached_stage("writing");
     if (!options.no_plots)
-        for (const auto& picture : plot_folder(folder.staging(), folder.staging(), "plot_tune", "selection.csv"))
+        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_tune", "selection.csv"))
             written.push_back(picture);
     folder.commit();
 
@@ -288,12 +288,13 @@ exec::ExecOptions exec_options_of(const TuneOptions& options) {
 // One process per node under mpirun, as numacoll run --engine mpi: every
 // process runs the same sweep, process 0 writes the folder; failures end
 // every process (cli/mpi_failures.hpp).
-int run_tune_on_mpi(const TuneOptions& options, const CLI::App& command) {
+int run_tune_on_mpi(const TuneOptions& given, const CLI::App& command) {
+    TuneOptions options = given;
     // Checked before MPI starts: a usage error then ends the process at once.
     const std::vector<int> node_counts = whole_numbers(options.nodes, "--nodes", 1, max_nodes);
     if (node_counts.size() != 1)
         throw UsageError("--engine mpi measures one node count, one MPI process per node: give --nodes once");
-    const int nodes = node_counts.front();
+    int nodes = node_counts.front();
     if (nodes > 1 && !exec::MpiWorld::launched_by_mpirun())
         throw UsageError(fmt::format("--engine mpi with --nodes {} runs under mpirun, one process per node: mpirun -np "
                                      "{} numacoll tune --engine mpi --nodes {} ...",
@@ -304,6 +305,10 @@ int run_tune_on_mpi(const TuneOptions& options, const CLI::App& command) {
     TuneSetup setup;
     const bool as_processes = options.ranks_as == "processes";
     if (const int code = agree_on(world, [&] {
+            if (!as_processes && command.count("--nodes") == 0) {  // one process per node: the job's size
+                nodes = world.size();
+                options.nodes = std::to_string(nodes);
+            }
             if (!as_processes && world.size() != nodes)
                 throw UsageError(fmt::format("--nodes {} needs {} MPI processes, one per node; {} started (mpirun -np {})",
                                              nodes, nodes, world.size(), nodes));
@@ -369,7 +374,7 @@ int run_tune(const TuneOptions& options, const CLI::App& command) {
         };
     } else {
         timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            const std::optional<double> ns = model_ns(spec_with_defaults(spec, layout), layout, setup.params);
+            const std::optional<double> ns = models::model_ns(algo::spec_with_defaults(spec, layout), layout, setup.params);
             if (!ns) return std::nullopt;
             return tune::Timing{*ns, std::nullopt, std::nullopt};
         };
@@ -397,7 +402,7 @@ CommandRun add_tune_command(CLI::App& app) {
     command->add_option("-a,--algorithm,--algorithms", options->algorithms,
                         "candidate algorithms, a comma list (default: every algorithm of each collective)");
     command->add_option("-N,--nodes", options->nodes, "node counts, a comma list")->capture_default_str();
-    command->add_option("--ranks", options->ranks, "ranks per node, a comma list (0: one per core)")->capture_default_str();
+    command->add_option("--ranks,-p", options->ranks, "ranks per node, a comma list (0: one per core)")->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
     command->add_option("--segments", options->segments,
@@ -420,7 +425,7 @@ CommandRun add_tune_command(CLI::App& app) {
         ->check(CLI::IsMember({"threads", "processes"}))
         ->capture_default_str();
     add_iteration_options(*command, options->iterations, &options->warmup);
-    command->add_option("-o,--output", options->folder,
+    command->add_option("--output-dir,-o,--output", options->folder,
                         "folder for selection.csv/json, timings.csv, the Open MPI rules files and the pictures")
         ->capture_default_str();
     command->add_option("--compare", options->compare,

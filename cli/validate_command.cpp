@@ -15,7 +15,7 @@
 #include "cli/launcher_placement.hpp"
 #include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "cli/validation_output.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -290,15 +290,16 @@ CommandRun add_plot_command(CLI::App& app) {
     auto* command = app.add_subcommand("plot", "draw a validation folder with matplotlib (latency.png, compare-, error-, best- and gantt- pictures)");
     auto folder = std::make_shared<std::string>();
     command->add_option("folder", *folder, "a folder written by numacoll validate")->required();
+    add_quiet_flag(*command);
     return [folder] {
         if (!std::filesystem::is_regular_file(std::filesystem::path(*folder) / "validation.csv"))
             throw InputError(fmt::format("no validation.csv in '{}': run numacoll validate -o {} first", *folder, *folder));
         // The pictures are this run's: the folder's other files stay as they are.
         OutputFolder::Scope pictures;
         pictures.replaces = [](const std::string& name) { return name.ends_with(".png"); };
-        pictures.also_earlier = is_validation_picture;
+        pictures.also_earlier = plots::is_validation_picture;
         const std::unique_ptr<OutputFolder> out = open_output_folder(*folder, "plot", {}, pictures);
-        const std::vector<std::string> drawn = plot_folder(*folder, out->staging());
+        const std::vector<std::string> drawn = plots::plot_folder(*folder, out->staging());
         out->commit();
         for (const auto& picture : drawn) std::cout << out->final_path(picture) << "\n";
         return 0;

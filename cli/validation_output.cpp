@@ -11,7 +11,7 @@
 #include "calibrate/host_check.hpp"
 #include "cli/common.hpp"
 #include "cli/mpi_failures.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -138,7 +138,7 @@ OutputFolder::Scope validation_folder_scope() {
     scope.also_earlier = [](const std::string& name) {
         for (const char* file : {"validation.csv", "summary.txt", "trace-simulated.csv", "trace-measured.csv", "trace.json"})
             if (name == file) return true;
-        return is_validation_picture(name);
+        return plots::is_validation_picture(name);
     };
     return scope;
 }

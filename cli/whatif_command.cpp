@@ -12,7 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/mpi_agreement.hpp"
-#include "cli/plotting.hpp"
+#include "plots/plotting.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -188,7 +188,7 @@ int run_whatif(const WhatifOptions& options) {
     reached_stage("writing");
     std::vector<std::string> written = names;
     if (!options.no_plots)
-        for (const auto& picture : plot_folder(folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv"))
+        for (const auto& picture : plots::plot_folder(folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv"))
             written.push_back(picture);
     folder->commit();
     for (const std::string& name : written) std::cout << folder->final_path(name) << "\n";
@@ -217,13 +217,13 @@ CommandRun add_whatif_command(CLI::App& app) {
                         "algorithms to compare, a comma list (default: every algorithm of the collective)");
     command->add_option("--bytes,-b", options->bytes, "sizes: 8B:16MiB (doubling), a comma list, or both")
         ->capture_default_str();
-    command->add_option("--nodes", options->nodes, "nodes of each machine (unless varied)")
+    command->add_option("--nodes,-N", options->nodes, "nodes of each machine (unless varied)")
         ->check(CLI::Range(1, max_nodes))
         ->capture_default_str();
-    command->add_option("--ranks", options->ranks, "ranks per node (0: one per core)")
+    command->add_option("--ranks,-p", options->ranks, "ranks per node (0: one per core)")
         ->check(CLI::Range(0, 1 << 20))
         ->capture_default_str();
-    command->add_option("-o,--output", options->folder, "folder for whatif.csv, whatif-best.csv, whatif-map.csv and the map")
+    command->add_option("--output-dir,-o,--output", options->folder, "folder for whatif.csv, whatif-best.csv, whatif-map.csv and the map")
         ->capture_default_str();
     command->add_flag("--no-plots", options->no_plots, "write the tables but draw no map");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");

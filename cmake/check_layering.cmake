@@ -3,10 +3,11 @@
 # - the engines (sim/, exec/, validate/), calibrate/ and everything below the generators
 #   (common/, topologies/, schedule/, costs/, results/) include nothing from
 #   algorithms/;
-# - models/ may read a layout (algorithms/layout, hierarchy, levels), never
-#   a generator, the registry or the patterns.
+# - models/ may read a layout (algorithms/layout, hierarchy, levels) and
+#   the catalog's list of names (algorithms/catalog.def), never a
+#   generator, the registry or the patterns.
 # Usage: cmake -DSOURCE_DIR=<tree> [-DSTAMP=<file>] -P check_layering.cmake
-set(layout_headers "algorithms/(layout|hierarchy|levels)\\.hpp")
+set(layout_headers "algorithms/((layout|hierarchy|levels)\\.hpp|catalog\\.def)")
 set(violations "")
 foreach(folder common topologies schedule costs results sim exec calibrate validate models)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.cpp" "${SOURCE_DIR}/${folder}/*.hpp")

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "models/bcast/leader.hpp"
 #include "schedule/options.hpp"
 
 namespace numacoll::models {
@@ -73,6 +74,25 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
         return total;
     };
     return info;
+}
+
+// The catalog's families (algorithms/catalog.def): every flat tree of
+// algorithms/patterns/flat_trees and its hier- version, in the generators' order.
+std::vector<ModelInfo> reduce_flat_models() {
+    std::vector<ModelInfo> models;
+    for (bool hierarchical : {false, true})
+        for (const char* flat : {"linear", "chain", "pipeline", "binary", "binomial", "in-order-binary"})
+            models.push_back(flat_model(sched::Collective::reduce, flat, hierarchical));
+    return models;
+}
+
+std::vector<ModelInfo> bcast_flat_models() {
+    std::vector<ModelInfo> models;
+    for (bool hierarchical : {false, true})
+        for (const char* flat : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial"})
+            models.push_back(flat_model(sched::Collective::bcast, flat, hierarchical));
+    models.push_back(bcast_leader_model());
+    return models;
 }
 
 }  // namespace numacoll::models

@@ -1,38 +1,27 @@
 #include "models/registry.hpp"
 
-#include "models/allgather/allgather.hpp"
-#include "models/allreduce/dissemination.hpp"
-#include "models/allreduce/tiled.hpp"
-#include "models/allreduce/tiled_flat.hpp"
-#include "models/allreduce/tree.hpp"
-#include "models/barrier/dissemination.hpp"
-#include "models/barrier/tree.hpp"
-#include "models/bcast/leader.hpp"
-#include "models/bcast/tree.hpp"
-#include "models/flat_models.hpp"
-#include "models/gather/gather.hpp"
-#include "models/pingpong/direct.hpp"
-#include "models/reduce/tree.hpp"
-#include "models/scatter/tree.hpp"
+#include "models/model.hpp"
+#include "models/shape.hpp"
 
 namespace numacoll::models {
 
+// The models of algorithms/catalog.def, declared here: a model's file needs
+// no header of its own.
+#define NUMACOLL_ALGORITHM(generator, model) ModelInfo model();
+#define NUMACOLL_ALGORITHM_FAMILY(generators, models) std::vector<ModelInfo> models();
+#include "algorithms/catalog.def"
+#undef NUMACOLL_ALGORITHM
+#undef NUMACOLL_ALGORITHM_FAMILY
+
 const std::vector<ModelInfo>& model_registry() {
     static const std::vector<ModelInfo> registry = [] {
-        using C = sched::Collective;
-        std::vector<ModelInfo> all = {allreduce_tree_model(),        allreduce_tiled_model(),
-                                      allreduce_tiled_naive_model(), allreduce_tiled_cyclic_model(),
-                                      allreduce_dissemination_model(), reduce_tree_model()};
-        for (const char* flat : {"linear", "chain", "pipeline", "binary", "binomial", "in-order-binary"})
-            for (bool hierarchical : {false, true}) all.push_back(flat_model(C::reduce, flat, hierarchical));
-        all.push_back(bcast_tree_model());
-        for (const char* flat : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial"})
-            for (bool hierarchical : {false, true}) all.push_back(flat_model(C::bcast, flat, hierarchical));
-        for (ModelInfo model : {bcast_leader_model(), barrier_tree_model(), barrier_dissemination_model(),
-                                scatter_tree_model(), gather_linear_model(), gather_binomial_model(),
-                                gather_leader_model(), allgather_ring_model(), allgather_recursive_doubling_model(),
-                                allgather_leader_model(), pingpong_direct_model()})
-            all.push_back(std::move(model));
+        std::vector<ModelInfo> all;
+#define NUMACOLL_ALGORITHM(generator, model) all.push_back(model());
+#define NUMACOLL_ALGORITHM_FAMILY(generators, models) \
+    for (auto& info : models()) all.push_back(std::move(info));
+#include "algorithms/catalog.def"
+#undef NUMACOLL_ALGORITHM
+#undef NUMACOLL_ALGORITHM_FAMILY
         return all;
     }();
     return registry;
@@ -42,6 +31,13 @@ const ModelInfo* find_model(sched::Collective collective, const std::string& alg
     for (const auto& model : model_registry())
         if (model.collective == collective && model.name == algorithm) return &model;
     return nullptr;
+}
+
+std::optional<double> model_ns(const sched::CollectiveSpec& spec, const algo::Layout& layout,
+                               const costs::Params& params) {
+    const ModelInfo* model = find_model(spec.collective, spec.algorithm);
+    if (!model) return std::nullopt;
+    return model->predict(spec, node_shape(layout), params);
 }
 
 const std::vector<WithoutModel>& algorithms_without_model() {

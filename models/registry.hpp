@@ -4,9 +4,12 @@
 // holds the two lists to the generators' registry.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "algorithms/layout.hpp"
+#include "costs/params.hpp"
 #include "models/model.hpp"
 
 namespace numacoll::models {
@@ -15,6 +18,12 @@ const std::vector<ModelInfo>& model_registry();
 
 // The model of an algorithm, or nullptr when it has none.
 const ModelInfo* find_model(sched::Collective collective, const std::string& algorithm);
+
+// The model's time in ns for `spec` (its options' defaults filled in, as
+// algo::spec_with_defaults fills them) on `layout`; none when the algorithm
+// has no model or the model does not reach this shape.
+std::optional<double> model_ns(const sched::CollectiveSpec& spec, const algo::Layout& layout,
+                               const costs::Params& params);
 
 struct WithoutModel {
     sched::Collective collective;

@@ -17,6 +17,10 @@ struct OptionInfo {
     std::string name;
     std::string default_value;
     std::string help;
+    // The values the algorithm proofs try beside the default: every value
+    // of a choice, a few of a count. The chunk sizes (strip, segment) and
+    // the ping-pong's peer are tried by the proofs' own rules instead.
+    std::vector<std::string> values{};
 };
 
 class OptionReader {

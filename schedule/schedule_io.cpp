@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 
 namespace numacoll::sched {
 
@@ -675,6 +676,13 @@ std::string to_dot(const Schedule& schedule, const std::vector<int>& llc_domain_
     std::ostringstream out;
     boost::write_graphviz(out, graph, vertex_writer, boost::default_writer(), graph_writer);
     return out.str();
+}
+
+std::vector<Schedule> schedules_from_file(const std::string& path) {
+    const std::string text = read_text_file(path, "schedule", schedule_file_cap_bytes);
+    const auto first = text.find_first_not_of(" \t\r\n");
+    const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
+    return json ? schedules_from_json(text) : schedules_from_text(text);
 }
 
 }  // namespace numacoll::sched

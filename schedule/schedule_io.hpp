@@ -44,5 +44,8 @@ Schedule schedule_from_json(const std::string& text);
 // objects. A file of one schedule reads as a list of one.
 std::vector<Schedule> schedules_from_text(const std::string& text);
 std::vector<Schedule> schedules_from_json(const std::string& text);
+// A file in either format (JSON when it starts with '{' or '['), at most
+// schedule_file_cap_bytes: InputError naming the file otherwise.
+std::vector<Schedule> schedules_from_file(const std::string& path);
 
 }  // namespace numacoll::sched

@@ -1,23 +1,12 @@
-// sched::Timeline: when each task of a schedule ran, as an engine saw it.
-// Both engines (sim/ and exec/) produce one, in nanoseconds from the start of
-// the collective, so that their timelines can be compared and drawn side by
-// side (results/trace_writer.hpp writes them as CSV).
+// sched::Timeline: when each task of a schedule ran (numacoll/timeline.hpp,
+// the public type), under the name the engines and writers use.
 #pragma once
 
-#include <vector>
-
-#include "schedule/schedule.hpp"
+#include "numacoll/timeline.hpp"
 
 namespace numacoll::sched {
 
-struct TaskTime {
-    double start_ns = 0;
-    double end_ns = 0;
-};
-
-struct Timeline {
-    std::vector<TaskTime> tasks;  // indexed by task id
-    double makespan_ns = 0;       // end of the last task
-};
+using numacoll::TaskTime;
+using numacoll::Timeline;
 
 }  // namespace numacoll::sched

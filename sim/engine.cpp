@@ -26,6 +26,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
+#include "schedule/program_order.hpp"
 #include "sim/comm_attachment.hpp"
 #include "sim/huge_page_heap.hpp"
 #include "sim/platform_lookups.hpp"
@@ -728,8 +729,24 @@ ApplicationRoles ApplicationRoles::of(const sched::Schedule& schedule, ProgressS
 Successors Successors::of(const sched::Schedule& schedule) {
     const sched::TaskRows& rows = schedule.successor_rows();
     Successors result;
-    result.first.assign(rows.first.begin(), rows.first.end());
-    result.ids = rows.ids;
+    const std::vector<std::pair<int, int>> missing = sched::missing_program_order_edges(schedule);
+    if (missing.empty()) {  // every generated schedule
+        result.first.assign(rows.first.begin(), rows.first.end());
+        result.ids = rows.ids;
+        return result;
+    }
+    // A rank's program order that the file leaves out, after the file's own
+    // successors of each task (schedule/program_order.hpp).
+    std::vector<std::vector<int>> added(rows.size());
+    for (const auto& [from, to] : missing) added[static_cast<std::size_t>(from)].push_back(to);
+    result.first.reserve(rows.size() + 1);
+    result.ids.reserve(rows.ids.size() + missing.size());
+    for (std::size_t task = 0; task < rows.size(); ++task) {
+        result.first.push_back(result.ids.size());
+        result.ids.insert(result.ids.end(), rows.begin(static_cast<int>(task)), rows.end(static_cast<int>(task)));
+        result.ids.insert(result.ids.end(), added[task].begin(), added[task].end());
+    }
+    result.first.push_back(result.ids.size());
     return result;
 }
 

@@ -16,7 +16,7 @@
 // pages. The caller calls advise_growth() often (it costs no system call
 // when the heap has not grown), so that most of each step is still untouched
 // when advised. Where the kernel refuses (THP never, no THP) nothing changes.
-// docs/simulation.md has the measurements.
+// CHANGELOG.md ("How the simulator got its speed") has the measurements.
 #pragma once
 
 #include <cstddef>

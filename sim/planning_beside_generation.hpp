@@ -1,7 +1,7 @@
 // sim::PlanningBesideGeneration: plans a schedule on a second thread while
 // the calling thread generates it, so that a large simulation's generation
 // and planning overlap instead of following one another (on a million-task
-// node, 0.23 s and 0.35 s in sequence: docs/simulation.md).
+// node, 0.23 s and 0.35 s in sequence: CHANGELOG.md, "How the simulator got its speed").
 //
 // Installed as the generating thread's sched::ScheduleWatcher, it copies
 // each buffer and task in batches to a thread that feeds a TaskPlanner.

@@ -9,7 +9,7 @@
 // process's, in glibc's malloc and free. The same command with
 // GLIBC_TUNABLES=glibc.malloc.tcache_count=65535 runs about a tenth faster,
 // but glibc reads its tunables when a process starts, and the simulating
-// process is forked (docs/simulation.md has the measurements).
+// process is forked (CHANGELOG.md, "How the simulator got its speed", has the measurements).
 //
 // How: recycling_heap.cpp replaces the global operator new and delete (C++
 // replaceable functions; libsimgrid's calls reach them too). Until

@@ -20,7 +20,7 @@ namespace {
 
 // Where some bytes live: their home (the writer's cache or DRAM), plus the
 // sockets that hold a shared copy because a core there read them. `held` is
-// the cache entry (Placement::Entry) that keeps them there, 0 for none.
+// the cache entry (DataLocations::Entry) that keeps them there, 0 for none.
 struct SharedCopy {
     int domain = 0;
     int core = 0;       // whose cache holds it
@@ -31,7 +31,7 @@ struct SharedCopy {
 
 // Allocator-aware: inside a planner's interval maps, its list of shared
 // copies takes its memory from the maps' pool, like the map nodes (the
-// planner releases that memory all at once: Placement).
+// planner releases that memory all at once: DataLocations).
 struct Where {
     using allocator_type = std::pmr::polymorphic_allocator<SharedCopy>;
 
@@ -77,10 +77,10 @@ struct ReadPiece {
 // Per buffer, byte intervals -> where those bytes live now; per last-level
 // cache domain, what it holds, oldest first (a cache that kept every copy
 // would spare deep trees their passes to DRAM).
-class Placement {
+class DataLocations {
 public:
-    // `ranks` outlives the placement.
-    Placement(const std::vector<sched::RankInfo>& ranks, int nodes, const PlatformModel& platform)
+    // `ranks` outlives the locations.
+    DataLocations(const std::vector<sched::RankInfo>& ranks, int nodes, const PlatformModel& platform)
         : ranks_(ranks), platform_(platform), where_(&intervals_memory_),
           caches_(static_cast<std::size_t>(nodes * platform.domain_count())) {
         entries_.push_back({});  // entry 0: "held by nothing"
@@ -88,9 +88,9 @@ public:
     // where_ is not destroyed: every byte of it is the pool's, which releases
     // it in large blocks ("winking out"). Destroying the maps walked half a
     // million nodes at a million tasks, 40-60 ms after the last task's plan.
-    ~Placement() {}
-    Placement(const Placement&) = delete;
-    Placement& operator=(const Placement&) = delete;
+    ~DataLocations() {}
+    DataLocations(const DataLocations&) = delete;
+    DataLocations& operator=(const DataLocations&) = delete;
 
     // The next buffer, in id order. An input has just been written by its
     // rank (the paper's Modified state): its bytes sit where that write put
@@ -445,7 +445,7 @@ struct TaskPlanner::State {
     State(const PlatformModel& platform_model, ProgressStrategy strategy, std::vector<sched::RankInfo> rank_infos,
           int nodes, sched::RankKind rank_kind, sched::Datatype datatype, bool application_around)
         : platform_(platform_model), progress_(strategy), ranks_(std::move(rank_infos)),
-          placement_(ranks_, nodes, platform_model), routes_(platform_model),
+          locations_(ranks_, nodes, platform_model), routes_(platform_model),
           messages_(platform_model.params().messages),
           processes_(rank_kind == sched::RankKind::process && messages_.has_value()),
           around_(application_around),
@@ -481,7 +481,7 @@ struct TaskPlanner::State {
     const PlatformModel& platform_;
     const ProgressStrategy progress_;
     const std::vector<sched::RankInfo> ranks_;
-    Placement placement_;
+    DataLocations locations_;
     NodeRoutes routes_;  // a core's own-cache routes, once per kind of route
     TaskPlans plans_;
     std::vector<Step> steps_;  // one task's, reused
@@ -521,18 +521,18 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             const Endpoint own_llc{EndpointKind::llc, rank.node, rank.core};
             auto through_llc = [&](const Endpoint& at) { return spills && at == own_cache ? own_llc : at; };
             if (processes_ && std::any_of(task.reads.begin(), task.reads.end(), [&](const sched::Range& read) {
-                    return placement_.owner_of(read.buffer) != task.thread;
+                    return locations_.owner_of(read.buffer) != task.thread;
                 }))
                 serial(core, messages_->process_receive_overhead_ns);
-            if (task.kind == sched::TaskKind::copy && placement_.exposed(task.reads[0].buffer) &&
-                placement_.owner_of(task.reads[0].buffer) != task.thread)
+            if (task.kind == sched::TaskKind::copy && locations_.exposed(task.reads[0].buffer) &&
+                locations_.owner_of(task.reads[0].buffer) != task.thread)
                 serial(core, single_copy_overhead(platform_.params(), task.write.bytes));
             const int domain = platform_.domain_of_core(rank.core);
-            const double cached_before = static_cast<double>(placement_.cached_bytes(rank.node, domain));
+            const double cached_before = static_cast<double>(locations_.cached_bytes(rank.node, domain));
             pieces_.clear();
             read_ends_.clear();
             for (const sched::Range& read : task.reads) {
-                placement_.read(read, rank.core, id, pieces_);
+                locations_.read(read, rank.core, id, pieces_);
                 read_ends_.push_back(pieces_.size());
             }
             evicted_in_stream(pieces_, static_cast<double>(task.write.bytes), cached_before,
@@ -567,12 +567,12 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             if (task.kind == sched::TaskKind::reduce && task.reads.size() > 1)
                 steps_.push_back({Step::Kind::work, core, core,
                                   bytes * static_cast<double>(task.reads.size() - 1) * work_per_reduced_byte_});
-            const auto target = placement_.after_write(rank.core, task.write.buffer, task.write.bytes);
+            const auto target = locations_.after_write(rank.core, task.write.buffer, task.write.bytes);
             if (target.bytes_to_memory > 0)
                 steps_.push_back({Step::Kind::transfer, core, target.memory, static_cast<double>(target.bytes_to_memory)});
             if (target.bytes_to_cache > 0 || target.bytes_to_memory == 0)
                 steps_.push_back({Step::Kind::transfer, core, through_llc(target.cache), static_cast<double>(target.bytes_to_cache)});
-            placement_.record_write(task.write, target);
+            locations_.record_write(task.write, target);
             merge_private_steps(steps_, platform_, routes_);
             break;
         }
@@ -592,9 +592,9 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             const bool data = task.write.buffer >= 0;
             const sched::RankInfo& receiver = ranks_[task.peer];
             auto numa_of = [&](const sched::RankInfo& who) { return std::clamp(who.numa, 0, platform_.numa_count() - 1); };
-            const Endpoint source = data ? placement_.memory_of(task.reads.front().buffer)
+            const Endpoint source = data ? locations_.memory_of(task.reads.front().buffer)
                                          : Endpoint{EndpointKind::memory, rank.node, numa_of(rank)};
-            const Endpoint target = data ? placement_.memory_of(task.write.buffer)
+            const Endpoint target = data ? locations_.memory_of(task.write.buffer)
                                          : Endpoint{EndpointKind::memory, receiver.node, numa_of(receiver)};
             // Each end goes through the NIC nearest its rank.
             const int sender_nic = platform_.nearest_nic(numa_of(rank));
@@ -619,7 +619,7 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             }
             steps_.push_back({Step::Kind::transfer, from_dma, to_dma, payload_bytes});
             if (messages_) serial(receiver_core, messages_->network_receive_overhead_ns, network_gated_ ? task.peer : -1);
-            if (data) placement_.record(task.write, target);
+            if (data) locations_.record(task.write, target);
             const std::uint64_t pair = static_cast<std::uint64_t>(task.thread) << 32 | static_cast<std::uint32_t>(task.peer);
             queue = queue_of_pair_.try_emplace(pair, static_cast<int>(queue_of_pair_.size())).first->second;
             break;
@@ -663,14 +663,14 @@ TaskPlanner::~TaskPlanner() = default;
 
 void TaskPlanner::add_buffer(const sched::Buffer& buffer) {
     if (buffer.owner < 0 || static_cast<std::size_t>(buffer.owner) >= state_->ranks_.size())
-        throw Error(fmt::format("buffer {} belongs to rank {}, which does not exist", state_->placement_.buffer_count(),
+        throw Error(fmt::format("buffer {} belongs to rank {}, which does not exist", state_->locations_.buffer_count(),
                                 buffer.owner));
-    state_->placement_.add_buffer(buffer);
+    state_->locations_.add_buffer(buffer);
 }
 
 void TaskPlanner::add_task(const sched::Task& task) {
     const std::size_t ranks = state_->ranks_.size();
-    const std::size_t buffers = state_->placement_.buffer_count();
+    const std::size_t buffers = state_->locations_.buffer_count();
     const int id = static_cast<int>(state_->plans_.size());
     auto known_rank = [&](int rank) { return rank >= 0 && static_cast<std::size_t>(rank) < ranks; };
     auto known_buffer = [&](const sched::Range& range) {
@@ -687,7 +687,7 @@ void TaskPlanner::add_task(const sched::Task& task) {
 }
 
 std::size_t TaskPlanner::task_count() const { return state_->plans_.size(); }
-std::size_t TaskPlanner::buffer_count() const { return state_->placement_.buffer_count(); }
+std::size_t TaskPlanner::buffer_count() const { return state_->locations_.buffer_count(); }
 
 TaskPlans TaskPlanner::take() { return std::move(state_->plans_); }
 

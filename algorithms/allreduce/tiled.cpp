@@ -230,7 +230,8 @@ AlgorithmInfo tiled_info(const char* name, TiledVariant variant, const char* sum
     info.source = source;
     info.options = {{"bcast", "1stage",
                      "1stage: every thread copies the tiles; 2stage: one master per domain first, then its domain-mates "
-                     "copy from it"},
+                     "copy from it",
+                     {"1stage", "2stage"}},
                     strip_option(), internode_option()};
     info.generate = [variant](const CollectiveSpec& spec, const Layout& layout, const OptionReader& options) {
         const BroadcastStyle style = parse_broadcast_style(options.choice("bcast", {"1stage", "2stage"}));

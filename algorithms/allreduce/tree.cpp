@@ -70,7 +70,7 @@ AlgorithmInfo allreduce_tree_info() {
             "n-ary reduction tree over the cache/package hierarchy, then a broadcast; "
             "best for small and medium vectors (below ~16 KiB on the paper's machines)",
             "Li, Hoefler, Snir, HPDC'13, section 2.2",
-            {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, broadcast_option(), strip_option(),
+            {{"arity", "2", "fan-in n of the reduction tree (>= 2)", {"2", "3"}}, broadcast_option(), strip_option(),
              internode_option()},
             generate_allreduce_tree};
 }

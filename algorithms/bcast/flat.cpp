@@ -1,5 +1,16 @@
-#include "algorithms/bcast/flat.hpp"
-
+// bcast from the flat algorithms of flat_trees.hpp, in three arrangements:
+// - flat (`linear`, `chain`, `pipeline`, `split-binary`, `binary`,
+//   `binomial`): one algorithm over every rank in root-relative order, as
+//   Open MPI's coll/tuned runs it. `chain` and `pipeline` take
+//   `leader=default|nic` to reorder the chain so that it enters each node
+//   at its leader (NUIOA paper, section 4: the chain of the Tuned component
+//   with NUIOA-aware ordering); `rank-order` keeps Open MPI's order.
+// - hierarchical (`hier-<flat>`): the flat algorithm run top-down on each
+//   level's roots group (hierarchical communicators, section 6), so exactly
+//   one copy of the data crosses into each group at each level.
+// - `leader` (NUIOA paper, section 3.2): the root sends to one leader per
+//   node, elected by rank or by NIC locality, and each leader broadcasts
+//   inside its node with a flat algorithm (`intra`), pipelined in segments.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +20,7 @@
 #include "algorithms/levels.hpp"
 #include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/patterns/strips.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 
@@ -124,7 +136,8 @@ AlgorithmInfo bcast_flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) 
     if (chained && !hierarchical) {
         info.options.push_back({"leader", "rank-order",
                                 "chain order: rank-order (Open MPI's), default or nic (enter each node at its "
-                                "leader, NUIOA paper section 4)"});
+                                "leader, NUIOA paper section 4)",
+                                {"rank-order", "default", "nic"}});
         info.source += "; NUIOA ordering: Goglin, Moreaud, section 4";
     }
     info.generate = [flat, hierarchical, chained](const CollectiveSpec& spec, const Layout& layout,
@@ -157,14 +170,18 @@ Schedule generate_leader(const CollectiveSpec& spec, const Layout& layout, const
 
 AlgorithmInfo leader_info() {
     std::string intra_names;
-    for (const auto& flat : flat_bcast_algorithms()) intra_names += (intra_names.empty() ? "" : ", ") + flat.name;
+    std::vector<std::string> intra_values;
+    for (const auto& flat : flat_bcast_algorithms()) {
+        intra_names += (intra_names.empty() ? "" : ", ") + flat.name;
+        intra_values.push_back(flat.name);
+    }
     return {Collective::bcast, "leader",
             "root to one leader per node, then inside each node; --leader nic receives near the NIC "
             "(large vectors on multi-package nodes)",
             "Goglin, Moreaud, NUIOA-aware collectives, section 3.2 (Figure 3)",
             {leader_option(),
              {"segment", "256KiB", "pipelining segment, 0 = unsegmented"},
-             {"intra", "binomial", "broadcast inside each node: " + intra_names}},
+             {"intra", "binomial", "broadcast inside each node: " + intra_names, intra_values}},
             generate_leader, RankKind::process};
 }
 

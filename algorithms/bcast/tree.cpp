@@ -1,10 +1,14 @@
-#include "algorithms/bcast/tree.hpp"
-
+// bcast "tree": the broadcast phase of HPDC'13's reduce-broadcast (section
+// 2.2) on its own. The root's vector goes to one leader per node (the rank
+// with the root's local rank) over the network in a binomial tree; inside
+// each node the leader's copy is read in one stage, two stages (domain
+// masters first) or down an n-ary tree.
 #include <optional>
 
 #include "algorithms/patterns/internode.hpp"
 #include "algorithms/patterns/node_trees.hpp"
 #include "algorithms/patterns/strips.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 
@@ -59,7 +63,7 @@ AlgorithmInfo bcast_tree_info() {
             "root to node leaders (binomial), then 1-stage, 2-stage or n-ary inside each node; "
             "1stage on two packages, 2stage on four",
             "Li, Hoefler, Snir, HPDC'13, section 2.2 (broadcast phase, equation 4)",
-            {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)"}, broadcast_option(), strip_option()},
+            {{"arity", "2", "fan-out n of the nary broadcast tree (>= 2)", {"2", "3"}}, broadcast_option(), strip_option()},
             generate_bcast_tree};
 }
 

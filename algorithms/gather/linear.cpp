@@ -1,8 +1,11 @@
-#include "algorithms/gather/linear.hpp"
-
+// gather "linear": every rank sends its block straight to the root, in
+// root-relative order (Open MPI coll/tuned's basic linear gather). Few
+// ranks, or blocks large enough that a tree's extra copies cost more than
+// the root's serialised receives.
 #include <fmt/format.h>
 
 #include "algorithms/gather/blocks.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 

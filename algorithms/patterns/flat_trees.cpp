@@ -197,7 +197,7 @@ std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction) {
     std::vector<OptionInfo> options = {
         {"segment", pipelined ? "64KiB" : "0",
          std::string("segment size for pipelining, 0 = unsegmented") + (reduction ? " (whole elements)" : "")}};
-    if (algorithm == FlatAlgorithm::chain) options.push_back({"fanout", "4", "number of chains from the root (>= 1)"});
+    if (algorithm == FlatAlgorithm::chain) options.push_back({"fanout", "4", "number of chains from the root (>= 1)", {"1", "2"}});
     return options;
 }
 

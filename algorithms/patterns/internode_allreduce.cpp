@@ -19,7 +19,8 @@ InternodeAlgorithm parse_internode_algorithm(const std::string& text) {
 
 OptionInfo internode_option() {
     return {"internode", "recursive-doubling",
-            "allreduce among node roots: recursive-doubling, ring, rabenseifner or binomial"};
+            "allreduce among node roots: recursive-doubling, ring, rabenseifner or binomial",
+            {"recursive-doubling", "ring", "rabenseifner", "binomial"}};
 }
 
 namespace {

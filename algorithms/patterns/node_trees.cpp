@@ -19,7 +19,8 @@ OptionInfo broadcast_option() {
     return {"bcast", "1stage",
             "1stage: all threads read the root's vector; 2stage: one master per top-level domain (a package, "
             "or an LLC domain on a one-package node) first; nary: a regular tree of fan-out --arity over the "
-            "node's threads, domain by domain"};
+            "node's threads, domain by domain",
+            {"1stage", "2stage", "nary"}};
 }
 
 NodeTrees::NodeTrees(ScheduleBuilder& builder, const Layout& layout, int arity, BroadcastStyle style,

@@ -1,5 +1,11 @@
-#include "algorithms/reduce/flat.hpp"
-
+// reduce from the flat algorithms of flat_trees.hpp:
+// - flat (`linear`, `chain`, `pipeline`, `binary`, `binomial`,
+//   `in-order-binary`): one algorithm over every rank in root-relative
+//   order, as Open MPI's coll/tuned runs it;
+// - hierarchical (`hier-<flat>`): the flat algorithm run bottom-up on each
+//   level's roots group (hierarchical communicators, section 6): caches
+//   first, then packages, then the network.
+// Inner ranks fold into temp buffers; only the root has an output.
 #include <fmt/format.h>
 
 #include <optional>
@@ -8,6 +14,7 @@
 #include "algorithms/patterns/flat_trees.hpp"
 #include "algorithms/patterns/reduce_homes.hpp"
 #include "algorithms/patterns/strips.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 

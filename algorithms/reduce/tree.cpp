@@ -1,5 +1,9 @@
-#include "algorithms/reduce/tree.hpp"
-
+// reduce "tree": the reduction phase of HPDC'13's reduce-broadcast (section
+// 2.2) on its own. Inside each node an n-ary tree over the hierarchy brings
+// the data to the node's leader (the rank with the root's local rank), the
+// leaders then reduce to the root over the network in a binomial tree. Only
+// the root has an output, so every other parent folds into a temp buffer of
+// its own.
 #include <fmt/format.h>
 
 #include <optional>
@@ -8,6 +12,7 @@
 #include "algorithms/patterns/node_trees.hpp"
 #include "algorithms/patterns/reduce_homes.hpp"
 #include "algorithms/patterns/strips.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 
@@ -59,7 +64,7 @@ AlgorithmInfo reduce_tree_info() {
     return {Collective::reduce, "tree",
             "n-ary reduction tree over the cache/package hierarchy to the root; small and medium vectors",
             "Li, Hoefler, Snir, HPDC'13, section 2.2 (reduction phase)",
-            {{"arity", "2", "fan-in n of the reduction tree (>= 2)"}, strip_option()}, generate_reduce_tree};
+            {{"arity", "2", "fan-in n of the reduction tree (>= 2)", {"2", "3"}}, strip_option()}, generate_reduce_tree};
 }
 
 }  // namespace numacoll::algo

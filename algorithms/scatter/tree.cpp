@@ -1,5 +1,10 @@
-#include "algorithms/scatter/tree.hpp"
-
+// scatter "tree" (HPDC'13's hierarchy applied to a one-to-all personalised
+// collective): the root sends each node's blocks, in one message, to that
+// node's master (the rank with the root's local rank); inside each node
+// either every rank reads its block from the master (1stage) or one master
+// per domain first copies its domain's blocks, and the domain's ranks read
+// theirs from it (2stage: each block crosses the inter-domain link once,
+// and ranks do not all hit the master's domain at once).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +14,7 @@
 #include "algorithms/leaders.hpp"
 #include "algorithms/patterns/block_readiness.hpp"
 #include "algorithms/patterns/point_to_point.hpp"
+#include "algorithms/registry.hpp"
 
 namespace numacoll::algo {
 
@@ -112,7 +118,7 @@ AlgorithmInfo scatter_tree_info() {
             "root to one master per node (one message each), then 1-stage or 2-stage (domain masters) "
             "inside each node",
             "Li, Hoefler, Snir, HPDC'13, section 2.2: its cache/domain hierarchy, applied to scatter",
-            {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage"}},
+            {{"stages", "2stage", "inside a node: 1stage (every rank reads the node master) or 2stage", {"1stage", "2stage"}}},
             generate_scatter_tree};
 }
 

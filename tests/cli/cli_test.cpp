@@ -1086,3 +1086,33 @@ TEST(Cli, MpiReportSaysWhereTheTimeWentAndSimulatesTheSavedSchedules) {
     // The served row's median beside the simulated time of its schedule.
     EXPECT_NE(csv.find("allreduce,dissemination,double,8,2,1,300,250,"), std::string::npos) << csv;
 }
+
+// One vocabulary: every command takes -q, and every command that places
+// ranks takes -p/--ranks (the execution commands also -P/--threads) and
+// -N/--nodes where it has nodes; the same run gives the same rows.
+TEST(Cli, EveryCommandSpeaksTheSameOptions) {
+    for (const std::string command : {"topo", "dag", "sim", "model", "run", "baseline", "calibrate", "validate", "plot",
+                                      "reproduce", "tune", "whatif", "overlap", "mpi-report", "demo"}) {
+        const Result help = run(command + " --help");
+        ASSERT_EQ(help.exit_code, 0) << command;
+        EXPECT_TRUE(help.out.find("-q,--quiet") != std::string::npos || help.out.find("--quiet,-q") != std::string::npos)
+            << command << " takes no -q";
+    }
+    for (const std::string command : {"topo", "dag", "sim", "model", "run", "validate", "tune", "whatif", "overlap", "demo"}) {
+        const Result help = run(command + " --help");
+        EXPECT_NE(help.out.find("--ranks"), std::string::npos) << command << " takes no --ranks";
+        EXPECT_NE(help.out.find("-p,"), std::string::npos) << command << " takes no -p";
+    }
+    for (const std::string command : {"topo", "dag", "sim", "model", "run", "tune", "whatif", "overlap"})
+        EXPECT_NE(run(command + " --help").out.find("-N,--nodes"), std::string::npos) << command << " takes no -N";
+    const auto dir = scratch_dir() / "whatif-spelling";
+    const std::string whatif = "whatif -t westmere --vary cores_per_llc=2,3 -c allreduce -a tree,tiled -b 64,64KiB ";
+    const Result spelled = run(whatif + "-N 2 -p 4 --no-plots -q -o " + dir.string());
+    ASSERT_EQ(spelled.exit_code, 0) << spelled.err;
+    const std::string table = slurp(dir / "whatif.csv");
+    ASSERT_NE(table.find(",2,"), std::string::npos) << table;
+    const Result long_names = run(whatif + "--nodes 2 --ranks 4 --no-plots -q -o " + dir.string());
+    ASSERT_EQ(long_names.exit_code, 0) << long_names.err;
+    EXPECT_EQ(slurp(dir / "whatif.csv"), table);
+    EXPECT_TRUE(run("dag -q --bytes 64").err.empty());
+}

@@ -25,6 +25,15 @@ else
   fail "the 4-node run failed: $(cat "$scratch/err")"
 fi
 
+# Without --nodes, the node count is the job's size: one process per node.
+if run_mpi 3 "$numacoll" run --engine mpi --threads 1 -c allreduce -b 8,64KiB -n 3 -q -o "$scratch/world.csv" \
+    2>"$scratch/err"; then
+  world_rows=$(awk -F, 'NR > 1 && $4 == 3 && $5 == 3' "$scratch/world.csv" | wc -l)
+  [[ $world_rows -eq 2 ]] || fail "without --nodes, expected 2 rows of 3 ranks on 3 nodes, got $world_rows"
+else
+  fail "the run without --nodes failed: $(cat "$scratch/err")"
+fi
+
 # Without MPI_THREAD_MULTIPLE the main thread communicates for all: 3 nodes x 2 threads, verified.
 if run_mpi 3 "$numacoll" run --engine mpi --mpi-thread funneled --nodes 3 --threads 2 --oversubscribe \
     -c allreduce -a tree,tiled,dissemination --bytes 8,1000,64KiB -n 5 -q -o "$scratch/funneled.csv" \

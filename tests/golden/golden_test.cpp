@@ -1,26 +1,30 @@
-// Golden outputs: for a dozen (collective, algorithm, machine, size, nodes)
-// cases, the schedule's text and its simulated time are compared with files
-// committed in tests/golden/cases/. A change that moves them changes what
-// numacoll generates or predicts, and has to say so.
+// Golden outputs, as files: each case is one file of tests/golden/cases/,
+// whose first line is the `numacoll dag` command that makes it
+// ("# numacoll dag -t westmere -c allreduce -a tree -b 64"), whose second
+// is the schedule's simulated time on its machine with that machine's own
+// params ("# simulated_ns 611.946154"), and whose rest is the schedule's
+// text. The driver runs every file it finds: the command through the built
+// program, its schedule compared with the file's (equal as schedules, and
+// their texts byte-identical in the current format), and its simulated time
+// compared as printed, to the last of its six decimals. The `numacoll`
+// provenance line (version and git revision) is left out: it changes with
+// every commit. A change that moves a case changes what numacoll generates
+// or predicts, and has to say so.
 //
-// The files were written before the schedule IR moved to its own library,
-// in version 1 of the text format; they are read back (version 1 still
-// loads, its waiting points becoming wait tasks) and compared with the
-// generated schedule: equal as schedules, and their texts byte-identical in
-// the current format. The `numacoll` provenance line (version and git
-// revision) is left out: it changes with every commit. Simulated times are
-// compared as printed, to the last of their six decimals.
-// NUMACOLL_REGENERATE_GOLDEN=1 rewrites the files instead of comparing.
+// A case is added by writing its first line into a new file;
+// NUMACOLL_REGENERATE_GOLDEN=1 then rewrites every file below its first
+// line instead of comparing.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
-#include "algorithms/registry.hpp"
 #include "schedule/schedule_io.hpp"
 #include "sim/comm_attachment.hpp"
 #include "sim/engine.hpp"
@@ -32,87 +36,73 @@ using namespace numacoll;
 
 namespace {
 
+using numacoll::test_support::slurp;
+
+const std::string command_prefix = "# numacoll dag ";
+const std::string time_prefix = "# simulated_ns ";
+
+std::filesystem::path golden_dir() { return NUMACOLL_GOLDEN_DIR; }
+
 struct GoldenCase {
     std::string name;
-    std::string topology;
-    sched::Collective collective;
-    std::string algorithm;
-    std::uint64_t bytes;
-    int nodes;
-    int ranks_per_node;  // 0: one per core
-    int root;
-    std::map<std::string, std::string> options;
+    std::filesystem::path path;
+    std::string arguments;  // of `numacoll dag`, as a shell reads them
+    std::string simulated_ns;  // as the file gives it ("" when it gives none yet)
+    std::string schedule_text;  // the file below its two lines
 };
 
+// Every file of the folder, by name.
 std::vector<GoldenCase> cases() {
-    using C = sched::Collective;
-    return {
-        {"allreduce-tree-westmere-64B", "westmere", C::allreduce, "tree", 64, 1, 0, 0, {}},
-        {"allreduce-tree-magnycours-1MiB-2stage", "magnycours", C::allreduce, "tree", 1 << 20, 1, 0, 0, {{"bcast", "2stage"}}},
-        {"allreduce-tiled-magnycours-64KiB-2nodes-ring", "magnycours", C::allreduce, "tiled", 64 << 10, 2, 0, 0,
-         {{"internode", "ring"}}},
-        {"allreduce-dissemination-westmere-4KiB-3nodes", "westmere", C::allreduce, "dissemination", 4 << 10, 3, 0, 0, {}},
-        {"allreduce-tiled-cyclic-westmere-16KiB", "westmere", C::allreduce, "tiled-cyclic", 16 << 10, 1, 0, 0, {}},
-        {"reduce-hier-binomial-westmere-4KiB-2nodes", "westmere", C::reduce, "hier-binomial", 4 << 10, 2, 0, 5, {}},
-        {"reduce-tree-magnycours-64KiB-3ary", "magnycours", C::reduce, "tree", 64 << 10, 1, 0, 9, {{"arity", "3"}}},
-        {"bcast-leader-nic-magnycours-1MiB-2nodes", "magnycours", C::bcast, "leader", 1 << 20, 2, 0, 0,
-         {{"leader", "nic"}}},
-        {"bcast-tree-2stage-magnycours-64B", "magnycours", C::bcast, "tree", 64, 1, 0, 3, {{"bcast", "2stage"}}},
-        {"bcast-chain-westmere-256KiB-2nodes", "westmere", C::bcast, "chain", 256 << 10, 2, 0, 0, {{"leader", "nic"}}},
-        {"scatter-tree-westmere-1KiB-2nodes", "westmere", C::scatter, "tree", 1 << 10, 2, 0, 1, {}},
-        {"gather-binomial-westmere-256B-3nodes", "westmere", C::gather, "binomial", 256, 3, 4, 2, {}},
-        {"allgather-recursive-doubling-westmere-64B-5ranks", "westmere", C::allgather, "recursive-doubling", 64, 1, 5, 0, {}},
-        {"barrier-dissemination-westmere-2nodes", "westmere", C::barrier, "dissemination", 0, 2, 0, 0, {}},
-        {"barrier-tree-nary-magnycours", "magnycours", C::barrier, "tree", 0, 1, 0, 0, {{"bcast", "nary"}}},
-    };
+    std::vector<GoldenCase> found;
+    for (const auto& entry : std::filesystem::directory_iterator(golden_dir())) {
+        if (entry.path().extension() != ".txt") continue;
+        GoldenCase golden{entry.path().stem().string(), entry.path(), "", "", ""};
+        std::istringstream lines(slurp(entry.path()));
+        std::string line;
+        std::getline(lines, line);
+        if (line.rfind(command_prefix, 0) != 0)
+            ADD_FAILURE() << entry.path() << " does not start with '" << command_prefix << "ARGUMENTS'";
+        else
+            golden.arguments = line.substr(command_prefix.size());
+        const std::streampos after_command = lines.tellg();
+        if (std::getline(lines, line) && line.rfind(time_prefix, 0) == 0)
+            golden.simulated_ns = line.substr(time_prefix.size());
+        else
+            lines.seekg(after_command);
+        golden.schedule_text.assign(std::istreambuf_iterator<char>(lines), std::istreambuf_iterator<char>());
+        found.push_back(std::move(golden));
+    }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return found;
 }
 
+// The case's command, run by the built program into a scratch file.
 sched::Schedule generate(const GoldenCase& golden) {
-    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-    algo::LayoutOptions layout_options;
-    layout_options.nodes = golden.nodes;
-    layout_options.ranks_per_node = golden.ranks_per_node;
-    sched::CollectiveSpec spec;
-    spec.collective = golden.collective;
-    spec.algorithm = golden.algorithm;
-    spec.bytes = golden.bytes;
-    spec.root = golden.root;
-    spec.options = golden.options;
-    sched::Schedule schedule = algo::generate_schedule(spec, algo::make_layout(machine, layout_options));
+    const std::filesystem::path output =
+        std::filesystem::temp_directory_path() / fmt::format("numacoll-golden-{}-{}.txt", getpid(), golden.name);
+    const std::string command = fmt::format("'{}' dag {} -o '{}'", NUMACOLL_PROGRAM, golden.arguments, output.string());
+    const int status = std::system(command.c_str());
+    const std::string text = slurp(output);
+    std::filesystem::remove(output);
+    if (status != 0) throw std::runtime_error(fmt::format("'{}' exited with status {}", command, status));
+    sched::Schedule schedule = sched::schedule_from_text(text);
     schedule.provenance.erase("numacoll");
     return schedule;
 }
 
-// The case's machine with its own params, on the case's nodes.
-sim::PlatformModel golden_platform(const GoldenCase& golden) {
-    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(golden.topology));
-    return sim::PlatformModel(machine, costs::params_for(*machine, ""), golden.nodes);
+// The schedule's machine (its provenance names it) with its own params, on its nodes.
+sim::PlatformModel golden_platform(const sched::Schedule& schedule) {
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine(schedule.provenance.at("topology")));
+    return sim::PlatformModel(machine, costs::params_for(*machine, ""), schedule.nodes);
 }
 
-std::string simulated_ns(const GoldenCase& golden, const sched::Schedule& schedule) {
-    return fmt::format("{:.6f}", sim::simulate(schedule, golden_platform(golden)).timeline.makespan_ns);
+std::string simulated_ns(const sched::Schedule& schedule) {
+    return fmt::format("{:.6f}", sim::simulate(schedule, golden_platform(schedule)).timeline.makespan_ns);
 }
-
-std::filesystem::path golden_dir() { return NUMACOLL_GOLDEN_DIR; }
-
-using numacoll::test_support::slurp;
 
 bool regenerating() {
     const char* flag = std::getenv("NUMACOLL_REGENERATE_GOLDEN");
     return flag != nullptr && std::string(flag) == "1";
-}
-
-// name -> simulated time, from simulated_ns.csv ("name,time_ns" lines).
-std::map<std::string, std::string> golden_times() {
-    std::map<std::string, std::string> times;
-    std::istringstream lines(slurp(golden_dir() / "simulated_ns.csv"));
-    std::string line;
-    std::getline(lines, line);  // header
-    while (std::getline(lines, line)) {
-        const auto comma = line.find(',');
-        if (comma != std::string::npos) times[line.substr(0, comma)] = line.substr(comma + 1);
-    }
-    return times;
 }
 
 // The same activities, and every task's start and end and the makespan bit for bit.
@@ -128,29 +118,26 @@ void expect_bit_identical(const sim::Simulation& with, const sim::Simulation& wi
 }  // namespace
 
 TEST(Golden, SchedulesAndSimulatedTimesAreUnchanged) {
+    const std::vector<GoldenCase> all = cases();
+    ASSERT_GE(all.size(), 15u) << "the golden cases of " << golden_dir() << " are missing";
     if (regenerating()) {
-        std::filesystem::create_directories(golden_dir());
-        std::string times = "case,simulated_ns\n";
-        for (const GoldenCase& golden : cases()) {
+        for (const GoldenCase& golden : all) {
             const sched::Schedule schedule = generate(golden);
-            std::ofstream(golden_dir() / (golden.name + ".txt"), std::ios::binary) << sched::to_text(schedule);
-            times += golden.name + "," + simulated_ns(golden, schedule) + "\n";
+            std::ofstream(golden.path, std::ios::binary) << command_prefix << golden.arguments << "\n"
+                                                         << time_prefix << simulated_ns(schedule) << "\n"
+                                                         << sched::to_text(schedule);
         }
-        std::ofstream(golden_dir() / "simulated_ns.csv", std::ios::binary) << times;
         GTEST_SKIP() << "golden files rewritten in " << golden_dir();
     }
-    const auto times = golden_times();
-    ASSERT_EQ(times.size(), cases().size()) << "simulated_ns.csv does not list every case";
-    for (const GoldenCase& golden : cases()) {
+    for (const GoldenCase& golden : all) {
         SCOPED_TRACE(golden.name);
         const sched::Schedule schedule = generate(golden);
-        const std::string golden_text = slurp(golden_dir() / (golden.name + ".txt"));
-        ASSERT_FALSE(golden_text.empty()) << "no golden file " << golden.name << ".txt";
-        const sched::Schedule expected = sched::schedule_from_text(golden_text);
-        EXPECT_TRUE(schedule == expected) << "the schedule differs from " << golden.name << ".txt";
+        ASSERT_FALSE(golden.simulated_ns.empty()) << golden.path << " gives no '" << time_prefix << "' line";
+        const sched::Schedule expected = sched::schedule_from_text(golden.schedule_text);
+        EXPECT_TRUE(schedule == expected) << "the schedule differs from " << golden.path;
         EXPECT_TRUE(sched::to_text(schedule) == sched::to_text(expected))
-            << "the schedule's text differs from " << golden.name << ".txt";
-        EXPECT_EQ(simulated_ns(golden, schedule), times.at(golden.name));
+            << "the schedule's text differs from " << golden.path;
+        EXPECT_EQ(simulated_ns(schedule), golden.simulated_ns);
     }
 }
 
@@ -164,7 +151,7 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheSimGridSubstitutes) {
     for (const GoldenCase& golden : cases()) {
         SCOPED_TRACE(golden.name);
         const sched::Schedule schedule = generate(golden);
-        const sim::PlatformModel platform = golden_platform(golden);
+        const sim::PlatformModel platform = golden_platform(schedule);
         sim::keep_comms_attached(true);
         sim::PlatformIndex::set_enabled(true);
         const sim::Simulation with = sim::simulate(schedule, platform);
@@ -198,7 +185,7 @@ TEST(Golden, TimelinesAreBitIdenticalWithAndWithoutTheRecyclingHeap) {
     for (const GoldenCase& golden : cases()) {
         SCOPED_TRACE(golden.name);
         const sched::Schedule schedule = generate(golden);
-        const sim::PlatformModel platform = golden_platform(golden);
+        const sim::PlatformModel platform = golden_platform(schedule);
         sim::request_recycling_heap(true);
         const sim::Simulation with = sim::simulate(schedule, platform);
         sim::request_recycling_heap(false);
