@@ -127,5 +127,11 @@ TEST(Api, AWritersArgumentsAreChecked) {
 
 TEST(Api, TheLibraryIsTheVersionItsHeadersSay) {
     EXPECT_STREQ(numacoll::library_version(), numacoll::version_and_revision);
-    EXPECT_FALSE(numacoll::algorithms().empty());
+    const std::vector<numacoll::AlgorithmDescription> all = numacoll::algorithms();
+    ASSERT_FALSE(all.empty());
+    EXPECT_EQ(all.front().collective, "allreduce");
+    EXPECT_EQ(all.front().name, "tree");
+    EXPECT_TRUE(all.front().has_model);
+    numacoll::set_progress_reports(true);  // exported: a program can silence or restore the reports
+
 }
