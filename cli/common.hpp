@@ -133,13 +133,13 @@ std::vector<sched::CollectiveSpec> sweep_specs(const AlgorithmOptions& algorithm
 sched::Schedule load_schedule(const std::string& path);
 std::vector<sched::Schedule> load_schedules(const std::string& path);
 
-// UsageError when an option that shapes a generated schedule (layout,
-// collective, algorithm and its options, sizes) is given with --from.
 // -q/--quiet on a command that prints no progress of its own: the progress
 // reports of long work (common/progress.hpp) stay silent. Every command
 // takes -q; those with notes of their own add their own flag.
 void add_quiet_flag(CLI::App& command);
 
+// UsageError when an option that shapes a generated schedule (layout,
+// collective, algorithm and its options, sizes) is given with --from.
 void refuse_generation_options_with_from(CLI::App& command);
 
 // UsageError when `schedule` (read from `path`) does not fit `machine`: the

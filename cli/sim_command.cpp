@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
+#include "api/generate_and_simulate.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "models/registry.hpp"
@@ -17,7 +18,6 @@
 #include "schedule/sequence.hpp"
 #include "schedule/validate_schedule.hpp"
 #include "sim/engine.hpp"
-#include "api/generate_and_simulate.hpp"
 
 namespace numacoll::cli {
 
