@@ -173,8 +173,11 @@ algo::Layout live_layout(int threads, bool oversubscribe, const std::string& pla
     return options.layout(load_this_machine(topology), oversubscribe, true);
 }
 
-void ThisMachineOptions::add_to(CLI::App& command, const std::string& threads_help) {
-    command.add_option("--threads,-P,--ranks,-p", threads, threads_help)->check(CLI::Range(0, 1 << 20))->capture_default_str();
+void MachineOptions::add_this_machine_to(CLI::App& command, const std::string& ranks_help) {
+    topology = "live";
+    command.add_option("--threads,-P,--ranks,-p", ranks_per_node, ranks_help)
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
     command.add_flag("--oversubscribe", oversubscribe, "allow more threads than PUs");
     command.add_option("--placement", placement, "compact, scatter (round-robin over packages) or list")
         ->capture_default_str();
@@ -186,8 +189,8 @@ void ThisMachineOptions::add_to(CLI::App& command, const std::string& threads_he
     command.add_flag("--no-pin", no_pin, "do not pin threads to their PUs");
 }
 
-algo::Layout ThisMachineOptions::layout(int nodes) const {
-    return live_layout(threads, oversubscribe, placement, pus, nodes, topology);
+algo::Layout MachineOptions::layout_here(int nodes) const {
+    return live_layout(ranks_per_node, oversubscribe, placement, pus, nodes, topology);
 }
 
 void announce_generic_params(const costs::Params& params, const topo::Machine& machine, const std::string& command,

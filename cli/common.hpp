@@ -26,6 +26,8 @@ struct MachineOptions {
     std::string placement = "compact";
     std::vector<int> pus;
     bool from_launcher = false;  // pus are where the launcher bound MPI processes (cli/launcher_placement.hpp)
+    bool oversubscribe = false;  // this machine: more ranks than PUs, on purpose
+    bool no_pin = false;         // this machine: threads not pinned to their PUs
 
     // `ranks_names`: the names of the ranks-per-node option (the execution
     // commands call ranks threads, and take both names).
@@ -34,6 +36,13 @@ struct MachineOptions {
     std::shared_ptr<const topo::Machine> load() const;
     // compact, scatter, list (--pus given) or launcher.
     std::string placement_name() const { return from_launcher ? "launcher" : pus.empty() ? placement : "list"; }
+    // The execution commands that run on this machine alone (validate,
+    // demo): --topology (live, or a saved export of this machine), the ranks
+    // per node as --threads/-P or --ranks/-p, --oversubscribe, --placement,
+    // --pus and --no-pin.
+    void add_this_machine_to(CLI::App& command, const std::string& ranks_help);
+    // live_layout() of these options, on `nodes` nodes.
+    algo::Layout layout_here(int nodes = 1) const;
     // `offer_oversubscribe`: the command has --oversubscribe (the refusal of
     // too many ranks names it).
     algo::Layout layout(std::shared_ptr<const topo::Machine> machine, bool oversubscribe = false,
@@ -85,25 +94,6 @@ std::string option_syntax(const std::string& name);
 
 // "a,b,c" -> {a, b, c}; UsageError naming `what` on an empty entry.
 std::vector<std::string> split_list(const std::string& text, const std::string& what);
-
-// --topology (live or a saved export of this machine), --threads/-P,
-// --oversubscribe, --placement, --pus and --no-pin: where validate and
-// demo run their ranks on this machine.
-struct ThisMachineOptions {
-    std::string topology = "live";
-    int threads = 0;
-    bool oversubscribe = false;
-    std::string placement = "compact";
-    std::vector<int> pus;
-    bool no_pin = false;
-    bool from_launcher = false;  // pus are where the launcher bound MPI processes (cli/launcher_placement.hpp)
-
-    void add_to(CLI::App& command, const std::string& threads_help);
-    // live_layout() of these options, on `nodes` nodes.
-    algo::Layout layout(int nodes = 1) const;
-    // compact, scatter, list (--pus given) or launcher.
-    std::string placement_name() const { return from_launcher ? "launcher" : pus.empty() ? placement : "list"; }
-};
 
 // The machine the execution commands run on: hwloc's discovery ("live"), or
 // a saved description of this machine (an lstopo export, "-" for standard

@@ -32,7 +32,7 @@ namespace {
 
 struct DemoOptions {
     AlgorithmOptions algorithm;
-    ThisMachineOptions machine;
+    MachineOptions machine;
     std::string params;
     int calibration_attempts = 3;
     std::string bytes = "8B:16MiB";
@@ -57,7 +57,7 @@ CommandRun add_demo_command(CLI::App& app) {
     auto options = std::make_shared<DemoOptions>();
     options->algorithm.algorithm = "tree,tiled,dissemination";
     options->algorithm.add_to(*command, true);
-    options->machine.add_to(*command, "threads (ranks); 0 = one per core");
+    options->machine.add_this_machine_to(*command, "threads (ranks); 0 = one per core");
     command->add_option("--params", options->params,
                         "cost parameters for this machine (default: a quick calibration, kept in the output folder "
                         "and reused on this host)");
@@ -76,7 +76,7 @@ CommandRun add_demo_command(CLI::App& app) {
         if (attempts_option->count() > 0 && !options->params.empty())
             throw UsageError("--attempts goes with the calibration, not with --params");
         const auto specs = sweep_specs(options->algorithm, options->bytes);  // checks the arguments before any work
-        const algo::Layout layout = options->machine.layout();
+        const algo::Layout layout = options->machine.layout_here();
         for (const auto& spec : specs) (void)algo::check_schedule_request(spec, layout);
         const auto& machine = layout.machine;
         const std::unique_ptr<OutputFolder> folder = open_output_folder(

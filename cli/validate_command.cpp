@@ -31,7 +31,7 @@ namespace {
 struct ValidateOptions {
     std::string engine = "threads";
     AlgorithmOptions algorithm;
-    ThisMachineOptions machine;
+    MachineOptions machine;
     std::string params;
     bool calibrate = false;
     bool quick = false;
@@ -76,15 +76,15 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     const auto refuse_process_count = [&](int started_processes) {
         throw UsageError(fmt::format("--ranks-as processes runs one MPI process per rank: --threads {} needs mpirun "
                                      "-np {}, and {} started",
-                                     options.machine.threads, options.machine.threads, started_processes));
+                                     options.machine.ranks_per_node, options.machine.ranks_per_node, started_processes));
     };
     // Without a launcher this is one process: say so before MPI starts.
-    if (ranks_are_processes && options.machine.threads > 1 && !exec::MpiWorld::launched_by_mpirun())
+    if (ranks_are_processes && options.machine.ranks_per_node > 1 && !exec::MpiWorld::launched_by_mpirun())
         refuse_process_count(1);
     const StartedMpi started = start_mpi(command, ranks_are_processes ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE);
     if (started.exit_code != 0) return started.exit_code;
     const exec::MpiWorld& world = *started.world;
-    ThisMachineOptions machine_options = options.machine;
+    MachineOptions machine_options = options.machine;
     if (ranks_are_processes)
         if (const int code = follow_launcher_binding(world, command, machine_options.topology, !machine_options.no_pin, 1,
                                                      machine_options.pus, machine_options.from_launcher, "node"))
@@ -96,12 +96,12 @@ int validate_on_mpi_processes(const ValidateOptions& options, bool trace_bytes_g
     std::unique_ptr<OutputFolder> folder;
     if (const int code = agree_on(world, [&] {
             if (ranks_are_processes) {
-                ThisMachineOptions one_node = machine_options;
-                if (one_node.threads == 0) one_node.threads = world.size();
-                if (one_node.threads != world.size()) refuse_process_count(world.size());
-                layout.emplace(one_node.layout(1));
+                MachineOptions one_node = machine_options;
+                if (one_node.ranks_per_node == 0) one_node.ranks_per_node = world.size();
+                if (one_node.ranks_per_node != world.size()) refuse_process_count(world.size());
+                layout.emplace(one_node.layout_here(1));
             } else {
-                layout.emplace(options.machine.layout(world.size()));
+                layout.emplace(options.machine.layout_here(world.size()));
             }
             specs = sweep_specs(options.algorithm, options.bytes);
             for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout);
@@ -158,7 +158,7 @@ CommandRun add_validate_command(CLI::App& app) {
                         "nodes are the MPI processes)")
         ->check(CLI::IsMember({"threads", "mpi"}))
         ->capture_default_str();
-    options->machine.add_to(*command, "threads (ranks) per node; 0 = one per core");
+    options->machine.add_this_machine_to(*command, "threads (ranks) per node; 0 = one per core");
     auto* params = command->add_option("--params", options->params,
                                        "cost parameters for this machine: a JSON file (numacoll calibrate writes one, "
                                        "see docs/params.md) or a bundled name; default: generic");
@@ -229,7 +229,7 @@ CommandRun add_validate_command(CLI::App& app) {
             specs = {saved->spec};
             trace_bytes = saved->spec.bytes;
         } else {
-            layout_made = options->machine.layout();
+            layout_made = options->machine.layout_here();
             specs = sweep_specs(options->algorithm, options->bytes);
             for (const auto& spec : specs) (void)algo::check_schedule_request(spec, *layout_made);
             trace_bytes = trace_bytes_of(*options, trace_bytes_given);
