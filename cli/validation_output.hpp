@@ -1,5 +1,5 @@
 // What `validate` and the main job share: running a validation sweep into a
-// folder (cli/plotting.hpp draws it).
+// folder (plots/plotting.hpp draws it).
 #pragma once
 
 #include <cstdint>
