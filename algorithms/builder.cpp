@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "schedule/program_order.hpp"
+
 namespace numacoll::algo {
 
 namespace {
@@ -38,8 +40,9 @@ int ScheduleBuilder::add_temp(int rank, std::uint64_t bytes, const std::string& 
     return schedule_.add_buffer({name, rank, bytes, BufferRole::temp, layout_.ranks[rank].numa});
 }
 
-int ScheduleBuilder::add_ordered(sched::Task task, const std::vector<int>& deps, bool blocks_thread) {
+int ScheduleBuilder::add_ordered(sched::Task task, const std::vector<int>& deps) {
     const int thread = task.thread;
+    const bool holds = sched::holds_its_rank(task.kind);
     const std::vector<int>* all_deps = &deps;
     if (last_[thread] >= 0) {
         deps_with_last_.assign(deps.begin(), deps.end());
@@ -47,7 +50,7 @@ int ScheduleBuilder::add_ordered(sched::Task task, const std::vector<int>& deps,
         all_deps = &deps_with_last_;
     }
     const int id = schedule_.add_task(std::move(task), *all_deps);
-    if (blocks_thread) last_[thread] = id;
+    if (holds) last_[thread] = id;
     return id;
 }
 
@@ -55,7 +58,7 @@ int ScheduleBuilder::copy(int thread, Range from, Range to, const std::vector<in
     sched::Task task = task_of(TaskKind::copy, thread, label);
     task.reads = {from};
     task.write = to;
-    return add_ordered(std::move(task), deps, true);
+    return add_ordered(std::move(task), deps);
 }
 
 int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to, const std::vector<int>& deps,
@@ -63,13 +66,13 @@ int ScheduleBuilder::reduce(int thread, const std::vector<Range>& from, Range to
     sched::Task task = task_of(TaskKind::reduce, thread, label);
     task.reads.assign(from.begin(), from.end());
     task.write = to;
-    return add_ordered(std::move(task), deps, true);
+    return add_ordered(std::move(task), deps);
 }
 
 int ScheduleBuilder::flag(int from, int to, const std::vector<int>& deps, const std::string& label) {
     sched::Task task = task_of(TaskKind::flag, from, label);
     task.peer = to;
-    return add_ordered(std::move(task), deps, false);
+    return add_ordered(std::move(task), deps);
 }
 
 int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, const std::vector<int>& deps,
@@ -78,11 +81,11 @@ int ScheduleBuilder::net(int from, int to, Range from_range, Range to_range, con
     task.peer = to;
     if (from_range.buffer >= 0) task.reads = {from_range};
     task.write = to_range;
-    return add_ordered(std::move(task), deps, false);
+    return add_ordered(std::move(task), deps);
 }
 
 int ScheduleBuilder::wait(int thread, const std::vector<int>& deps, const std::string& label) {
-    return add_ordered(task_of(TaskKind::wait, thread, label), deps, true);
+    return add_ordered(task_of(TaskKind::wait, thread, label), deps);
 }
 
 int ScheduleBuilder::wait_for_others(int thread, const std::vector<int>& tasks, const std::string& label) {
@@ -95,7 +98,7 @@ int ScheduleBuilder::wait_for_others(int thread, const std::vector<int>& tasks, 
 int ScheduleBuilder::compute(int thread, double flops, const std::vector<int>& deps, const std::string& label) {
     sched::Task task = task_of(TaskKind::compute, thread, label);
     task.flops = flops;
-    return add_ordered(std::move(task), deps, true);
+    return add_ordered(std::move(task), deps);
 }
 
 Schedule ScheduleBuilder::finish() { return std::move(schedule_); }

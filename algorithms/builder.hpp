@@ -60,7 +60,9 @@ public:
     Schedule finish();
 
 private:
-    int add_ordered(sched::Task task, const std::vector<int>& deps, bool blocks_thread);
+    // Adds `task` after deps and its thread's last task that holds the
+    // thread (schedule/program_order.hpp: the rule every engine follows).
+    int add_ordered(sched::Task task, const std::vector<int>& deps);
 
     const Layout& layout_;
     Schedule schedule_;

@@ -130,7 +130,7 @@ Schedule generate_schedule(CollectiveSpec spec, const Layout& layout, sched::Sch
     Schedule schedule = info.generate(request.spec, layout, options);
     schedule.rank_kind = info.ranks;
     schedule.provenance["numacoll"] = numacoll::version_and_revision;
-    schedule.provenance["topology"] = layout.machine->source.empty() ? layout.machine->name : layout.machine->source;
+    schedule.provenance["topology"] = layout.machine->label();
     return schedule;
 }
 

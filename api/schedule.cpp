@@ -164,8 +164,7 @@ Schedule ScheduleWriter::finish() {
     const sched::CollectiveSpec spec = builder_->spec();
     sched::Schedule schedule = builder_->finish();
     builder_ = std::make_unique<algo::ScheduleBuilder>(*layout_, spec);  // empty, for the next one
-    const topo::Machine& machine = *layout_->machine;
-    schedule.provenance["topology"] = machine.source.empty() ? machine.name : machine.source;
+    schedule.provenance["topology"] = layout_->machine->label();
     return Access::wrap(std::move(schedule));
 }
 

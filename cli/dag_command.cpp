@@ -193,7 +193,7 @@ CommandRun add_dag_command(CLI::App& app) {
                                         schedule.rank_count(), schedule.nodes);
         if (options->stats) {
             const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), schedule.nodes);
-            report_stream << fmt::format("{}, {}\n", what, machine->source.empty() ? machine->name : machine->source)
+            report_stream << fmt::format("{}, {}\n", what, machine->label())
                           << sim::format_stats(sim::schedule_stats(schedule, platform));
             if (!options->check) return finish_report(0);
         }

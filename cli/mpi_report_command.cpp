@@ -112,7 +112,7 @@ CommandRun add_mpi_report_command(CLI::App& app) {
         const costs::Params params = costs::params_for(*machine, options->params);
         announce_generic_params(params, *machine, "mpi-report", false);
         std::string csv = "collective,algorithm,datatype,bytes,ranks,nodes,calls,measured_median_ns,simulated_ns,error\n";
-        std::cout << fmt::format("simulated on {} with params {}:\n", machine->source.empty() ? machine->name : machine->source,
+        std::cout << fmt::format("simulated on {} with params {}:\n", machine->label(),
                                  params.origin);
         std::cout << fmt::format("  {:<10} {:<14} {:<8} {:>9} {:>5} {:>7} {:>14} {:>14} {:>8}\n", "collective", "algorithm",
                                  "datatype", "bytes", "ranks", "calls", "median ns", "simulated ns", "error");

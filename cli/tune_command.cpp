@@ -220,7 +220,7 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
                                       {{"--topology", options.topology, false}, {"--params", options.params, false}});
     if (progress_reports())
         std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", setup.planned, options.engine,
-                                 setup.machine->source.empty() ? setup.machine->name : setup.machine->source);
+                                 setup.machine->label());
     return setup;
 }
 
@@ -234,7 +234,7 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     OutputFolder& folder = *setup.folder;
     const results::Provenance provenance = results::current_provenance();
     const std::map<std::string, std::string> about = {
-        {"engine", options.engine},          {"topology", machine.source.empty() ? machine.name : machine.source},
+        {"engine", options.engine},          {"topology", machine.label()},
         {"params", setup.params.origin},     {"numacoll", provenance.numacoll},
         {"date", provenance.date},           {"simgrid", sim::simgrid_description()},
         {"datatype", options.datatype},      {"op", options.op},

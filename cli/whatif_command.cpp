@@ -102,7 +102,7 @@ int run_whatif(const WhatifOptions& options) {
                 variant.description = "synthetic:" + tune::synthetic_description(variant.shape);
             } else {
                 variant.machine = base_machine;
-                variant.description = base_machine->source.empty() ? base_machine->name : base_machine->source;
+                variant.description = base_machine->label();
             }
             variants.push_back(std::move(variant));
         }

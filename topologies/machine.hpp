@@ -93,6 +93,10 @@ struct Machine {
     std::vector<IoDevice> io_devices;
     std::optional<Distances> distances;
 
+    // What names this machine in outputs, and loads it again: the spec it was
+    // loaded from, else its name.
+    const std::string& label() const { return source.empty() ? name : source; }
+
     int core_count() const { return static_cast<int>(cores.size()); }
     int pu_count() const { return static_cast<int>(pus.size()); }
     const Object& core(int logical) const { return objects[cores[logical]]; }

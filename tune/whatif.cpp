@@ -49,7 +49,7 @@ NodeShape shape_of(const topo::Machine& machine) {
         throw UsageError(fmt::format("{} is not a machine whose shape can be varied ({} packages, {} NUMA nodes, {} "
                                      "last-level caches, {} cores): every package needs its own NUMA nodes and caches, "
                                      "as in synthetic:Package:P NUMANode:N L3Cache:L Core:C",
-                                     machine.source.empty() ? machine.name : machine.source, shape.packages, numas, llcs,
+                                     machine.label(), shape.packages, numas, llcs,
                                      cores));
     shape.numa_per_package = numas / shape.packages;
     shape.llc_per_package = llcs / shape.packages;
@@ -57,7 +57,7 @@ NodeShape shape_of(const topo::Machine& machine) {
     if (shape.llc_per_package % shape.numa_per_package != 0)
         throw UsageError(fmt::format("{} has {} NUMA nodes per package and {} last-level caches: a NUMA node there "
                                      "does not hold whole caches, which a synthetic description cannot say",
-                                     machine.source.empty() ? machine.name : machine.source, shape.numa_per_package,
+                                     machine.label(), shape.numa_per_package,
                                      shape.llc_per_package));
     const auto nics = machine.nics();
     shape.nic_numa = nics.empty() ? 0 : std::max(0, nics.front()->numa_node);
