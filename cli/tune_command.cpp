@@ -199,12 +199,9 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
     setup.params = costs::params_for(*setup.machine, options.params);
     setup.planned = tune::planned_timings(request);
     if (setup.planned > max_timings)
-        throw UsageError(fmt::format("that is {} timings ({} candidates x shapes x sizes); at most {}: name fewer "
+        throw UsageError(fmt::format("that is {} timings ({} shapes x sizes x candidates); at most {}: name fewer "
                                      "algorithms, sizes, segments or shapes",
-                                     setup.planned,
-                                     setup.planned / (request.nodes.size() * request.ranks_per_node.size() *
-                                                      request.bytes.size()),
-                                     max_timings));
+                                     setup.planned, request.nodes.size() * request.ranks_per_node.size(), max_timings));
     // Every point and candidate as sim checks it, and every shape laid out, before any timing.
     setup.check = tune::check_sweep(request, setup.machine);
     if (measuring)
@@ -222,6 +219,19 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
         std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", setup.planned, options.engine,
                                  setup.machine->label());
     return setup;
+}
+
+// ompi-mca.txt: the --mca lines that load each rules file from `folder`, or,
+// when no rule was written, why not and no line to load nothing.
+std::string ompi_mca_lines(const std::string& folder, bool no_rules, const std::vector<std::string>& without_rules) {
+    std::string mca;
+    for (const std::string& line : without_rules) mca += "# no rules for " + line + "\n";
+    if (no_rules) return mca + "# no Open MPI rules were written: there is nothing for Open MPI to load\n";
+    const std::string load = "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename " + folder;
+    mca += "# Open MPI 4.x: the classic rules file (no version line)\n" + load + "/ompi-rules.conf\n";
+    mca += "# Open MPI 5.x: the classic rules file with its version line\n" + load + "/ompi-rules-v2.conf\n";
+    mca += "# Open MPI releases that read JSON rules\n" + load + "/ompi-rules.json\n";
+    return mca;
 }
 
 // Picks the winners and writes every file of the folder, then the pictures,
@@ -245,22 +255,16 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
                     options.engine, about.at("topology"), setup.params.origin, options.datatype, options.op),
         "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers)",
         fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
+    const std::vector<std::string> without_rules = tune::collectives_without_rules(points, rules);
+    std::vector<std::string> comments_with_gaps = comments;
+    for (const std::string& line : without_rules) comments_with_gaps.push_back("no rules for " + line);
     const std::string absolute = std::filesystem::absolute(options.folder).lexically_normal().string();
-    std::string mca;
-    mca += "# Open MPI 4.x: the classic rules file (no version line)\n";
-    mca += fmt::format("--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules.conf\n",
-                       absolute);
-    mca += "# Open MPI 5.x: the classic rules file with its version line\n";
-    mca += fmt::format(
-        "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules-v2.conf\n", absolute);
-    mca += "# Open MPI releases that read JSON rules\n";
-    mca += fmt::format("--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename {}/ompi-rules.json\n",
-                       absolute);
+    const std::string mca = ompi_mca_lines(absolute, rules.empty(), without_rules);
     const std::vector<std::string> texts = {tune::selection_csv(rows),
                                             tune::selection_json(rows, about),
                                             tune::timings_csv(points),
-                                            tune::ompi_classic_rules(rules, false, comments),
-                                            tune::ompi_classic_rules(rules, true, comments),
+                                            tune::ompi_classic_rules(rules, false, comments_with_gaps),
+                                            tune::ompi_classic_rules(rules, true, comments_with_gaps),
                                             tune::ompi_json_rules(rules, about),
                                             mca};
     std::vector<std::string> written = folder_files();
@@ -275,6 +279,7 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     for (const auto& rule : rules) points_with_ompi += static_cast<int>(rule.choices.size());
     std::cout << fmt::format("{} points chosen ({} candidates timed); {} Open MPI rules over {} communicator shapes\n",
                              rows.size(), setup.planned, points_with_ompi, rules.size());
+    for (const std::string& line : without_rules) std::cout << "no Open MPI rules for " << line << "\n";
     for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
 }
 

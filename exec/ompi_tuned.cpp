@@ -34,9 +34,9 @@ const std::vector<OmpiTunedAlgorithm>& ompi_tuned_algorithms() {
         {C::barrier, "linear", "linear", 1},
         {C::barrier, "double-ring", "double_ring", 2},
         {C::barrier, "recursive-doubling", "recursive_doubling", 3},
-        {C::barrier, "bruck", "bruck", 4},
+        {C::barrier, "dissemination", "bruck", 4},  // Bruck's barrier is the dissemination barrier
         {C::barrier, "two-proc", "two_proc", 5},
-        {C::barrier, "tree", "tree", 6},
+        {C::barrier, "binomial", "tree", 6},
         {C::scatter, "linear", "basic_linear", 1},
         {C::scatter, "binomial", "binomial", 2},
         {C::scatter, "linear-nb", "linear_nb", 3},

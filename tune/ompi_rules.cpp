@@ -106,6 +106,61 @@ bool ompi_expressible(sched::Collective collective, const Candidate& candidate) 
     return true;
 }
 
+std::vector<std::string> collectives_without_rules(const std::vector<TunePoint>& points,
+                                                   const std::vector<OmpiCommRule>& rules) {
+    std::vector<sched::Collective> swept;
+    for (const TunePoint& point : points)
+        if (std::find(swept.begin(), swept.end(), point.collective) == swept.end()) swept.push_back(point.collective);
+    std::vector<std::string> lines;
+    for (sched::Collective collective : swept) {
+        const std::string name = sched::to_string(collective);
+        if (std::any_of(rules.begin(), rules.end(), [&](const OmpiCommRule& r) { return r.collective == collective; }))
+            continue;
+        if (collective == sched::Collective::pingpong) {
+            lines.push_back(name + ": not a collective of Open MPI's coll/tuned");
+            continue;
+        }
+        std::vector<std::string> timed, counterparts, expressible;
+        bool any_time = false;
+        for (const TunePoint& point : points) {
+            if (point.collective != collective) continue;
+            for (const CandidateTime& entry : point.times) {
+                const std::string& algorithm = entry.candidate.algorithm;
+                if (std::find(timed.begin(), timed.end(), algorithm) == timed.end()) timed.push_back(algorithm);
+                if (ompi_counterpart(collective, algorithm) == nullptr) continue;
+                if (std::find(counterparts.begin(), counterparts.end(), algorithm) == counterparts.end())
+                    counterparts.push_back(algorithm);
+                if (!ompi_expressible(collective, entry.candidate)) continue;
+                expressible.push_back(algorithm);
+                any_time = any_time || entry.time_ns.has_value();
+            }
+        }
+        std::string open_mpi_names;
+        for (const auto& entry : exec::ompi_tuned_algorithms())
+            if (entry.collective == collective &&
+                std::any_of(algo::algorithm_registry().begin(), algo::algorithm_registry().end(),
+                            [&](const algo::AlgorithmInfo& info) {
+                                return info.collective == collective && info.name == entry.name;
+                            }))
+                open_mpi_names += (open_mpi_names.empty() ? "" : ", ") + entry.name;
+        const auto joined = [](const std::vector<std::string>& names) {
+            std::string text;
+            for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+            return text;
+        };
+        if (counterparts.empty())
+            lines.push_back(fmt::format("{}: none of the algorithms timed ({}) is one of Open MPI's; time one of {}",
+                                        name, joined(timed), open_mpi_names.empty() ? "none" : open_mpi_names));
+        else if (expressible.empty())
+            lines.push_back(fmt::format("{}: Open MPI cannot run {} with the options timed (threads, a hierarchy, or a "
+                                        "leader other than rank order)",
+                                        name, joined(counterparts)));
+        else if (!any_time)
+            lines.push_back(fmt::format("{}: none of Open MPI's algorithms could be timed here", name));
+    }
+    return lines;
+}
+
 std::vector<OmpiCommRule> ompi_rules(const std::vector<TunePoint>& points) {
     std::vector<OmpiCommRule> rules;
     for (const TunePoint& point : points) {

@@ -74,6 +74,13 @@ struct OmpiCommRule {
 // rules; a shape where no candidate is expressible has no rule.
 std::vector<OmpiCommRule> ompi_rules(const std::vector<TunePoint>& points);
 
+// Why each collective of the sweep that got no rule got none, one line per
+// collective in the sweep's order ("allreduce: ..."): Open MPI has no such
+// collective, no candidate timed is one of its algorithms, none of them in
+// a form it can run, or none of them could be timed.
+std::vector<std::string> collectives_without_rules(const std::vector<TunePoint>& points,
+                                                   const std::vector<OmpiCommRule>& rules);
+
 // Whether Open MPI can run this candidate as numacoll simulates it.
 bool ompi_expressible(sched::Collective collective, const Candidate& candidate);
 

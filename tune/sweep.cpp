@@ -20,6 +20,13 @@ bool has_option(const algo::AlgorithmInfo& info, const std::string& name) {
                        [&](const sched::OptionInfo& option) { return option.name == name; });
 }
 
+// The sizes a collective is timed at: a barrier moves no data, so it is
+// timed once per shape, at 0 bytes, whatever sizes the sweep names.
+std::vector<std::uint64_t> sizes_of(sched::Collective collective, const SweepRequest& request) {
+    if (collective == sched::Collective::barrier) return {0};
+    return request.bytes;
+}
+
 }  // namespace
 
 std::vector<Candidate> candidates_for(sched::Collective collective, const SweepRequest& request) {
@@ -71,9 +78,10 @@ std::vector<Candidate> candidates_for(sched::Collective collective, const SweepR
 }
 
 std::size_t planned_timings(const SweepRequest& request) {
-    std::size_t per_point = 0;
-    for (sched::Collective collective : request.collectives) per_point += candidates_for(collective, request).size();
-    return per_point * request.nodes.size() * request.ranks_per_node.size() * request.bytes.size();
+    std::size_t per_shape = 0;
+    for (sched::Collective collective : request.collectives)
+        per_shape += candidates_for(collective, request).size() * sizes_of(collective, request).size();
+    return per_shape * request.nodes.size() * request.ranks_per_node.size();
 }
 
 namespace {
@@ -126,7 +134,7 @@ void for_each_point(const SweepRequest& request, const std::shared_ptr<const top
             for (int per_node : request.ranks_per_node) {
                 const algo::Layout layout = layout_of(machine, nodes, per_node);
                 point.layout = &layout;
-                for (std::uint64_t bytes : request.bytes) {
+                for (std::uint64_t bytes : sizes_of(collective, request)) {
                     point.bytes = bytes;
                     visit(point);
                     ++point.index;

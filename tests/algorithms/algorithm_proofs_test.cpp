@@ -68,7 +68,8 @@ std::pair<std::string, std::string> chunk_option(const Variant& variant) {
     const auto& info = algo::find_algorithm(variant.collective, variant.algorithm);
     for (const auto& option : info.options) {
         if (option.name == "strip") return {"strip", "off"};
-        if (option.name == "segment") return {"segment", "0"};
+        // A segment that must be set (segmented-ring) is "off" at the first value it names.
+        if (option.name == "segment") return {"segment", option.values.empty() ? "0" : option.values.front()};
     }
     return {"", ""};
 }

@@ -77,7 +77,7 @@ TEST(TaskBudget, ARequestIsCheckedAsGenerationWouldWithoutGenerating) {
     const algo::Layout layout = westmere_layout();
     // What generation refuses before it generates, the check refuses with the same words.
     for (const auto& bad : {spec(sched::Collective::bcast, "binomial", 1 << 20, {{"segment", "1"}}),
-                            spec(sched::Collective::allreduce, "tree", 12), spec(sched::Collective::allreduce, "ring", 64),
+                            spec(sched::Collective::allreduce, "tree", 12), spec(sched::Collective::allreduce, "spiral", 64),
                             spec(sched::Collective::allreduce, "tree", 64, {{"colour", "blue"}})}) {
         const std::string why = check_refusal(bad, layout);
         EXPECT_FALSE(why.empty()) << bad.algorithm << " " << bad.bytes;

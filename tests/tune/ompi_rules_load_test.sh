@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Open MPI reads the classic rules file `numacoll tune` writes, and runs the
-# broadcast algorithm it names. Open MPI 4.1's release builds print nothing
-# about their coll/tuned decisions, so the test watches the traffic instead:
-# pml/monitoring counts the bytes each rank sends each other rank. On 4
-# ranks, 10 broadcasts of 1 KiB from rank 0 move 10 KiB
-#   - from rank 0 to rank 3 with the linear algorithm (the root sends to all),
-#   - from rank 2 to rank 3 and never from 0 to 3 with the pipeline (one chain),
-#   - from rank 1 to rank 3 with Open MPI's default here (binomial), so the
-#     file, not the default, made the difference.
+# algorithm it names, for the broadcast, the allreduce, the barrier and the
+# scatter. Open MPI 4.1's release builds print nothing about their
+# coll/tuned decisions, so the test watches the traffic instead:
+# pml/monitoring counts the bytes and messages each rank sends each other
+# rank. On 4 ranks, 10 calls of 1 KiB (per rank, or per block) from rank 0:
+#   bcast linear: 0 sends 3 the 10 KiB (the root sends to all);
+#   bcast pipeline: 2 sends 3 the 10 KiB, 0 never sends 3 (one chain);
+#   allreduce ring: 3 sends 0 two times 3/4 of each vector, 0 never sends 2;
+#   allreduce rabenseifner: 0 sends 2 half of each vector (recursive doubling sends it all);
+#   allreduce linear: 0 sends 3 each result, 2 never sends 3;
+#   barrier double-ring: 3 signals 0 twice per barrier, 0 never signals 3;
+#   barrier recursive-doubling: 0 and 3 never signal each other;
+#   scatter linear: 0 sends 3 its blocks, 2 never sends 3;
+# each against Open MPI's own choice here without the file (recursive
+# doubling, a linear barrier, binomial broadcast and scatter), so the file,
+# not the default, made the difference. The harness's own barriers follow
+# the file too; its other traffic stays below 1 KiB between those ranks.
 # Then `numacoll tune --engine mpi` under mpirun: two processes for two
 # nodes write one table; a world of the wrong size ends them all.
 # Usage: ompi_rules_load_test.sh MPIEXEC NUMACOLL
@@ -18,49 +27,91 @@ trap 'rm -rf "$scratch"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# Bytes rank $2 sent rank $3 in the monitoring files with prefix $1 (0 when none).
-sent() {
-  cat "$1".*.prof 2>/dev/null | awk -v from="$2" -v to="$3" '$1 == "E" && $2 == from && $3 == to { total += $4 } END { print total + 0 }'
+# Bytes (field 4) or messages (field 6) rank $3 sent rank $4 in the monitoring files with prefix $2.
+traffic() {
+  cat "$2".*.prof 2>/dev/null |
+    awk -v field="$1" -v from="$3" -v to="$4" '$1 == "E" && $2 == from && $3 == to { total += $field } END { print total + 0 }'
 }
+sent() { traffic 4 "$@"; }
+messages() { traffic 6 "$@"; }
 
-# Runs 10 broadcasts of 1 KiB on 4 ranks, with the rules file $2 when given; monitoring prefix $1.
-broadcast() {
-  local prefix=$1 rules=${2:-}
+# Runs 10 calls of collective $2 (1 KiB; a barrier moves none) on 4 ranks,
+# with the rules file $3 when given; monitoring prefix $1.
+collective() {
+  local prefix=$1 name=$2 rules=${3:-} bytes=1KiB
+  [[ $name == barrier ]] && bytes=0
   local args=(--mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$prefix")
   [[ -n $rules ]] && args+=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "$rules")
-  timeout 120 "$mpiexec" -np 4 --oversubscribe "${args[@]}" "$numacoll" baseline -c bcast --bytes 1KiB -n 10 \
+  timeout 120 "$mpiexec" -np 4 --oversubscribe "${args[@]}" "$numacoll" baseline -c "$name" --bytes "$bytes" -n 10 \
     --warmup 0 -q -o "$scratch/baseline.csv" >/dev/null 2>"$scratch/err"
 }
 
-for algorithm in linear pipeline; do
-  folder="$scratch/tune-$algorithm"
-  if ! "$numacoll" tune -t "synthetic:Package:1 Core:4" --params generic -c bcast -a "$algorithm" --bytes 8,1KiB \
+# Tunes $1 with only algorithm $2 on 4 simulated ranks, then runs it under
+# the rules; sets `mon` to the monitoring prefix.
+under_rules() {
+  local name=$1 algorithm=$2 folder="$scratch/tune-$1-$2" prefix="$scratch/mon-$1-$2"
+  mon=$prefix
+  if ! "$numacoll" tune -t "synthetic:Package:1 Core:4" --params generic -c "$name" -a "$algorithm" --bytes 8,1KiB \
       --engine sim --no-plots -q -o "$folder" >/dev/null 2>"$scratch/err"; then
-    fail "tune -a $algorithm failed: $(cat "$scratch/err")"
-    continue
+    fail "tune -c $name -a $algorithm failed: $(cat "$scratch/err")"
+    return 1
   fi
-  grep -q "# $algorithm, chosen at" "$folder/ompi-rules.conf" || fail "the rules file does not name $algorithm"
-  if ! broadcast "$scratch/mon-$algorithm" "$folder/ompi-rules.conf"; then
-    fail "the broadcast under $algorithm's rules failed: $(cat "$scratch/err")"
-    continue
+  grep -q "# $algorithm, chosen at" "$folder/ompi-rules.conf" || fail "the $name rules file does not name $algorithm"
+  if ! collective "$prefix" "$name" "$folder/ompi-rules.conf"; then
+    fail "$name under $algorithm's rules failed: $(cat "$scratch/err")"
+    return 1
   fi
-  root_to_last=$(sent "$scratch/mon-$algorithm" 0 3)
-  chain_to_last=$(sent "$scratch/mon-$algorithm" 2 3)
-  case $algorithm in
-    linear) ((root_to_last >= 10240)) || fail "linear: rank 0 sent rank 3 only $root_to_last bytes" ;;
-    pipeline)
-      ((chain_to_last >= 10240)) || fail "pipeline: rank 2 sent rank 3 only $chain_to_last bytes"
-      ((root_to_last < 1024)) || fail "pipeline: rank 0 sent rank 3 $root_to_last bytes (not a chain)" ;;
-  esac
-done
+}
 
-# Without a rules file Open MPI picks its own broadcast, whose traffic differs from both.
-if broadcast "$scratch/mon-default"; then
-  ((  $(sent "$scratch/mon-default" 0 3) < 1024 && $(sent "$scratch/mon-default" 2 3) < 1024 )) ||
-    echo "note: Open MPI's default broadcast here looks like linear or pipeline; the checks above still hold"
-else
-  fail "the broadcast without rules failed: $(cat "$scratch/err")"
+expect() {  # description, condition (an arithmetic expression)
+  (($2)) || fail "$1"
+}
+
+if under_rules bcast linear; then
+  expect "bcast linear: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
 fi
+if under_rules bcast pipeline; then
+  expect "bcast pipeline: rank 2 sent rank 3 only $(sent "$mon" 2 3) bytes" "$(sent "$mon" 2 3) >= 10240"
+  expect "bcast pipeline: rank 0 sent rank 3 $(sent "$mon" 0 3) bytes (not a chain)" "$(sent "$mon" 0 3) < 1024"
+fi
+if under_rules allreduce ring; then
+  expect "allreduce ring: rank 3 sent rank 0 only $(sent "$mon" 3 0) bytes" "$(sent "$mon" 3 0) >= 15360"
+  expect "allreduce ring: rank 0 sent rank 2 $(sent "$mon" 0 2) bytes (not a ring)" "$(sent "$mon" 0 2) < 1024"
+fi
+if under_rules allreduce rabenseifner; then
+  expect "allreduce rabenseifner: rank 0 sent rank 2 $(sent "$mon" 0 2) bytes, not half of 10 KiB" \
+    "$(sent "$mon" 0 2) >= 5120 && $(sent "$mon" 0 2) < 5120 + 1024"
+fi
+if under_rules allreduce linear; then
+  expect "allreduce linear: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
+  expect "allreduce linear: rank 2 sent rank 3 $(sent "$mon" 2 3) bytes" "$(sent "$mon" 2 3) < 1024"
+fi
+if under_rules barrier double-ring; then
+  expect "barrier double-ring: rank 3 signalled rank 0 only $(messages "$mon" 3 0) times" "$(messages "$mon" 3 0) >= 20"
+  expect "barrier double-ring: rank 0 signalled rank 3 $(messages "$mon" 0 3) times" "$(messages "$mon" 0 3) == 0"
+fi
+if under_rules barrier recursive-doubling; then
+  expect "barrier recursive-doubling: ranks 0 and 3 exchanged $(messages "$mon" 0 3) and $(messages "$mon" 3 0) messages" \
+    "$(messages "$mon" 0 3) + $(messages "$mon" 3 0) == 0"
+fi
+if under_rules scatter linear; then
+  expect "scatter linear: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
+  expect "scatter linear: rank 2 sent rank 3 $(sent "$mon" 2 3) bytes" "$(sent "$mon" 2 3) < 1024"
+fi
+
+# Without a rules file Open MPI picks its own, whose traffic differs from what the files asked for.
+for name in bcast allreduce barrier scatter; do
+  collective "$scratch/mon-default-$name" "$name" || fail "$name without rules failed: $(cat "$scratch/err")"
+done
+mon="$scratch/mon-default"
+(( $(sent "$mon-bcast" 0 3) < 1024 && $(sent "$mon-bcast" 2 3) < 1024 )) ||
+  echo "note: Open MPI's default broadcast here looks like linear or pipeline; the checks above still hold"
+(( $(sent "$mon-allreduce" 3 0) < 1024 && $(sent "$mon-allreduce" 0 3) < 1024 )) ||
+  echo "note: Open MPI's default allreduce here looks like ring or linear; the checks above still hold"
+(( $(messages "$mon-barrier" 0 3) > 0 )) ||
+  echo "note: Open MPI's default barrier here looks like double-ring or recursive doubling; the checks above still hold"
+(( $(sent "$mon-scatter" 0 3) < 1024 )) ||
+  echo "note: Open MPI's default scatter here looks linear; the checks above still hold"
 
 # The same tables from measurements: two MPI processes standing for two nodes.
 if timeout 120 "$mpiexec" -np 2 --oversubscribe "$numacoll" tune --engine mpi --nodes 2 --ranks 1 -c bcast \

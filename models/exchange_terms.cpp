@@ -1,0 +1,60 @@
+#include "models/exchange_terms.hpp"
+
+#include <cmath>
+
+namespace numacoll::models {
+
+namespace {
+
+int largest_power_of_two(int p) {
+    int power = 1;
+    while (2 * power <= p) power *= 2;
+    return power;
+}
+
+// The excess ranks' fold before the exchanges and their copy after.
+double excess_ns(int p, const P2pTerms& t, double bytes) {
+    const int excess = p - largest_power_of_two(p);
+    if (excess == 0) return 0;
+    return t.signal_ns(excess) + t.fold_ns(bytes, excess) + t.signal_ns(excess) + t.copy_ns(bytes, excess);
+}
+
+}  // namespace
+
+double ring_allreduce_ns(int p, const P2pTerms& t, double bytes) {
+    if (p <= 1) return t.local_copy_ns(bytes);
+    const double piece = bytes / p;
+    return (p - 1) * (t.signal_ns(p) + t.fold_ns(piece, p) + t.signal_ns(p) + t.copy_ns(piece, p));
+}
+
+double recursive_doubling_allreduce_ns(int p, const P2pTerms& t, double bytes) {
+    if (p <= 1) return t.local_copy_ns(bytes);
+    const int power = largest_power_of_two(p);
+    double time = excess_ns(p, t, bytes);
+    for (int mask = 1; mask < power; mask *= 2) time += t.signal_ns(power) + t.fold_ns(bytes, power);
+    return time;
+}
+
+double rabenseifner_allreduce_ns(int p, const P2pTerms& t, double bytes) {
+    if (p <= 1) return t.local_copy_ns(bytes);
+    const int power = largest_power_of_two(p);
+    double time = excess_ns(p, t, bytes);
+    for (int mask = power / 2; mask >= 1; mask /= 2) time += t.signal_ns(power) + t.fold_ns(bytes * mask / power, power);
+    for (int mask = 1; mask < power; mask *= 2) time += t.signal_ns(power) + t.copy_ns(bytes * mask / power, power);
+    return time;
+}
+
+double segmented_ring_allreduce_ns(int p, const P2pTerms& t, double bytes, double segment_bytes) {
+    const double chunk = segment_bytes * p;
+    const int chunks = segment_count(bytes, chunk);
+    double time = 0;
+    for (int c = 0; c < chunks; ++c) time += ring_allreduce_ns(p, t, segment_size(bytes, chunk, c));
+    // The inputs' ready flags are raised once, for the first chunk.
+    return time - (chunks - 1) * (p > 1 ? t.signal_ns(p) : 0);
+}
+
+P2pTerms flat_allreduce_terms(const NodeShape& shape, const costs::Params& params) {
+    return p2p_terms(params, joining_level(shape), !shape.threads_only);
+}
+
+}  // namespace numacoll::models

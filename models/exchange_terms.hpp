@@ -1,0 +1,34 @@
+// Closed forms of the flat allreduces (algorithms/patterns/flat_allreduce.hpp)
+// over p ranks joined at one level, with the hand-over terms of
+// models/p2p_terms.hpp: a hand-over is the sender's signal (a flag inside a
+// node, nothing of its own between nodes) then the receiver's fold (R) or
+// copy (C) of what it reads. Every rank of a round hands over at once, so
+// a round of d hand-overs of m bytes costs F(d) + R(m, d) or F(d) + C(m, d).
+// p' = 2^floor(log2 p), e = p - p' excess ranks, m the vector:
+//   ring:               (p - 1) (F + R(m/p)) + (p - 1) (F + C(m/p));
+//   recursive doubling: [e > 0: F + R(m)] + log2 p' (F + R(m)) + [e > 0: F + C(m)];
+//   rabenseifner:       the same excess terms, then halvings F + R(m / 2^j),
+//                       j = 1..log2 p', then doublings F + C(m 2^(j-1) / p');
+//   segmented ring:     S chunks of p segments one after the other, the
+//                       input's ready flag raised once for all of them.
+// Sources: Thakur, Rabenseifner, Gropp (2005), section 4.4; Rabenseifner
+// (2004). Exact inside one socket with equal pieces; between nodes every
+// hand-over is taken as a message, so a layout of several nodes is priced
+// as if every rank had its own.
+#pragma once
+
+#include "models/p2p_terms.hpp"
+
+namespace numacoll::models {
+
+double ring_allreduce_ns(int p, const P2pTerms& terms, double bytes);
+double recursive_doubling_allreduce_ns(int p, const P2pTerms& terms, double bytes);
+double rabenseifner_allreduce_ns(int p, const P2pTerms& terms, double bytes);
+// `segment_bytes`: the largest message (0: one chunk).
+double segmented_ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, double segment_bytes);
+
+// The terms a flat allreduce's model uses on a shape: the level joining
+// its ranks, as MPI processes unless the shape says threads.
+P2pTerms flat_allreduce_terms(const NodeShape& shape, const costs::Params& params);
+
+}  // namespace numacoll::models

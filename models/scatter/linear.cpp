@@ -1,0 +1,35 @@
+// The closed form of scatter "linear" (Open MPI's basic linear; Thakur,
+// Rabenseifner, Gropp 2005, (p - 1)(a + m b) between nodes), blocks of m
+// bytes, with the terms of models/p2p_terms.hpp: inside a node the p - 1
+// ranks read their blocks from the root's input at once while the root
+// copies its own,
+//   max(2 local(m), F(p - 1) + C(m, p - 1));
+// between nodes the root's p - 1 messages leave one after the other,
+//   C(m) + (p - 2) (o_s + g + m / bandwidth).
+// One socket without contention equals the simulator.
+#include <algorithm>
+
+#include "models/model.hpp"
+#include "models/p2p_terms.hpp"
+
+namespace numacoll::models {
+
+ModelInfo scatter_linear_model() {
+    ModelInfo info;
+    info.collective = sched::Collective::scatter;
+    info.name = "linear";
+    info.source = "Open MPI coll/tuned scatter basic_linear; Thakur, Rabenseifner, Gropp 2005";
+    info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
+                      const costs::Params& params) -> std::optional<double> {
+        const int p = shape.ranks();
+        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const double m = static_cast<double>(spec.bytes);
+        if (p == 1) return t.local_copy_ns(m);
+        if (t.network)
+            return t.copy_ns(m) + (p - 2) * (t.send_overhead_ns + t.gap_ns + m * t.net_ns_per_byte);
+        return std::max(t.local_copy_ns(m), t.signal_ns(p - 1) + t.copy_ns(m, p - 1));
+    };
+    return info;
+}
+
+}  // namespace numacoll::models
