@@ -32,6 +32,7 @@
 #include "schedule/process_form.hpp"
 #include "sim/engine.hpp"
 #include "tune/ompi_rules.hpp"
+#include "tune/recommendation.hpp"
 #include "tune/selection_table.hpp"
 #include "tune/sweep.hpp"
 
@@ -120,6 +121,8 @@ int run_compare(const TuneOptions& options) {
                                  d.second.time_ns / 1000.0,
                                  d.cost ? fmt::format("{:+.1f}%", 100.0 * *d.cost) : std::string("unknown"),
                                  d.within_spread ? " (within the measured spread)" : "");
+    std::cout << fmt::format("which algorithm at which size, by {}'s timings:\n", first)
+              << tune::recommendation_text(tune::recommend(first_timings));
     return 0;
 }
 
@@ -279,6 +282,9 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     for (const auto& rule : rules) points_with_ompi += static_cast<int>(rule.choices.size());
     std::cout << fmt::format("{} points chosen ({} candidates timed); {} Open MPI rules over {} communicator shapes\n",
                              rows.size(), setup.planned, points_with_ompi, rules.size());
+    std::cout << "which algorithm at which size (=X: X is as fast, within the measured spread or to the same "
+                 "simulated time; +N%: the next other algorithm is N% slower at the range's closest size):\n"
+              << tune::recommendation_text(tune::recommend(points));
     for (const std::string& line : without_rules) std::cout << "no Open MPI rules for " << line << "\n";
     for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
 }

@@ -21,8 +21,9 @@ double excess_ns(int p, const P2pTerms& t, double bytes) {
 
 }  // namespace
 
-double ring_allreduce_ns(int p, const P2pTerms& t, double bytes) {
+double ring_allreduce_ns(int p, const P2pTerms& t, double bytes, double element_bytes) {
     if (p <= 1) return t.local_copy_ns(bytes);
+    if (bytes / element_bytes < p) return recursive_doubling_allreduce_ns(p, t, bytes);
     const double piece = bytes / p;
     return (p - 1) * (t.signal_ns(p) + t.fold_ns(piece, p) + t.signal_ns(p) + t.copy_ns(piece, p));
 }
@@ -44,11 +45,13 @@ double rabenseifner_allreduce_ns(int p, const P2pTerms& t, double bytes) {
     return time;
 }
 
-double segmented_ring_allreduce_ns(int p, const P2pTerms& t, double bytes, double segment_bytes) {
+double segmented_ring_allreduce_ns(int p, const P2pTerms& t, double bytes, double segment_bytes,
+                                   double element_bytes) {
+    if (bytes / element_bytes < p) return recursive_doubling_allreduce_ns(p, t, bytes);
     const double chunk = segment_bytes * p;
     const int chunks = segment_count(bytes, chunk);
     double time = 0;
-    for (int c = 0; c < chunks; ++c) time += ring_allreduce_ns(p, t, segment_size(bytes, chunk, c));
+    for (int c = 0; c < chunks; ++c) time += ring_allreduce_ns(p, t, segment_size(bytes, chunk, c), element_bytes);
     // The inputs' ready flags are raised once, for the first chunk.
     return time - (chunks - 1) * (p > 1 ? t.signal_ns(p) : 0);
 }

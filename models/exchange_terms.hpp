@@ -11,6 +11,9 @@
 //                       j = 1..log2 p', then doublings F + C(m 2^(j-1) / p');
 //   segmented ring:     S chunks of p segments one after the other, the
 //                       input's ready flag raised once for all of them.
+// As in Open MPI, ring and segmented ring on fewer elements than ranks are
+// recursive doubling, and Rabenseifner on fewer than p' the linear allreduce
+// (models/allreduce/rabenseifner.cpp).
 // Sources: Thakur, Rabenseifner, Gropp (2005), section 4.4; Rabenseifner
 // (2004). Exact inside one socket with equal pieces; between nodes every
 // hand-over is taken as a message, so a layout of several nodes is priced
@@ -21,11 +24,13 @@
 
 namespace numacoll::models {
 
-double ring_allreduce_ns(int p, const P2pTerms& terms, double bytes);
+// Fewer elements than ranks: recursive doubling, as Open MPI's ring runs then.
+double ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, double element_bytes);
 double recursive_doubling_allreduce_ns(int p, const P2pTerms& terms, double bytes);
 double rabenseifner_allreduce_ns(int p, const P2pTerms& terms, double bytes);
 // `segment_bytes`: the largest message (0: one chunk).
-double segmented_ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, double segment_bytes);
+double segmented_ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, double segment_bytes,
+                                   double element_bytes);
 
 // The terms a flat allreduce's model uses on a shape: the level joining
 // its ranks, as MPI processes unless the shape says threads.

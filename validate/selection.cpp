@@ -114,17 +114,36 @@ std::string selection_text(const std::vector<CollectiveSelection>& selections) {
     for (const auto& s : selections) {
         if (s.algorithms.size() < 2 || s.sizes.empty()) continue;
         out += fmt::format("{}: which algorithm is fastest ({} sizes)\n", s.collective, s.sizes.size());
-        out += fmt::format("  simulation picks the measured best (or one within its p10-p90 spread) at {:.0f}% of the sizes\n",
-                           100 * s.simulated_agreement);
-        out += s.model_agreement
-                   ? fmt::format("  model picks the measured best (or one within its p10-p90 spread) at {:.0f}% of the sizes\n",
-                                 100 * *s.model_agreement)
-                   : std::string("  model: not every algorithm has a closed form here\n");
-        out += fmt::format("  {:>8}  {:<20} {:<20} {:<20}\n", "size", "measured", "simulated", "model");
+        // The headline counts what the table shows: the same pick, a tie, a miss.
+        const auto headline = [&](const char* who, const auto& pick, const auto& agrees) {
+            int same = 0, tied = 0, sizes = 0;
+            for (const auto& c : s.sizes) {
+                if (!pick(c)) continue;
+                ++sizes;
+                same += *pick(c) == c.measured;
+                tied += *pick(c) != c.measured && *agrees(c);
+            }
+            return fmt::format("  {} picks the measured best at {} of {} sizes, and an algorithm the measurement cannot "
+                               "tell from it (tie) at {} more: {:.0f}% with the ties\n",
+                               who, same, sizes, tied, sizes == 0 ? 0.0 : 100.0 * (same + tied) / sizes);
+        };
+        const auto simulated_pick = [](const SizeChoice& c) { return std::optional<std::string>(c.simulated); };
+        const auto simulated_agrees = [](const SizeChoice& c) { return std::optional<bool>(c.simulated_agrees); };
+        const auto model_pick = [](const SizeChoice& c) { return c.model; };
+        const auto model_agrees = [](const SizeChoice& c) { return c.model_agrees; };
+        out += headline("simulation", simulated_pick, simulated_agrees);
+        out += s.model_agreement ? headline("model", model_pick, model_agrees)
+                                 : std::string("  model: not every algorithm has a closed form here\n");
+        const auto marked = [](const std::string& pick, const std::string& measured, bool agrees) {
+            return pick + (pick == measured ? "" : agrees ? " (tie)" : " (x)");
+        };
+        out += fmt::format("  {:>8}  {:<20} {:<26} {:<26}\n", "size", "measured", "simulated", "model");
         for (const auto& c : s.sizes)
-            out += fmt::format("  {:>8}  {:<20} {:<20} {:<20}\n", format_bytes(c.bytes), c.measured,
-                               c.simulated + (c.simulated_agrees ? "" : " (x)"),
-                               c.model ? *c.model + (*c.model_agrees ? "" : " (x)") : "-");
+            out += fmt::format("  {:>8}  {:<20} {:<26} {:<26}\n", format_bytes(c.bytes), c.measured,
+                               marked(c.simulated, c.measured, c.simulated_agrees),
+                               c.model ? marked(*c.model, c.measured, *c.model_agrees) : "-");
+        out += "  (tie): another algorithm, whose measured median lies within the measured best's p10-p90 spread;\n"
+               "  (x): an algorithm measured slower than that.\n";
         out += "  crossovers:\n";
         const auto list = [](const std::vector<std::string>& crossings) {
             if (crossings.empty()) return std::string("none");

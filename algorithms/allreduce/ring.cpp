@@ -2,7 +2,8 @@
 // 2005): the vector cut into p pieces; p - 1 steps of reduce-scatter, where
 // rank r folds the piece rank r - 1 hands it, then p - 1 steps of
 // allgather. Each rank moves 2 (p - 1) / p of the vector
-// (patterns/pieces.hpp).
+// (patterns/pieces.hpp). A vector of fewer elements than ranks runs
+// recursive doubling instead, as Open MPI's ring does.
 #include "algorithms/patterns/flat_allreduce.hpp"
 #include "algorithms/registry.hpp"
 
@@ -14,6 +15,10 @@ AlgorithmInfo allreduce_ring_info() {
             "Thakur, Rabenseifner, Gropp 2005, section 4.4; Open MPI coll/tuned allreduce ring (algorithm 4)",
             {},
             [](const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
+                if (spec.bytes / element_bytes(spec) < static_cast<std::uint64_t>(layout.size()))
+                    return flat_allreduce_schedule(spec, layout, 0, [](FlatAllreduceChunk& c) {
+                        recursive_doubling_allreduce(c.builder, c.ranks, c.state, c.outputs, c.buffers);
+                    });
                 return flat_allreduce_schedule(spec, layout, 0, [](FlatAllreduceChunk& c) {
                     ring_allreduce(c.builder, c.ranks, c.state, c.outputs, c.buffers);
                 });

@@ -3,7 +3,8 @@
 // segment and the rounds of consecutive chunks pipeline. Open MPI cuts each
 // of the p blocks into phases of segsize; a chunk of p segments is one phase
 // over contiguous blocks, the same messages. A vector of at most p segments
-// is one ring, as in Open MPI (patterns/pieces.hpp).
+// is one ring, and one of fewer elements than ranks recursive doubling, as
+// in Open MPI (patterns/pieces.hpp).
 #include "algorithms/patterns/flat_allreduce.hpp"
 #include "algorithms/registry.hpp"
 #include "common/error.hpp"
@@ -22,6 +23,10 @@ AlgorithmInfo allreduce_segmented_ring_info() {
                     throw UsageError("option segment of segmented-ring must be at least one element (0 is the plain "
                                      "ring: --algorithm ring)");
                 const std::uint64_t chunk = segment * layout.size();
+                if (spec.bytes / element_bytes(spec) < static_cast<std::uint64_t>(layout.size()))
+                    return flat_allreduce_schedule(spec, layout, 0, [](FlatAllreduceChunk& c) {
+                        recursive_doubling_allreduce(c.builder, c.ranks, c.state, c.outputs, c.buffers);
+                    });
                 return flat_allreduce_schedule(spec, layout, chunk, [](FlatAllreduceChunk& c) {
                     ring_allreduce(c.builder, c.ranks, c.state, c.outputs, c.buffers);
                 });

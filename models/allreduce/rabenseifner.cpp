@@ -1,5 +1,6 @@
 // The closed form of allreduce "rabenseifner" on p ranks: Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005: halvings then doublings (models/exchange_terms.hpp).
 #include "models/exchange_terms.hpp"
+#include "models/flat_models.hpp"
 
 namespace numacoll::models {
 
@@ -14,6 +15,10 @@ ModelInfo allreduce_rabenseifner_model() {
         const P2pTerms t = flat_allreduce_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
+        int power = 1;
+        while (2 * power <= p) power *= 2;
+        if (m / static_cast<double>(sched::element_bytes(spec)) < power)  // Open MPI's fall-back: the linear allreduce
+            return flat_reduce_ns("linear", p, 1, t, m, 0) + flat_bcast_ns("linear", p, 1, t, m, 0);
         return rabenseifner_allreduce_ns(p, t, m);
     };
     return info;

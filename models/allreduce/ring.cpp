@@ -14,7 +14,7 @@ ModelInfo allreduce_ring_model() {
         const P2pTerms t = flat_allreduce_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
-        return ring_allreduce_ns(p, t, m);
+        return ring_allreduce_ns(p, t, m, static_cast<double>(sched::element_bytes(spec)));
     };
     return info;
 }

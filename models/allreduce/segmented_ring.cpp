@@ -19,7 +19,8 @@ ModelInfo allreduce_segmented_ring_model() {
         double segment = static_cast<double>(options.bytes("segment"));
         segment -= std::fmod(segment, static_cast<double>(sched::element_bytes(spec)));  // whole elements
         return segmented_ring_allreduce_ns(shape.ranks(), flat_allreduce_terms(shape, params),
-                                           static_cast<double>(spec.bytes), segment);
+                                           static_cast<double>(spec.bytes), segment,
+                                           static_cast<double>(sched::element_bytes(spec)));
     };
     return info;
 }

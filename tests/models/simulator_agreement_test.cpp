@@ -153,6 +153,11 @@ TEST(SimulatorAgreement, FlatAllreducesInOneSocket) {
         expect_agreement({C::allreduce, "ring", p, 4608}, params(1000, true));
     }
     for (int p : {2, 4}) expect_agreement({C::allreduce, "recursive-doubling", p, 4608}, params(1000, true));
+    // Fewer elements than ranks: Open MPI's ring and segmented ring run recursive doubling,
+    // its Rabenseifner the linear allreduce, and so do numacoll's.
+    expect_agreement({C::allreduce, "ring", 4, 16}, params(1000, false));
+    expect_agreement({C::allreduce, "segmented-ring", 4, 16, {{"segment", "8"}}}, params(1000, false));
+    expect_agreement({C::allreduce, "rabenseifner", 4, 16}, params(1000, false));
     // Every rank hands over at once: four readers share the cache.
     expect_agreement({C::allreduce, "ring", 4, 4608}, params(2, false));
     expect_agreement({C::allreduce, "rabenseifner", 4, 4608}, params(2, false));

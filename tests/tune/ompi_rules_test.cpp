@@ -105,3 +105,20 @@ TEST(OmpiRules, TheJsonFileSeparatesOneNodeFromSeveral) {
     EXPECT_FALSE(rules[1].contains("msg_size_max"));  // open-ended
     EXPECT_EQ(json.at("collectives").at("gather")[0].at("rules")[0].at("msg_size_min"), 0);
 }
+
+TEST(OmpiRules, ACollectiveWithoutRulesIsNamedWithTheReason) {
+    const tune::Candidate tree{"tree", {}}, tiled{"tiled", {}}, ring{"ring", {}}, nic_chain{"chain", {{"leader", "nic"}}};
+    const std::vector<tune::TunePoint> points = {
+        point(sched::Collective::allreduce, 1, 4, 8, {{tree, 1.0}, {tiled, 2.0}}),
+        point(sched::Collective::bcast, 1, 4, 8, {{nic_chain, 1.0}}),
+        point(sched::Collective::reduce, 1, 4, 8, {{{"binomial", {}}, std::nullopt}}),
+        point(sched::Collective::allgather, 1, 4, 8, {{ring, 1.0}})};
+    const auto lines = tune::collectives_without_rules(points, tune::ompi_rules(points));
+    ASSERT_EQ(lines.size(), 3u);  // allgather ring is Open MPI's: it has rules
+    EXPECT_NE(lines[0].find("allreduce: none of the algorithms timed (tree, tiled) is one of Open MPI's; time one of "
+                            "linear, nonoverlapping, recursive-doubling, ring"),
+              std::string::npos)
+        << lines[0];
+    EXPECT_NE(lines[1].find("bcast: Open MPI cannot run chain with the options timed"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[2].find("reduce: none of Open MPI's algorithms could be timed"), std::string::npos) << lines[2];
+}

@@ -54,8 +54,13 @@ TEST(Selection, PicksAgreementAndCrossovers) {
     EXPECT_EQ(s.crossovers[0].simulated, (std::vector<std::string>{"between 4KiB and 16KiB (tiled becomes faster)"}));
     EXPECT_EQ(s.crossovers[0].modelled, s.crossovers[0].measured);
     const std::string text = validate::selection_text(selections);
-    EXPECT_NE(text.find("at 75% of the sizes"), std::string::npos) << text;
+    // The headline counts what the table shows, and the table's marks are explained under it.
+    EXPECT_NE(text.find("simulation picks the measured best at 3 of 4 sizes, and an algorithm the measurement cannot "
+                        "tell from it (tie) at 0 more: 75% with the ties"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("tree (x)"), std::string::npos) << text;
+    EXPECT_NE(text.find("(x): an algorithm measured slower than that"), std::string::npos) << text;
 }
 
 TEST(Selection, APickWithinTheSpreadOfTheBestAgrees) {
@@ -66,6 +71,11 @@ TEST(Selection, APickWithinTheSpreadOfTheBestAgrees) {
     EXPECT_EQ(s.sizes[0].measured, "tree");
     EXPECT_EQ(s.sizes[0].simulated, "tiled");
     EXPECT_TRUE(s.sizes[0].simulated_agrees);
+    const std::string text = validate::selection_text({s});
+    EXPECT_NE(text.find("tiled (tie)"), std::string::npos) << text;
+    EXPECT_NE(text.find("at 0 of 1 sizes, and an algorithm the measurement cannot tell from it (tie) at 1 more"),
+              std::string::npos)
+        << text;
     EXPECT_FALSE(s.model_agreement.has_value());  // no model, no pick
     EXPECT_FALSE(s.crossovers[0].modelled_known);
     // Outside the spread it does not.
