@@ -425,7 +425,10 @@ void finish_folder(const OverlapOptions& options, OutputFolder& folder, results:
     reached_stage("writing");
     std::vector<std::string> written = {"overlap.csv"};
     if (!options.no_plots)
-        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_overlap", "overlap.csv"))
+        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_overlap", "overlap.csv",
+                                      plots::picture_provenance(options.engine, options.machine.topology,
+                                                                options.params.empty() ? "the machine's default"
+                                                                                       : options.params)))
             written.push_back(picture);
     folder.commit();
     for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";

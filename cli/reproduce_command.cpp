@@ -157,7 +157,9 @@ int run_reproduce(const ReproduceOptions& options) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::vector<std::string> pictures;
     if (!options.no_plots && !figures.empty())
-        pictures = plots::plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv");
+        pictures = plots::plot_folder(folder->staging(), folder->staging(), "plot_reproduce", "figures.csv",
+                                      plots::picture_provenance("sim", "the papers' machines (bundled)",
+                                                                "each finding's bundled params"));
     folder->commit();
     // A calibration input is a finding a bundled parameter comes from: never counted as reproduced.
     const int calibration_inputs = counts[reproduce::Verdict::calibration_input];

@@ -274,7 +274,9 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
     for (std::size_t i = 0; i < texts.size(); ++i) write_output_file(folder.file(written[i]), texts[i]);
     reached_stage("writing");
     if (!options.no_plots)
-        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_tune", "selection.csv"))
+        for (const auto& picture : plots::plot_folder(folder.staging(), folder.staging(), "plot_tune", "selection.csv",
+                                                        plots::picture_provenance(options.engine, machine.label(),
+                                                                                  setup.params.origin)))
             written.push_back(picture);
     folder.commit();
 

@@ -188,7 +188,11 @@ int run_whatif(const WhatifOptions& options) {
     reached_stage("writing");
     std::vector<std::string> written = names;
     if (!options.no_plots)
-        for (const auto& picture : plots::plot_folder(folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv"))
+        for (const auto& picture : plots::plot_folder(
+                 folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv",
+                 plots::picture_provenance("sim", fmt::format("{} on variants of {}", options.collective,
+                                                              base_machine->label()),
+                                           base_params.origin)))
             written.push_back(picture);
     folder->commit();
     for (const std::string& name : written) std::cout << folder->final_path(name) << "\n";

@@ -1,7 +1,17 @@
 """What the plotting scripts share: PictureSet (the PNGs of one plotting
-run, put in place together), open_input (a table read within a size cap),
-run_script (their main: one line and status 2 for a folder that cannot be
-drawn) and size_label.
+run, put in place together, each stamped with what produced it), open_input
+(a table read within a size cap), run_script (their main: one line and
+status 2 for a folder that cannot be drawn), size_label, place_legend (a
+legend where it covers no data) and mark_coinciding (curves drawn on top
+of each other named so).
+
+Every picture carries, under its axes, the line numacoll passes in
+NUMACOLL_PLOT_PROVENANCE (version, engine, machine, params; the collective
+is in each picture's title). With NUMACOLL_PLOT_CHECK_LAYOUT=1 a picture
+whose titles, labels, tick labels, colour bars or legends reach outside
+the canvas, or whose legend covers a data point, is refused with one line
+(matplotlib's own layout boxes say where each lies): the layout test draws
+every kind of picture so.
 
 numacoll hands this module to the script it runs, with the script.
 """
@@ -42,6 +52,129 @@ def size_label(value):
     return f"{value}B"
 
 
+PROVENANCE_POINTS = 7  # the stamp's type size: readable at the pictures' dpi
+
+
+def mark_coinciding(axes, pixels=2.0):
+    """Curves of `axes` drawn on an earlier one (every point within
+    `pixels` of it at the axes' scales and size) get that one's name in
+    their label and a dashed line, so that a reader sees both where the
+    legend lists both. Call it once the scales and limits are set."""
+    axes.figure.canvas.draw()
+    seen = []
+    for line in axes.get_lines():
+        label = line.get_label()
+        if label.startswith("_") or not line.get_visible():
+            continue
+        points = axes.transData.transform(line.get_xydata())
+        for other_label, other_points in seen:
+            if len(points) == len(other_points) and all(
+                    abs(p[0] - q[0]) <= pixels and abs(p[1] - q[1]) <= pixels for p, q in zip(points, other_points)):
+                line.set_label(f"{label} (= {other_label})")
+                line.set_linestyle((0, (4, 3)))
+                break
+        else:
+            seen.append((label, points))
+
+
+def place_legend(axes, **options):
+    """A legend in the corner of `axes` that covers the fewest data points,
+    or beside the axes when every corner covers some."""
+    figure = axes.figure
+    points = []
+    for line in axes.get_lines():
+        if line.get_visible():
+            points.extend(axes.transData.transform(line.get_xydata()))
+    best = None
+    for location in ("upper left", "upper right", "lower left", "lower right", "center left", "center right",
+                     "upper center", "lower center"):
+        legend = axes.legend(loc=location, **options)
+        figure.canvas.draw()
+        box = legend.get_window_extent(figure.canvas.get_renderer())
+        covered = sum(1 for x, y in points if box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1)
+        if covered == 0:
+            return legend
+        if best is None or covered < best[0]:
+            best = (covered, location)
+    # Beside the axes, on a canvas widened by the legend's width so that the layout keeps the axes' own.
+    legend = axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options)
+    figure.canvas.draw()
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(width + legend.get_window_extent(figure.canvas.get_renderer()).width / figure.dpi + 0.3,
+                           height)
+    return legend
+
+
+def fitted(text, width_inches, points=12.0):
+    """`text` broken into lines that fit `width_inches` at `points` (a
+    title longer than its figure is wide would reach past the canvas)."""
+    import textwrap
+    columns = max(20, int(width_inches * 72 / (points * 0.6)))
+    return "\n".join(textwrap.wrap(text, columns)) if len(text) > columns else text
+
+
+def provenance_line():
+    return os.environ.get("NUMACOLL_PLOT_PROVENANCE", "").strip()
+
+
+def stamp(figure, line):
+    """Writes `line` under everything else: the canvas grows by the line's
+    height and every axes moves up by as much, so nothing is covered."""
+    if not line:
+        return
+    width, height = figure.get_size_inches()
+    size = PROVENANCE_POINTS
+    # Long lines (a machine's path, a run's description) wrap rather than run past the edge.
+    line = fitted(line, 0.97 * width, size)
+    rows = line.count("\n") + 1
+    extra = (rows * size * 1.25 + 6) / 72
+    positions = [(axes, axes.get_position()) for axes in figure.axes]
+    figure.set_size_inches(width, height + extra)
+    scale, shift = height / (height + extra), extra / (height + extra)
+    for axes, box in positions:
+        axes.set_position([box.x0, box.y0 * scale + shift, box.width, box.height * scale])
+    for text in figure.texts:  # a suptitle and the like keep their distance from the top
+        x, y = text.get_position()
+        text.set_position((x, y * scale + shift))
+    figure.text(0.006, 3 / 72 / (height + extra), line, fontsize=size, color="0.3", ha="left", va="bottom")
+
+
+def layout_problems(figure):
+    """What of `figure` lies outside its canvas or hides its data, by
+    matplotlib's own layout boxes (empty when nothing)."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    canvas = figure.bbox
+    problems = []
+
+    def outside(box, what):
+        if box.x0 < canvas.x0 - 1 or box.y0 < canvas.y0 - 1 or box.x1 > canvas.x1 + 1 or box.y1 > canvas.y1 + 1:
+            problems.append(f"{what} reaches outside the canvas")
+
+    for axes in figure.axes:
+        name = " ".join((axes.get_title() or axes.get_label() or "an axes").split())[:60]
+        outside(axes.get_tightbbox(renderer), f"'{name}' (its labels, ticks or title)")
+        legend = axes.get_legend()
+        if legend is not None and legend.get_visible():
+            outside(legend.get_window_extent(renderer), f"the legend of '{name}'")
+            box = legend.get_window_extent(renderer)
+            inside = axes.get_window_extent(renderer)
+            for line in axes.get_lines():
+                if line.get_label().startswith("_") or not line.get_visible():
+                    continue
+                for x, y in axes.transData.transform(line.get_xydata()):
+                    if inside.x0 <= x <= inside.x1 and inside.y0 <= y <= inside.y1 and \
+                            box.x0 < x < box.x1 and box.y0 < y < box.y1:
+                        problems.append(f"the legend of '{name}' covers a point of '{line.get_label()}'")
+                        break
+    for text in figure.texts:
+        if text.get_visible() and text.get_text().strip():
+            outside(text.get_window_extent(renderer), f"the text '{' '.join(text.get_text().split())[:50]}'")
+    for legend in figure.legends:
+        outside(legend.get_window_extent(renderer), "a figure legend")
+    return problems
+
+
 class PictureSet:
     """The PNGs of one run, put in place together: each is drawn into a
     temporary beside its target and renamed in only once all are drawn, so
@@ -62,6 +195,11 @@ class PictureSet:
         os.kill(os.getpid(), number)
 
     def save(self, figure, path, dpi):
+        stamp(figure, provenance_line())
+        if os.environ.get("NUMACOLL_PLOT_CHECK_LAYOUT") == "1":
+            problems = layout_problems(figure)
+            if problems:
+                raise ValueError(f"{os.path.basename(path)}: {problems[0]}")
         if self.out is not None:
             path = os.path.join(self.out, os.path.basename(path))
         temporary = f"{path}.tmp{os.getpid()}.png"

@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from picture_set import open_input, run_script, size_label  # noqa: E402
+from picture_set import fitted, mark_coinciding, open_input, place_legend, run_script, size_label  # noqa: E402
 
 
 def read_table(folder):
@@ -63,11 +63,13 @@ def draw(folder, rows, pictures):
         ax.set_ylabel("overlap (%)")
         ax.set_title(f"{collective} {algorithm}")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6)
+        mark_coinciding(ax)
+        place_legend(ax, fontsize=6)
     for index in range(len(panels), lines_of * columns):
         axes[index // columns][index % columns].axis("off")
     first = rows[0]
-    fig.suptitle(f"overlap with computation as long as the collective: {first['ranks']} ranks on {first['nodes']} node(s)")
+    fig.suptitle(fitted(f"overlap with computation as long as the collective: {first['ranks']} ranks on "
+                        f"{first['nodes']} node(s)", 0.9 * fig.get_size_inches()[0]))
     fig.tight_layout()
     path = pictures.save(fig, os.path.join(folder, "overlap.png"), dpi=110)
     plt.close(fig)

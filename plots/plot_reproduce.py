@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from picture_set import open_input, run_script  # noqa: E402
+from picture_set import fitted, mark_coinciding, open_input, place_legend, run_script  # noqa: E402
 
 
 def read_figures(folder):
@@ -57,11 +57,12 @@ def draw(folder, figures, pictures):
                 axes.set_xlim(min(xs) / 2, min(xs) * 2)
         if meta["log_y"] == "1":
             axes.set_yscale("log")
-        axes.set_title(meta["title"] + " (simulated)")
+        axes.set_title(fitted(meta["title"] + " (simulated)", 0.9 * fig.get_size_inches()[0]))
         axes.set_xlabel(meta["x_label"])
         axes.set_ylabel(meta["y_label"])
         axes.grid(True, which="both", alpha=0.3)
-        axes.legend(fontsize=8)
+        mark_coinciding(axes)
+        place_legend(axes, fontsize=8)
         fig.tight_layout()
         paths.append(pictures.save(fig, os.path.join(folder, name + ".png"), dpi=110))
         plt.close(fig)

@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors  # noqa: E402
 
-from picture_set import open_input, run_script, size_label  # noqa: E402
+from picture_set import fitted, open_input, run_script, size_label  # noqa: E402
 
 
 def read_rows(folder):
@@ -64,7 +64,8 @@ def draw(folder, collectives, pictures):
         axes.set_yticklabels([f"{nodes} x {per_node} ({nodes * per_node})" for nodes, per_node in shapes], fontsize=7)
         axes.set_xlabel("bytes per rank (numacoll's sizes)")
         axes.set_ylabel("nodes x ranks per node (ranks)")
-        axes.set_title(f"{collective}: fastest algorithm, coloured by its margin over the next best")
+        axes.set_title(fitted(f"{collective}: fastest algorithm, coloured by its margin over the next best",
+                              0.8 * fig.get_size_inches()[0]))
         bar = fig.colorbar(image, ax=axes)
         bar.set_label("margin over the runner-up (%)")
         fig.tight_layout()

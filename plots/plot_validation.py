@@ -30,7 +30,6 @@ Needs only Debian's python3-matplotlib.
 import csv
 import os
 import sys
-import textwrap
 
 import matplotlib
 
@@ -38,7 +37,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from picture_set import PictureSet, UnreadableInput, open_input  # noqa: E402
+from picture_set import PictureSet, UnreadableInput, mark_coinciding, open_input, place_legend  # noqa: E402
 
 
 PICTURES = None  # the run's PictureSet, made by main
@@ -95,10 +94,9 @@ def plot_latency(folder):
         axis.set_ylabel("latency (µs)")
         axis.set_title(f"{collective} {algorithm}, {ranks} threads")
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend()
-    provenance = rows[0].get("provenance", "")
-    figure.suptitle("\n".join(textwrap.wrap(f"numacoll validate: {provenance}", 110)), fontsize=7)
-    return save_figure(figure, folder, "latency.png", top=0.95)
+        place_legend(axis)
+    # What produced it is in the picture's stamp (NUMACOLL_PLOT_PROVENANCE).
+    return save_figure(figure, folder, "latency.png", top=1.0)
 
 
 def by_collective(rows):
@@ -143,7 +141,8 @@ def plot_comparisons(folder, rows):
         axis.set_yscale("log")
         axis.set_ylabel("latency (µs)")
         axis.set_title(f"{collective}: algorithms compared (bands: measured p10-p90)")
-        axis.legend(fontsize=8)
+        mark_coinciding(axis)
+        place_legend(axis, fontsize=8)
         pictures.append(save_figure(figure, folder, f"compare-{collective}.png", top=1.0))
         # Relative errors.
         figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False, sharey=True)
@@ -160,7 +159,7 @@ def plot_comparisons(folder, rows):
             axis.set_title(f"{collective} {name}")
             axis.axhline(0, color="black", linewidth=0.8)
         axes[0][0].set_ylabel("(predicted - measured) / measured (%)")
-        axes[0][0].legend(fontsize=8)
+        place_legend(axes[0][0], fontsize=8)
         pictures.append(save_figure(figure, folder, f"error-{collective}.png", top=1.0))
         # Which algorithm wins at each size.
         sizes = sorted({int(row["bytes"]) for group in algorithms.values() for row in group})
@@ -195,7 +194,7 @@ def save_figure(figure, folder, name, top):
     return path
 
 
-def plot_gantts(folder, provenance):
+def plot_gantts(folder):
     """One chart per traced run (collective, algorithm, size): the simulated and
     the measured timeline side by side, on one time axis."""
     sources = [("simulated", os.path.join(folder, "trace-simulated.csv")),
@@ -228,8 +227,6 @@ def plot_gantts(folder, provenance):
         present = [kind for kind in KIND_COLOURS if kind in kinds] + [kind for kind in kinds if kind not in KIND_COLOURS]
         handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS.get(kind, "black")) for kind in present]
         figure.legend(handles, present, loc="upper right", ncol=len(present))
-        figure.suptitle("\n".join(textwrap.wrap(f"numacoll validate: {provenance}", 110)), fontsize=7, x=0.01,
-                        ha="left")
         pictures.append(save_figure(figure, folder, f"gantt-{collective}-{algorithm}.png", top=0.9))
     return pictures
 
@@ -249,7 +246,12 @@ def main(argv):
         rows = read_rows(os.path.join(folder, "validation.csv"))
         if not rows:
             raise UnreadableInput("validation.csv holds no rows")
-        paths = [plot_latency(folder)] + plot_comparisons(folder, rows) + plot_gantts(folder, rows[0].get("provenance", ""))
+        # The folder says what produced it: its numacoll and its description of the run.
+        if not os.environ.get("NUMACOLL_PLOT_PROVENANCE"):
+            os.environ["NUMACOLL_PLOT_PROVENANCE"] = " \u00b7 ".join(
+                part for part in (f"numacoll {rows[0].get('numacoll', '')}", "measured and simulated",
+                                  rows[0].get("provenance", "")) if part.strip())
+        paths = [plot_latency(folder)] + plot_comparisons(folder, rows) + plot_gantts(folder)
         PICTURES.commit()
         # A picture this run did not draw (an algorithm no longer measured) is an earlier run's.
         for name in os.listdir(out):

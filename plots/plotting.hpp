@@ -19,9 +19,15 @@ namespace numacoll::plots {
 // returns the names of the pictures drawn. InputError (exit 2) when a table
 // is missing, too large (NUMACOLL_MAX_INPUT_BYTES) or cannot be read; Error
 // when python3 or matplotlib is missing or the script fails otherwise.
+// `provenance` is the line every picture carries under its axes (what
+// produced it: see picture_provenance); empty for none.
 std::vector<std::string> plot_folder(const std::string& input, const std::string& output,
                                      const std::string& script_stem = "plot_validation",
-                                     const std::string& needed = "validation.csv");
+                                     const std::string& needed = "validation.csv", const std::string& provenance = "");
+
+// "numacoll 0.1.0 (5d9bcb7) · sim engine · westmere · params bundled:westmere":
+// the numacoll that drew it, the engine, the machine and the params.
+std::string picture_provenance(const std::string& engine, const std::string& machine, const std::string& params);
 
 // The pictures `numacoll plot` draws (latency.png, compare-*.png,
 // error-*.png, best-*.png, gantt*.png): whether `name` is one.
