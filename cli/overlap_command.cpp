@@ -184,6 +184,37 @@ std::vector<std::string> overlap_fields(const results::ResultRow& row, sim::Prog
     return fields;
 }
 
+// overlap.csv's rows as they are made, and the short table stdout shows at
+// the end: per collective, algorithm, engine, progress strategy and test
+// interval, the overlap at each size.
+class OverlapRows {
+public:
+    OverlapRows(const std::string& path) : csv_(path, overlap_columns()) {}
+
+    void add(const results::ResultRow& row, sim::ProgressStrategy strategy, const TestInterval& interval,
+             double compute_ns, double pure_ns, double overall_ns) {
+        csv_.row(overlap_fields(row, strategy, interval, compute_ns, pure_ns, overall_ns));
+        const std::string series = fmt::format("{} {} ({}, progress {}, test {})", row.collective, row.algorithm,
+                                               row.engine, sim::to_string(strategy), interval.text);
+        auto found = std::find_if(table_.begin(), table_.end(), [&](const auto& entry) { return entry.first == series; });
+        if (found == table_.end()) found = table_.insert(table_.end(), {series, ""});
+        found->second += fmt::format("  {} {:.0f}%", format_bytes(row.bytes),
+                                     overlap::osu_overlap_percent(pure_ns, compute_ns, overall_ns));
+    }
+
+    void finish() { csv_.finish(); }
+
+    std::string summary() const {
+        std::string text = "overlap of each collective with computation as long as it (OSU's overlap, %):\n";
+        for (const auto& [series, sizes] : table_) text += "  " + series + ":" + sizes + "\n";
+        return text;
+    }
+
+private:
+    results::CsvWriter csv_;
+    std::vector<std::pair<std::string, std::string>> table_;  // series -> "  8B 12%  64KiB 40%", in order
+};
+
 // What one engine needs for its rows, made and checked before any engine
 // runs: the machine, the layout, and for a simulation the params and the
 // platform.
@@ -246,7 +277,7 @@ EngineSetup prepare_engine(const OverlapOptions& options, const std::string& eng
 // One engine's rows: every schedule, strategy and test interval.
 // `world`: the MPI job (engine mpi); `output`: null on the processes that
 // do not write (all but process 0 of an MPI job).
-void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep& sweep, results::CsvWriter* output,
+void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep& sweep, OverlapRows* output,
                   ProgressReport& progress, std::size_t& done, const exec::MpiWorld* world = nullptr) {
     const std::string& engine = setup.engine;
     const bool simulated = engine == "sim";
@@ -317,7 +348,7 @@ void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep
                 row.provenance = provenance;
                 const auto write = [&] {
                     if (output)
-                        output->row(overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.time_ns));
+                        output->add(row, strategy, interval, compute_alone, pure_ns, overall.time_ns);
                 };
                 if (over_mpi)
                     on_writer(*world, write);  // every process learns whether process 0 could write it
@@ -332,7 +363,7 @@ void sweep_engine(const OverlapOptions& options, EngineSetup& setup, const Sweep
 // The MPI library's own nonblocking collectives (engine mpi-native), one
 // rank per process, as osu_iallreduce runs them: the library's progress
 // only, inside MPI_Test and MPI_Wait (rows for the manual strategy alone).
-void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::CsvWriter* output,
+void sweep_native(const OverlapOptions& options, const Sweep& sweep, OverlapRows* output,
                   ProgressReport& progress, std::size_t& done, const exec::MpiWorld& world) {
     const auto machine = load_this_machine(options.machine.topology);
     const double flops_per_ns = measured_flops_per_ns(&world);
@@ -381,8 +412,7 @@ void sweep_native(const OverlapOptions& options, const Sweep& sweep, results::Cs
                 row.provenance = provenance;
                 on_writer(world, [&] {
                     if (output)
-                        output->row(
-                            overlap_fields(row, strategy, interval, compute_alone, pure_ns, overall.stats.median_ns));
+                        output->add(row, strategy, interval, compute_alone, pure_ns, overall.stats.median_ns);
                 });
                 progress.advance(++done);
             }
@@ -420,7 +450,7 @@ Sweep parse_sweep(const OverlapOptions& options, std::size_t engines) {
 }
 
 // The table in place, the picture drawn, and the folder put in place.
-void finish_folder(const OverlapOptions& options, OutputFolder& folder, results::CsvWriter& output) {
+void finish_folder(const OverlapOptions& options, OutputFolder& folder, OverlapRows& output) {
     output.finish();
     reached_stage("writing");
     std::vector<std::string> written = {"overlap.csv"};
@@ -431,6 +461,7 @@ void finish_folder(const OverlapOptions& options, OutputFolder& folder, results:
                                                                                        : options.params)))
             written.push_back(picture);
     folder.commit();
+    std::cout << output.summary();
     for (const std::string& name : written) std::cout << folder.final_path(name) << "\n";
 }
 
@@ -463,7 +494,7 @@ int run_overlap_on_mpi(const OverlapOptions& given, const std::vector<std::strin
     const exec::MpiWorld& world = *started.world;
     std::vector<EngineSetup> setups;
     std::unique_ptr<OutputFolder> folder;
-    std::optional<results::CsvWriter> output;
+    std::optional<OverlapRows> output;
     if (const int code = agree_on(world, [&] {
             if (command.count("--nodes") == 0)  // one process per node: the job's size is the node count
                 nodes = options.machine.nodes = world.size();
@@ -473,7 +504,7 @@ int run_overlap_on_mpi(const OverlapOptions& given, const std::vector<std::strin
             setups = prepare_engines(options, engines, sweep, &world);
             if (world.rank() != 0) return;
             folder = open_output_folder(options.folder, "overlap", overlap_inputs(options));
-            output.emplace(folder->file("overlap.csv"), overlap_columns());
+            output.emplace(folder->file("overlap.csv"));
         }))
         return code;
     return run_agreed(world, [&] {
@@ -481,7 +512,7 @@ int run_overlap_on_mpi(const OverlapOptions& given, const std::vector<std::strin
         std::size_t done = 0;
         if (world.rank() == 0) reached_stage("simulating");
         for (EngineSetup& setup : setups) {
-            results::CsvWriter* rows = output ? &*output : nullptr;
+            OverlapRows* rows = output ? &*output : nullptr;
             if (setup.engine == "mpi-native")
                 sweep_native(options, sweep, rows, progress, done, world);
             else if (setup.engine == "mpi")
@@ -514,7 +545,7 @@ int run_overlap(const OverlapOptions& options, const CLI::App& command) {
     const Sweep sweep = parse_sweep(options, engines.size());
     std::vector<EngineSetup> setups = prepare_engines(options, engines, sweep, nullptr);
     const std::unique_ptr<OutputFolder> folder = open_output_folder(options.folder, "overlap", overlap_inputs(options));
-    results::CsvWriter output(folder->file("overlap.csv"), overlap_columns());
+    OverlapRows output(folder->file("overlap.csv"));
     ProgressReport progress("overlap", "points", sweep.points * engines.size());
     std::size_t done = 0;
     reached_stage("simulating");

@@ -18,6 +18,7 @@
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "sim/engine.hpp"
+#include "tune/recommendation.hpp"
 #include "tune/selection_table.hpp"
 #include "tune/sweep.hpp"
 #include "tune/whatif.hpp"
@@ -137,7 +138,8 @@ int run_whatif(const WhatifOptions& options) {
     header += nodes_varied ? "machine," : "machine,nodes,";
     std::string all = header + "ranks,bytes,algorithm,time_ns\n";
     std::string best = header + "ranks,bytes,algorithm,time_ns,runner_up,margin\n";
-    std::string map = header + "ranks,first_best,crossover_bytes,then_best,best_at_largest\n";
+    std::string map = header + "ranks,first_best,crossover_bytes,then_best,best_at_largest,bands\n";
+    std::string table;  // what stdout shows: each machine's bands
     reached_stage("simulating");
     std::size_t index = 0;
     for (const Variant& variant : variants) {
@@ -179,9 +181,18 @@ int run_whatif(const WhatifOptions& options) {
                                 row.margin() ? fmt::format("{:.4f}", *row.margin()) : "");
         }
         const auto crossover = tune::first_crossover(winners);
-        map += fmt::format("{}{},{},{},{},{},{}\n", values, machine, ranks, winners.empty() ? "" : winners.front(),
+        // Every band of sizes with its best algorithm, ties collapsed as tune collapses them.
+        std::string bands;
+        for (const tune::Recommendation& shape : tune::recommend(points))
+            for (const tune::RecommendedRange& range : shape.ranges)
+                bands += fmt::format("{}{} {}", bands.empty() ? "" : "; ", tune::describe(range.pick),
+                                     range.from_bytes == range.to_bytes
+                                         ? format_bytes(range.from_bytes)
+                                         : format_bytes(range.from_bytes) + "-" + format_bytes(range.to_bytes));
+        map += fmt::format("{}{},{},{},{},{},{},\"{}\"\n", values, machine, ranks, winners.empty() ? "" : winners.front(),
                            crossover ? std::to_string(rows[*crossover].bytes) : "",
-                           crossover ? winners[*crossover] : "", winners.empty() ? "" : winners.back());
+                           crossover ? winners[*crossover] : "", winners.empty() ? "" : winners.back(), bands);
+        table += fmt::format("  {}: {}\n", named.substr(1), bands.empty() ? "nothing timed" : bands);
     }
     for (const auto& [name, text] : {std::pair{names[0], &all}, {names[1], &best}, {names[2], &map}})
         write_output_file(folder->file(name), *text);
@@ -192,9 +203,14 @@ int run_whatif(const WhatifOptions& options) {
                  folder->staging(), folder->staging(), "plot_whatif", "whatif-map.csv",
                  plots::picture_provenance("sim", fmt::format("{} on variants of {}", options.collective,
                                                               base_machine->label()),
-                                           base_params.origin)))
+                                           base_params.origin),
+                 fmt::format("{}, params {}", options.collective, base_params.origin)))
             written.push_back(picture);
     folder->commit();
+    std::cout << fmt::format("{} of {} bytes per rank, the best algorithm per band of sizes (ties as tune collapses "
+                             "them):\n",
+                             options.collective, options.bytes)
+              << table;
     for (const std::string& name : written) std::cout << folder->final_path(name) << "\n";
     return 0;
 }

@@ -20,11 +20,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors  # noqa: E402
 
-from picture_set import open_input, run_script, size_label  # noqa: E402
+from picture_set import fitted, open_input, run_script  # noqa: E402
 
 # The columns after the varied keys (which come first, before "machine";
 # "nodes" is among the keys when the node count is varied).
-FIXED = ("machine", "ranks", "first_best", "crossover_bytes", "then_best", "best_at_largest")
+FIXED = ("machine", "ranks", "first_best", "crossover_bytes", "then_best", "best_at_largest", "bands")
 
 
 def read_map(folder):
@@ -63,15 +63,26 @@ def draw(folder, data, pictures):
         y = ys.index(row[y_key]) if y_key else 0
         x = xs.index(row[x_key])
         if row["crossover_bytes"]:
-            size = int(row["crossover_bytes"])
-            crossover[y][x] = math.log2(size)
-            crossover_text[(y, x)] = f"{row['first_best']}\n→ {row['then_best']}\n@ {size_label(size)}"
-        else:
-            crossover_text[(y, x)] = f"{row['first_best']}\nthroughout"
+            crossover[y][x] = math.log2(int(row["crossover_bytes"]))
+        # Every band of the cell: "tree to 128B", ..., the last "ring from 128KiB".
+        bands = [band.strip() for band in row["bands"].split(";") if band.strip()]
+        lines = []
+        for number, band in enumerate(bands):
+            name, sizes = band.rsplit(" ", 1)
+            first, last = sizes.split("-") if "-" in sizes else (sizes, sizes)
+            lines.append(f"{name} throughout" if len(bands) == 1 else f"{name} from {first}" if number else
+                         f"{name} to {last}")
+        crossover_text[(y, x)] = "\n".join(lines) if lines else f"{row['first_best']}\nthroughout"
         if row["best_at_largest"]:
             best[y][x] = algorithms.index(row["best_at_largest"])
             best_text[(y, x)] = row["best_at_largest"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(max(9.0, 2.4 * len(xs) + 3), max(3.2, 1.1 * len(ys) + 2)))
+    # Cells wide and tall enough for their longest band list at 7 points.
+    texts = list(crossover_text.values())
+    longest = max((len(line) for text in texts for line in text.split("\n")), default=10)
+    most_lines = max((text.count("\n") + 1 for text in texts), default=1)
+    cell_width, cell_height = longest * 7 * 0.6 / 72 + 0.3, most_lines * 7 * 1.35 / 72 + 0.3
+    fig, (left, right) = plt.subplots(1, 2, figsize=(max(9.0, 2 * cell_width * len(xs) + 3.5),
+                                                     max(3.2, cell_height * len(ys) + 2)))
     finite = [value for line in crossover for value in line if value == value]
     image = left.imshow(crossover, aspect="auto", origin="lower", cmap="viridis",
                         vmin=min(finite) if finite else 0, vmax=max(finite) if finite else 1)
@@ -82,8 +93,8 @@ def draw(folder, data, pictures):
         bright = value != value or (high > low and (value - low) / (high - low) > 0.6)
         left.text(x, y, text, ha="center", va="center", fontsize=7, color="black" if bright else "white")
     bar = fig.colorbar(image, ax=left)
-    bar.set_label("crossover size (log2 bytes)")
-    left.set_title("where the best algorithm changes")
+    bar.set_label("first crossover (log2 bytes)")
+    left.set_title("the best algorithm per band of sizes")
     palette = plt.get_cmap("tab10")
     right.imshow(best, aspect="auto", origin="lower", cmap=colors.ListedColormap([palette(i % 10) for i in range(max(1, len(algorithms)))]),
                  vmin=-0.5, vmax=max(1, len(algorithms)) - 0.5)
@@ -97,7 +108,10 @@ def draw(folder, data, pictures):
         axes.set_yticks(range(len(ys)))
         axes.set_yticklabels(ys)
         axes.set_ylabel(y_key or "")
-    fig.suptitle(f"what if: {', '.join(keys)} ({rows[0]['ranks']} ranks on the first machine)")
+    # The collective and params are in the stamp's line (NUMACOLL_PLOT_PROVENANCE) and named here too.
+    subject = os.environ.get("NUMACOLL_PLOT_SUBJECT", "")
+    fig.suptitle(fitted(f"what if: {', '.join(keys)}{': ' + subject if subject else ''} ({rows[0]['ranks']} ranks on "
+                        "the first machine)", 0.9 * fig.get_size_inches()[0]))
     fig.tight_layout()
     path = pictures.save(fig, os.path.join(folder, "whatif.png"), dpi=110)
     plt.close(fig)

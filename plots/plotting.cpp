@@ -93,7 +93,8 @@ std::string picture_provenance(const std::string& engine, const std::string& mac
 }
 
 std::vector<std::string> plot_folder(const std::string& input, const std::string& output, const std::string& script_stem,
-                                     const std::string& needed, const std::string& provenance) {
+                                     const std::string& needed, const std::string& provenance,
+                                     const std::string& subject) {
     if (!std::filesystem::exists(std::filesystem::path(input) / needed))
         throw InputError(fmt::format("no {} in '{}': run numacoll {} -o {} first", needed, input,
                                      command_writing(needed), input));
@@ -106,6 +107,7 @@ std::vector<std::string> plot_folder(const std::string& input, const std::string
     const std::string python = python_with_matplotlib();
     std::vector<std::string> environment = {cap};
     if (!provenance.empty()) environment.push_back("NUMACOLL_PLOT_PROVENANCE=" + provenance);
+    if (!subject.empty()) environment.push_back("NUMACOLL_PLOT_SUBJECT=" + subject);
     const ProgramRun run = run_program({python, "-B", "-c", loader, script_stem, input, output}, true, scripts, environment);
     if (run.status != 0) {
         // The scripts say what they could not read in one line, named after

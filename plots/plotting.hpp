@@ -20,10 +20,13 @@ namespace numacoll::plots {
 // is missing, too large (NUMACOLL_MAX_INPUT_BYTES) or cannot be read; Error
 // when python3 or matplotlib is missing or the script fails otherwise.
 // `provenance` is the line every picture carries under its axes (what
-// produced it: see picture_provenance); empty for none.
+// produced it: see picture_provenance); `subject` what a title names beyond
+// the table's own (NUMACOLL_PLOT_SUBJECT: "allreduce, params generic" for a
+// whatif map); empty for none.
 std::vector<std::string> plot_folder(const std::string& input, const std::string& output,
                                      const std::string& script_stem = "plot_validation",
-                                     const std::string& needed = "validation.csv", const std::string& provenance = "");
+                                     const std::string& needed = "validation.csv", const std::string& provenance = "",
+                                     const std::string& subject = "");
 
 // "numacoll 0.1.0 (5d9bcb7) · sim engine · westmere · params bundled:westmere":
 // the numacoll that drew it, the engine, the machine and the params.
