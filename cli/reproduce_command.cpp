@@ -149,7 +149,11 @@ int run_reproduce(const ReproduceOptions& options) {
                   << std::flush;
         table.row({finding.name, finding.paper, finding.setup, finding.claim, outcome.numacoll,
                    reproduce::to_string(outcome.verdict), outcome.why, command_of(outcome.command)});
-        figures.insert(figures.end(), outcome.figures.begin(), outcome.figures.end());
+        // Every figure says what the paper found, in words, beside its numbers' marks.
+        for (reproduce::FigureData figure : outcome.figures) {
+            figure.marks.push_back({'c', 0, fmt::format("{}: {}", finding.paper, finding.claim)});
+            figures.push_back(std::move(figure));
+        }
     }
     table.finish();
     write_figures(*folder, figures);

@@ -44,8 +44,11 @@ def draw(folder, figures, pictures):
         fig, axes = plt.subplots(figsize=(7, 4.5))
         for label, (xs, ys) in figure["series"].items():
             axes.plot(xs, ys, marker="o", markersize=3, label=label)
+        claims = [mark["label"] for mark in figure["marks"] if mark["axis"] == "c"]
         for mark in figure["marks"]:
             value = float(mark["value"])
+            if mark["axis"] == "c":
+                continue
             if mark["axis"] == "x":
                 axes.axvline(value, color="black", linestyle="--", linewidth=1, label="paper: " + mark["label"])
             else:
@@ -57,7 +60,12 @@ def draw(folder, figures, pictures):
                 axes.set_xlim(min(xs) / 2, min(xs) * 2)
         if meta["log_y"] == "1":
             axes.set_yscale("log")
-        axes.set_title(fitted(meta["title"] + " (simulated)", 0.9 * fig.get_size_inches()[0]))
+        title = fitted(meta["title"] + " (simulated)", 0.9 * fig.get_size_inches()[0])
+        if claims:  # the title above, and under it the paper's finding in words
+            fig.suptitle(title)
+            axes.set_title(fitted("paper, " + claims[0], 0.95 * fig.get_size_inches()[0], 8), fontsize=8, color="0.25")
+        else:
+            axes.set_title(title)
         axes.set_xlabel(meta["x_label"])
         axes.set_ylabel(meta["y_label"])
         axes.grid(True, which="both", alpha=0.3)

@@ -38,7 +38,7 @@ struct Series {
     std::vector<double> x, y;
 };
 struct Mark {
-    char axis = 'x';  // a vertical ('x') or horizontal ('y') line
+    char axis = 'x';  // a vertical ('x') or horizontal ('y') line, or the paper's claim in words ('c')
     double value = 0;
     std::string label;
 };
