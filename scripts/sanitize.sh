@@ -35,12 +35,14 @@ run_asan() {
   # So does it run the demo, a chain of commands (calibrate, validate, sim,
   # plot) whose own tests run here.
   # So does it run calibrate's microbenchmarks, whose timings mean nothing
-  # under the sanitizers, and the documents' commands (docs.commands: the
-  # commands' own tests run here). The examples built against the install
-  # are programs built elsewhere, without the sanitizers' runtime, and
-  # cannot load a library built with it; the Python one runs the program.
+  # under the sanitizers, the documents' commands (docs.commands: the
+  # commands' own tests run here) and the pictures' layout test (plots.layout:
+  # matplotlib's layout of pictures that commands tested here draw).
+  # The examples built against the install are programs built elsewhere,
+  # without the sanitizers' runtime, and cannot load a library built with
+  # it; the Python one runs the program.
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE mpi \
-    -E '^(AlgorithmProofsOnSharedXml\.|Cli\.DemoRunsTheWholeChain$|Cli\.CalibrateWritesParamsThatSimulationsRead$|docs\.commands$|examples\.(cmake|pkgconfig)$)'
+    -E '^(AlgorithmProofsOnSharedXml\.|Cli\.DemoRunsTheWholeChain$|Cli\.CalibrateWritesParamsThatSimulationsRead$|docs\.commands$|plots\.layout$|examples\.(cmake|pkgconfig)$)'
   # The interposition library is checked in the application built here; the
   # programs built elsewhere (MPICH's test suite, Debian's hpcc) cannot load
   # a library built with the sanitizers, and MPICH's run is the release's.
