@@ -14,6 +14,7 @@ FlatTreeShape shape_of(const std::string& algorithm) {
     if (algorithm == "linear") return FlatTreeShape::linear;
     if (algorithm == "chain" || algorithm == "pipeline") return FlatTreeShape::chain;
     if (algorithm == "binomial") return FlatTreeShape::binomial;
+    if (algorithm == "knomial") return FlatTreeShape::knomial;
     return FlatTreeShape::binary;
 }
 
@@ -59,7 +60,9 @@ ModelInfo flat_model(sched::Collective collective, const std::string& flat_name,
         const sched::OptionReader options(spec, name);
         double segment = static_cast<double>(options.bytes("segment"));
         if (reduction) segment -= std::fmod(segment, 8.0);  // whole 8-byte elements, as the generator cuts them
-        const int fanout = flat_name == "chain" ? options.integer("fanout", 1) : 1;
+        const int fanout = flat_name == "chain" ? options.integer("fanout", 1)
+                           : flat_name == "knomial" ? options.integer("radix", 2)
+                                                    : 1;
         const double m = static_cast<double>(spec.bytes);
         const auto run = [&](int p, costs::Level level) {
             const P2pTerms terms = p2p_terms(params, level, !shape.threads_only);
@@ -89,7 +92,7 @@ std::vector<ModelInfo> reduce_flat_models() {
 std::vector<ModelInfo> bcast_flat_models() {
     std::vector<ModelInfo> models;
     for (bool hierarchical : {false, true})
-        for (const char* flat : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial"})
+        for (const char* flat : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial", "knomial"})
             models.push_back(flat_model(sched::Collective::bcast, flat, hierarchical));
     models.push_back(bcast_leader_model());
     return models;

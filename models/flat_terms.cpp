@@ -28,6 +28,15 @@ std::vector<int> flat_tree_children(FlatTreeShape shape, int p, int fanout, int 
         case FlatTreeShape::binary:
             for (int child = 2 * pos + 1; child <= 2 * pos + 2 && child < p; ++child) children.push_back(child);
             break;
+        case FlatTreeShape::knomial: {  // as algorithms/patterns/flat_trees.cpp builds it; fanout is the radix
+            const int radix = std::max(2, fanout);
+            long mask = 1;
+            while (mask < p && pos % (radix * mask) == 0) mask *= radix;
+            for (mask /= radix; mask > 0; mask /= radix)
+                for (int r = 1; r < radix; ++r)
+                    if (pos + r * mask < p) children.push_back(static_cast<int>(pos + r * mask));
+            break;
+        }
         case FlatTreeShape::binomial: {
             int limit = 1;
             while (limit < p && (pos & limit) == 0) limit <<= 1;

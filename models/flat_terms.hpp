@@ -38,7 +38,7 @@
 
 namespace numacoll::models {
 
-enum class FlatTreeShape { linear, chain, binary, binomial };
+enum class FlatTreeShape { linear, chain, binary, binomial, knomial };
 
 // The children of position `pos` of a tree over p positions, in sending order.
 std::vector<int> flat_tree_children(FlatTreeShape shape, int p, int fanout, int pos);

@@ -101,6 +101,7 @@ bool ompi_expressible(sched::Collective collective, const Candidate& candidate) 
         const std::string value = option_value(collective, candidate, option.name);
         if (option.name == "segment" || option.name == "fanout") continue;
         if (option.name == "leader" && value == "rank-order") continue;  // Open MPI's own chain order
+        if (option.name == "radix" && value == "4") continue;  // coll_tuned_bcast_knomial_radix's default
         return false;
     }
     return true;

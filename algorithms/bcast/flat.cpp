@@ -1,6 +1,6 @@
 // bcast from the flat algorithms of flat_trees.hpp, in three arrangements:
 // - flat (`linear`, `chain`, `pipeline`, `split-binary`, `binary`,
-//   `binomial`): one algorithm over every rank in root-relative order, as
+//   `binomial`, `knomial`): one algorithm over every rank in root-relative order, as
 //   Open MPI's coll/tuned runs it. `chain` and `pipeline` take
 //   `leader=default|nic` to reorder the chain so that it enters each node
 //   at its leader (NUIOA paper, section 4: the chain of the Tuned component
@@ -147,6 +147,7 @@ AlgorithmInfo bcast_flat_info(const FlatAlgorithmInfo& flat, bool hierarchical) 
         plan.algorithm = flat.algorithm;
         plan.segment = segment_bytes(options, 1);
         if (flat.algorithm == FlatAlgorithm::chain) plan.fanout = options.integer("fanout", 1);
+        if (flat.algorithm == FlatAlgorithm::knomial) plan.fanout = options.integer("radix", 2);
         if (chained && !hierarchical) {
             const std::string order = options.choice("leader", {"rank-order", "default", "nic"});
             if (order != "rank-order") plan.chain_entry = parse_leader_rule(order);

@@ -54,6 +54,17 @@ FlatTree make_flat_tree(FlatShape shape, std::vector<int> ranks, int fanout) {
                 for (; pos + mask < count; mask <<= 1) link(pos, pos + mask);
             }
             break;
+        case FlatShape::knomial: {
+            const int radix = std::max(2, fanout);
+            for (int pos = 0; pos < count; ++pos) {
+                long mask = 1;  // pos's level: its lowest nonzero digit in base `radix` (the root: above every rank)
+                while (mask < count && pos % (radix * mask) == 0) mask *= radix;
+                for (mask /= radix; mask > 0; mask /= radix)
+                    for (int r = 1; r < radix; ++r)
+                        if (pos + r * mask < count) link(pos, static_cast<int>(pos + r * mask));
+            }
+            break;
+        }
         case FlatShape::in_order_binomial:
             // Children of position i are i + 2^k for every 2^k below i's lowest set
             // bit (ompi_coll_base_topo_build_in_order_bmtree: its binomial
@@ -175,6 +186,7 @@ const std::vector<FlatAlgorithmInfo>& flat_bcast_algorithms() {
          "each half down one side of a binary tree, then the sides swap halves; medium and large vectors"},
         {FlatAlgorithm::binary, "binary", "balanced binary tree, segmented; medium vectors"},
         {FlatAlgorithm::binomial, "binomial", "binomial tree, log2 p steps; small vectors"},
+        {FlatAlgorithm::knomial, "knomial", "k-nomial tree of `radix`, log_k p steps of k - 1 children; small vectors"},
     };
     return list;
 }
@@ -198,6 +210,8 @@ std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction) {
         {"segment", pipelined ? "64KiB" : "0",
          std::string("segment size for pipelining, 0 = unsegmented") + (reduction ? " (whole elements)" : "")}};
     if (algorithm == FlatAlgorithm::chain) options.push_back({"fanout", "4", "number of chains from the root (>= 1)", {"1", "2"}});
+    // Open MPI's coll_tuned_bcast_knomial_radix, 4 by default.
+    if (algorithm == FlatAlgorithm::knomial) options.push_back({"radix", "4", "children per level, k (>= 2)", {"2", "3"}});
     return options;
 }
 
@@ -241,6 +255,7 @@ FlatShape shape_of(FlatAlgorithm algorithm, bool bcast) {
         case FlatAlgorithm::chain:
         case FlatAlgorithm::pipeline: return FlatShape::chain;
         case FlatAlgorithm::binomial: return bcast ? FlatShape::binomial : FlatShape::in_order_binomial;
+        case FlatAlgorithm::knomial: return FlatShape::knomial;
         default: return FlatShape::binary;
     }
 }

@@ -13,7 +13,11 @@
 // - binomial: a binomial tree in group order, each position's children
 //   above its highest bit (ompi_coll_base_topo_build_bmtree, the broadcast's);
 // - in_order_binomial: each position's children below its lowest set bit
-//   (ompi_coll_base_topo_build_in_order_bmtree, the reduction's).
+//   (ompi_coll_base_topo_build_in_order_bmtree, the reduction's);
+// - knomial: a k-nomial tree of radix `fanout`, each position's children
+//   pos + r k^j for the levels below its lowest nonzero digit in base k,
+//   the highest level first (ompi_coll_base_topo_build_kmtree, Open MPI's
+//   knomial broadcast).
 // Children always come after their parent in group order, so a walk in
 // group order is a topological order of the tree.
 #pragma once
@@ -27,7 +31,7 @@
 
 namespace numacoll::algo {
 
-enum class FlatShape { linear, chain, binary, binomial, in_order_binomial };
+enum class FlatShape { linear, chain, binary, binomial, in_order_binomial, knomial };
 
 struct FlatTree {
     std::vector<int> ranks;                  // global ranks, the root first
@@ -59,7 +63,7 @@ void in_order_binary_reduce(PointToPoint& p2p, std::vector<int> ranks, int root,
                             const HomeOf& home);
 
 // The flat algorithms by name, for bcast and reduce.
-enum class FlatAlgorithm { linear, chain, pipeline, split_binary, binary, binomial, in_order_binary };
+enum class FlatAlgorithm { linear, chain, pipeline, split_binary, binary, binomial, in_order_binary, knomial };
 struct FlatAlgorithmInfo {
     FlatAlgorithm algorithm;
     std::string name;
@@ -68,7 +72,7 @@ struct FlatAlgorithmInfo {
 const std::vector<FlatAlgorithmInfo>& flat_bcast_algorithms();
 const std::vector<FlatAlgorithmInfo>& flat_reduce_algorithms();
 
-// The options of a flat algorithm: the segment size, and fanout for chain.
+// The options of a flat algorithm: the segment size, fanout for chain, radix for knomial.
 std::vector<OptionInfo> flat_options(FlatAlgorithm algorithm, bool reduction);
 
 // The registry entry of a flat bcast/reduce or of its hier- version: name,

@@ -24,6 +24,7 @@ const std::map<std::string, std::vector<std::string>>& alternatives() {
         {"internode", {"recursive-doubling", "ring", "rabenseifner", "binomial"}},
         {"segment", {"0", "16KiB"}},
         {"fanout", {"2", "4"}},
+        {"radix", {"2", "3"}},
         {"leader", {"default", "nic", "rank-order"}},
         {"intra", {"linear", "binomial", "chain", "pipeline", "binary"}},
         {"stages", {"1stage", "2stage"}},

@@ -69,7 +69,7 @@ using C = sched::Collective;
 
 TEST(SimulatorAgreement, FlatBroadcastsInOneSocket) {
     for (const std::string prefix : {"", "hier-"})
-        for (const std::string name : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial"})
+        for (const std::string name : {"linear", "chain", "pipeline", "split-binary", "binary", "binomial", "knomial"})
             for (int p : {2, 3, 4})
                 for (std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{4096}}) {
                     // At 0 bytes split-binary's halves carry no input to announce once: its
@@ -77,6 +77,11 @@ TEST(SimulatorAgreement, FlatBroadcastsInOneSocket) {
                     if (bytes == 0 && name == "split-binary") continue;
                     expect_agreement({C::bcast, prefix + name, p, bytes, {{"segment", "0"}}}, params(1000, false));
                 }
+}
+
+TEST(SimulatorAgreement, KnomialBroadcastOfEveryRadix) {
+    for (const std::string radix : {"2", "3"})
+        for (int p : {3, 4}) expect_agreement({C::bcast, "knomial", p, 4096, {{"segment", "0"}, {"radix", radix}}}, params(1000, false));
 }
 
 TEST(SimulatorAgreement, FlatReductionsInOneSocket) {
