@@ -78,14 +78,13 @@ def mark_coinciding(axes, pixels=2.0):
 
 
 def place_legend(axes, **options):
-    """A legend in the corner of `axes` that covers the fewest data points,
-    or beside the axes when every corner covers some."""
+    """A legend in the first corner of `axes` (or middle of a side) that
+    covers no data point, or beside the axes when each covers some."""
     figure = axes.figure
     points = []
     for line in axes.get_lines():
         if line.get_visible():
             points.extend(axes.transData.transform(line.get_xydata()))
-    best = None
     for location in ("upper left", "upper right", "lower left", "lower right", "center left", "center right",
                      "upper center", "lower center"):
         legend = axes.legend(loc=location, **options)
@@ -94,8 +93,6 @@ def place_legend(axes, **options):
         covered = sum(1 for x, y in points if box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1)
         if covered == 0:
             return legend
-        if best is None or covered < best[0]:
-            best = (covered, location)
     # Beside the axes, on a canvas widened by the legend's width so that the layout keeps the axes' own.
     legend = axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options)
     figure.canvas.draw()
