@@ -186,9 +186,7 @@ int run_whatif(const WhatifOptions& options) {
         for (const tune::Recommendation& shape : tune::recommend(points))
             for (const tune::RecommendedRange& range : shape.ranges)
                 bands += fmt::format("{}{} {}", bands.empty() ? "" : "; ", tune::describe(range.pick),
-                                     range.from_bytes == range.to_bytes
-                                         ? format_bytes(range.from_bytes)
-                                         : format_bytes(range.from_bytes) + "-" + format_bytes(range.to_bytes));
+                                     tune::sizes_text(range));
         map += fmt::format("{}{},{},{},{},{},{},\"{}\"\n", values, machine, ranks, winners.empty() ? "" : winners.front(),
                            crossover ? std::to_string(rows[*crossover].bytes) : "",
                            crossover ? winners[*crossover] : "", winners.empty() ? "" : winners.back(), bands);

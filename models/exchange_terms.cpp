@@ -2,15 +2,17 @@
 
 #include <cmath>
 
-namespace numacoll::models {
+#include "models/flat_models.hpp"
 
-namespace {
+namespace numacoll::models {
 
 int largest_power_of_two(int p) {
     int power = 1;
     while (2 * power <= p) power *= 2;
     return power;
 }
+
+namespace {
 
 // The excess ranks' fold before the exchanges and their copy after.
 double excess_ns(int p, const P2pTerms& t, double bytes) {
@@ -56,8 +58,9 @@ double segmented_ring_allreduce_ns(int p, const P2pTerms& t, double bytes, doubl
     return time - (chunks - 1) * (p > 1 ? t.signal_ns(p) : 0);
 }
 
-P2pTerms flat_allreduce_terms(const NodeShape& shape, const costs::Params& params) {
-    return p2p_terms(params, joining_level(shape), !shape.threads_only);
+double reduce_then_bcast_allreduce_ns(const std::string& reduce, const std::string& bcast, int p, const P2pTerms& t,
+                                      double bytes) {
+    return flat_reduce_ns(reduce, p, 1, t, bytes, 0) + flat_bcast_ns(bcast, p, 1, t, bytes, 0);
 }
 
 }  // namespace numacoll::models

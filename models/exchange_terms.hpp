@@ -20,6 +20,8 @@
 // as if every rank had its own.
 #pragma once
 
+#include <string>
+
 #include "models/p2p_terms.hpp"
 
 namespace numacoll::models {
@@ -32,8 +34,12 @@ double rabenseifner_allreduce_ns(int p, const P2pTerms& terms, double bytes);
 double segmented_ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, double segment_bytes,
                                    double element_bytes);
 
-// The terms a flat allreduce's model uses on a shape: the level joining
-// its ranks, as MPI processes unless the shape says threads.
-P2pTerms flat_allreduce_terms(const NodeShape& shape, const costs::Params& params);
+// A flat reduce to rank 0 by `reduce`'s tree, then a flat broadcast by
+// `bcast`'s (models/flat_models.hpp): the linear and non-overlapping allreduces.
+double reduce_then_bcast_allreduce_ns(const std::string& reduce, const std::string& bcast, int p, const P2pTerms& terms,
+                                      double bytes);
+
+// 2^floor(log2 p), p >= 1.
+int largest_power_of_two(int p);
 
 }  // namespace numacoll::models

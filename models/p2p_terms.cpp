@@ -83,6 +83,10 @@ costs::Level joining_level(const NodeShape& shape) {
     return shape.sockets > 1 ? costs::Level::other_socket : costs::Level::same_socket;
 }
 
+P2pTerms flat_terms(const NodeShape& shape, const costs::Params& params) {
+    return p2p_terms(params, joining_level(shape), !shape.threads_only);
+}
+
 int segment_count(double bytes, double segment_bytes) {
     if (segment_bytes <= 0 || bytes <= segment_bytes) return 1;
     return static_cast<int>(std::ceil(bytes / segment_bytes));

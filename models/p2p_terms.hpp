@@ -72,6 +72,10 @@ P2pTerms p2p_terms(const costs::Params& params, costs::Level level, bool process
 // on several nodes, other_socket across sockets, else same_socket.
 costs::Level joining_level(const NodeShape& shape);
 
+// The terms of a flat algorithm on a shape: every hand-over at the joining
+// level, between MPI processes unless the shape says threads.
+P2pTerms flat_terms(const NodeShape& shape, const costs::Params& params);
+
 // Segments of a vector: S = ceil(m / segment), 1 for segment 0; the size of segment c.
 int segment_count(double bytes, double segment_bytes);
 double segment_size(double bytes, double segment_bytes, int c);

@@ -96,15 +96,17 @@ std::vector<Recommendation> recommend(const std::vector<TunePoint>& points) {
     return out;
 }
 
+std::string sizes_text(const RecommendedRange& range) {
+    return range.from_bytes == range.to_bytes ? format_bytes(range.from_bytes)
+                                              : format_bytes(range.from_bytes) + "-" + format_bytes(range.to_bytes);
+}
+
 std::string recommendation_text(const std::vector<Recommendation>& recommendations) {
     std::string text;
     for (const Recommendation& r : recommendations) {
         text += fmt::format("{:<10} {:>3}x{:<3}", sched::to_string(r.collective), r.nodes, r.ranks_per_node);
         for (const RecommendedRange& range : r.ranges) {
-            text += "  " + (range.from_bytes == range.to_bytes
-                                ? format_bytes(range.from_bytes)
-                                : format_bytes(range.from_bytes) + "-" + format_bytes(range.to_bytes));
-            text += " " + describe(range.pick);
+            text += "  " + sizes_text(range) + " " + describe(range.pick);
             for (const std::string& name : range.tied) text += "=" + name;
             if (range.margin) {
                 const double percent = 100 * *range.margin;

@@ -40,6 +40,9 @@ struct Recommendation {
     std::vector<RecommendedRange> ranges;
 };
 
+// "8B-64KiB", or "16MiB" for a range of one size.
+std::string sizes_text(const RecommendedRange& range);
+
 // One recommendation per collective and shape, in the points' order.
 std::vector<Recommendation> recommend(const std::vector<TunePoint>& points);
 

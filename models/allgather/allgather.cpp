@@ -28,7 +28,7 @@ ModelInfo allgather_ring_model() {
     return allgather_model("ring", "MPICH/Open MPI ring allgather; Thakur, Rabenseifner, Gropp 2005, (p - 1)(a + m b)",
                            [](const NodeShape& shape, const costs::Params& params, double m) {
                                const int p = shape.ranks();
-                               const P2pTerms terms = p2p_terms(params, joining_level(shape), !shape.threads_only);
+                               const P2pTerms terms = flat_terms(shape, params);
                                return terms.local_copy_ns(m) + p * (p - 1) * (terms.signal_ns() + terms.copy_ns(m));
                            });
 }
@@ -38,7 +38,7 @@ ModelInfo allgather_recursive_doubling_model() {
         "recursive-doubling", "MPICH recursive-doubling allgather; Thakur, Rabenseifner, Gropp 2005",
         [](const NodeShape& shape, const costs::Params& params, double m) {
             const int p = shape.ranks();
-            const P2pTerms terms = p2p_terms(params, joining_level(shape), !shape.threads_only);
+            const P2pTerms terms = flat_terms(shape, params);
             int power = 1;
             while (2 * power <= p) power *= 2;
             const bool excess = power != p;

@@ -1,6 +1,5 @@
 // The closed form of allreduce "nonoverlapping" on p ranks: Open MPI coll/tuned allreduce nonoverlapping: the flat binomial reduce, then the flat binomial bcast (models/flat_terms.hpp).
 #include "models/exchange_terms.hpp"
-#include "models/flat_models.hpp"
 
 namespace numacoll::models {
 
@@ -12,10 +11,10 @@ ModelInfo allreduce_nonoverlapping_model() {
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = flat_allreduce_terms(shape, params);
+        const P2pTerms t = flat_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
-        return flat_reduce_ns("binomial", p, 1, t, m, 0) + flat_bcast_ns("binomial", p, 1, t, m, 0);
+        return reduce_then_bcast_allreduce_ns("binomial", "binomial", p, t, m);
     };
     return info;
 }

@@ -1,6 +1,5 @@
 // The closed form of allreduce "rabenseifner" on p ranks: Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005: halvings then doublings (models/exchange_terms.hpp).
 #include "models/exchange_terms.hpp"
-#include "models/flat_models.hpp"
 
 namespace numacoll::models {
 
@@ -12,13 +11,12 @@ ModelInfo allreduce_rabenseifner_model() {
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = flat_allreduce_terms(shape, params);
+        const P2pTerms t = flat_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
-        int power = 1;
-        while (2 * power <= p) power *= 2;
-        if (m / static_cast<double>(sched::element_bytes(spec)) < power)  // Open MPI's fall-back: the linear allreduce
-            return flat_reduce_ns("linear", p, 1, t, m, 0) + flat_bcast_ns("linear", p, 1, t, m, 0);
+        // Open MPI's fall-back: the linear allreduce.
+        if (m / static_cast<double>(sched::element_bytes(spec)) < largest_power_of_two(p))
+            return reduce_then_bcast_allreduce_ns("linear", "linear", p, t, m);
         return rabenseifner_allreduce_ns(p, t, m);
     };
     return info;

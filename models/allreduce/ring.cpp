@@ -11,7 +11,7 @@ ModelInfo allreduce_ring_model() {
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = flat_allreduce_terms(shape, params);
+        const P2pTerms t = flat_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
         return ring_allreduce_ns(p, t, m, static_cast<double>(sched::element_bytes(spec)));

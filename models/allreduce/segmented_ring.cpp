@@ -18,7 +18,7 @@ ModelInfo allreduce_segmented_ring_model() {
         const sched::OptionReader options(spec, "segmented-ring");
         double segment = static_cast<double>(options.bytes("segment"));
         segment -= std::fmod(segment, static_cast<double>(sched::element_bytes(spec)));  // whole elements
-        return segmented_ring_allreduce_ns(shape.ranks(), flat_allreduce_terms(shape, params),
+        return segmented_ring_allreduce_ns(shape.ranks(), flat_terms(shape, params),
                                            static_cast<double>(spec.bytes), segment,
                                            static_cast<double>(sched::element_bytes(spec)));
     };

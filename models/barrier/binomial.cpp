@@ -13,7 +13,7 @@ ModelInfo barrier_binomial_model() {
     info.predict = [](const sched::CollectiveSpec&, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         if (p == 1) return 0.0;
         int height = 0;
         for (int rank = 1; rank < p; ++rank) height = std::max(height, __builtin_popcount(static_cast<unsigned>(rank)));

@@ -11,7 +11,7 @@ ModelInfo barrier_double_ring_model() {
     info.predict = [](const sched::CollectiveSpec&, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         if (p == 1) return 0.0;
         return 2 * p * barrier_signal_ns(t);
     };

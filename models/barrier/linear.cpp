@@ -11,7 +11,7 @@ ModelInfo barrier_linear_model() {
     info.predict = [](const sched::CollectiveSpec&, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         if (p == 1) return 0.0;
         const double serial_ns = (p - 2) * (t.network ? t.send_overhead_ns + t.gap_ns : t.send_overhead_ns);
         return barrier_signal_ns(t, p - 1, p - 1) + barrier_signal_ns(t, p - 1, 1) + serial_ns;

@@ -1,5 +1,6 @@
 // The closed form of barrier "recursive-doubling" (models/barrier/signal_terms.hpp).
 #include "models/barrier/signal_terms.hpp"
+#include "models/exchange_terms.hpp"
 
 namespace numacoll::models {
 
@@ -11,10 +12,9 @@ ModelInfo barrier_recursive_doubling_model() {
     info.predict = [](const sched::CollectiveSpec&, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         if (p == 1) return 0.0;
-        int power = 1;
-        while (2 * power <= p) power *= 2;
+        const int power = largest_power_of_two(p);
         double time = power == p ? 0 : 2 * barrier_signal_ns(t, p - power);
         for (int mask = 1; mask < power; mask *= 2) time += barrier_signal_ns(t, power);
         return time;

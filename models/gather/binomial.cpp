@@ -36,7 +36,7 @@ ModelInfo gather_binomial_model() {
     info.source = "Open MPI coll/tuned binomial gather; Thakur, Rabenseifner, Gropp 2005, log2 p a + (p - 1) m b";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
-        return binomial_gather_ns(shape.ranks(), p2p_terms(params, joining_level(shape), !shape.threads_only),
+        return binomial_gather_ns(shape.ranks(), flat_terms(shape, params),
                                   static_cast<double>(spec.bytes));
     };
     return info;

@@ -20,7 +20,7 @@ ModelInfo gather_linear_model() {
     info.source = "Open MPI basic linear gather; Thakur, Rabenseifner, Gropp 2005, (p - 1)(a + m b)";
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
-        return linear_gather_ns(shape.ranks(), p2p_terms(params, joining_level(shape), !shape.threads_only),
+        return linear_gather_ns(shape.ranks(), flat_terms(shape, params),
                                 static_cast<double>(spec.bytes));
     };
     return info;

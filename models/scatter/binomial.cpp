@@ -24,7 +24,7 @@ ModelInfo scatter_binomial_model() {
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         int root_children = 0;
         for (int bit = 1; bit < p; bit *= 2) ++root_children;

@@ -22,7 +22,7 @@ ModelInfo scatter_linear_model() {
     info.predict = [](const sched::CollectiveSpec& spec, const NodeShape& shape,
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
-        const P2pTerms t = p2p_terms(params, joining_level(shape), !shape.threads_only);
+        const P2pTerms t = flat_terms(shape, params);
         const double m = static_cast<double>(spec.bytes);
         if (p == 1) return t.local_copy_ns(m);
         if (t.network)
