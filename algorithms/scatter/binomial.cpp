@@ -10,28 +10,21 @@
 
 #include <algorithm>
 
-#include "algorithms/patterns/block_readiness.hpp"
-#include "algorithms/patterns/point_to_point.hpp"
 #include "algorithms/registry.hpp"
+#include "algorithms/scatter/blocks.hpp"
 
 namespace numacoll::algo {
 
 namespace {
 
 Schedule binomial_scatter(const CollectiveSpec& spec, const Layout& layout, const OptionReader&) {
-    ScheduleBuilder builder(layout, spec);
-    const int ranks = layout.size(), root = spec.root;
-    const std::uint64_t block = spec.bytes;
-    std::vector<int> inputs(ranks, -1);
-    inputs[root] = builder.add_input(root, block * ranks);
-    std::vector<int> outputs;
-    for (int rank = 0; rank < ranks; ++rank) outputs.push_back(builder.add_output(rank, block));
-    PointToPoint p2p(builder, inputs);
+    ScatterBlocks scatter(spec, layout);
+    PointToPoint& p2p = scatter.p2p();
+    const int ranks = scatter.ranks(), root = scatter.root();
+    const std::uint64_t block = scatter.block_bytes();
     const auto absolute = [&](int rel) { return (rel + root) % ranks; };
-    const auto blocks = [&](int buffer, int first, int count) {
-        return block == 0 || buffer < 0 ? Range{} : blocks_range(buffer, first, count, block);
-    };
-    const auto output = [&](int rank) { return block == 0 ? Range{} : Range{outputs[rank], 0, block}; };
+    const auto blocks = [&](int buffer, int first, int count) { return scatter.blocks(buffer, first, count); };
+    const auto output = [&](int rank) { return scatter.output(rank); };
     // The subtree of a non-root relative rank: itself and the ranks up to its lowest set bit.
     const auto subtree_size = [&](int rel) { return std::min(rel & -rel, ranks - rel); };
     std::vector<int> held(ranks, -1);  // an inner rank's temp: its subtree's blocks in relative order
@@ -43,16 +36,17 @@ Schedule binomial_scatter(const CollectiveSpec& spec, const Layout& layout, cons
         const int parent_rel = rel - (rel & -rel), parent = absolute(parent_rel);
         const std::string label = fmt::format("binomial{}-{}", parent, rank);
         const bool leaf = size == 1;
-        if (!leaf && block > 0) held[rank] = builder.add_temp(rank, block * size, fmt::format("scatter{}", rank));
+        if (!leaf && block > 0)
+            held[rank] = scatter.builder().add_temp(rank, block * size, fmt::format("scatter{}", rank));
         const auto into = [&](int first, int count) { return leaf ? output(rank) : blocks(held[rank], first, count); };
         std::vector<int> arrived;
         if (parent_rel == 0) {
             // The root's input is in absolute order: the subtree may wrap around rank 0.
             const int head = std::min(size, ranks - rank);
-            arrived.push_back(p2p.move(root, blocks(inputs[root], rank, head), {}, rank, into(0, head), label));
+            arrived.push_back(p2p.move(root, scatter.input_blocks(rank, head), {}, rank, into(0, head), label));
             if (head < size)
-                arrived.push_back(p2p.move(root, blocks(inputs[root], 0, size - head), {}, rank,
-                                           into(head, size - head), label + "-wrap"));
+                arrived.push_back(p2p.move(root, scatter.input_blocks(0, size - head), {}, rank, into(head, size - head),
+                                           label + "-wrap"));
         } else {
             arrived.push_back(p2p.move(parent, blocks(held[parent], rel - parent_rel, size), held_ready[parent], rank,
                                        into(0, size), label));
@@ -64,9 +58,9 @@ Schedule binomial_scatter(const CollectiveSpec& spec, const Layout& layout, cons
     for (int rel = 1; rel < ranks; ++rel)
         if (const int rank = absolute(rel); subtree_size(rel) > 1)
             delivered[rank] = p2p.move(rank, blocks(held[rank], 0, 1), held_ready[rank], rank, output(rank), "scatter-own");
-    delivered[root] = p2p.move(root, blocks(inputs[root], root, 1), {}, root, output(root), "scatter-self");
-    for (int rank = 0; rank < ranks; ++rank) builder.wait_for_others(rank, {delivered[rank]}, "scatter:done");
-    return builder.finish();
+    delivered[root] = p2p.move(root, scatter.input_blocks(root, 1), {}, root, output(root), "scatter-self");
+    for (int rank = 0; rank < ranks; ++rank) scatter.wait_for_block(rank, delivered[rank]);
+    return scatter.finish();
 }
 
 }  // namespace
