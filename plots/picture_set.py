@@ -66,7 +66,7 @@ def mark_coinciding(axes, pixels=2.0):
         label = line.get_label()
         if label.startswith("_") or not line.get_visible():
             continue
-        points = axes.transData.transform(line.get_xydata())
+        points = line.get_transform().transform(line.get_xydata())
         for other_label, other_points in seen:
             if len(points) == len(other_points) and all(
                     abs(p[0] - q[0]) <= pixels and abs(p[1] - q[1]) <= pixels for p, q in zip(points, other_points)):
@@ -77,29 +77,92 @@ def mark_coinciding(axes, pixels=2.0):
             seen.append((label, points))
 
 
+def lines_under(axes, box):
+    """The visible lines of `axes` with a point inside both the axes and
+    `box` (display coordinates): the data a legend at `box` would hide."""
+    inside = axes.get_window_extent(axes.figure.canvas.get_renderer())
+    hidden = []
+    for line in axes.get_lines():
+        if not line.get_visible():
+            continue
+        for x, y in line.get_transform().transform(line.get_xydata()):  # an axvline is in axes units along y
+            if inside.x0 <= x <= inside.x1 and inside.y0 <= y <= inside.y1 and \
+                    box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1:
+                hidden.append(line)
+                break
+    return hidden
+
+
+def grow_canvas(figure, left_inches=0.0, right_inches=0.0, bottom_inches=0.0):
+    """Adds room at the left, right and bottom of `figure`: every axes and
+    figure text keeps its size and its place in pixels from the top."""
+    width, height = figure.get_size_inches()
+    wider, taller = width + left_inches + right_inches, height + bottom_inches
+    positions = [(axes, axes.get_position()) for axes in figure.axes]
+    figure.set_size_inches(wider, taller)
+
+    def moved(x, y):
+        return (x * width + left_inches) / wider, (y * height + bottom_inches) / taller
+
+    for axes, box in positions:
+        x0, y0 = moved(box.x0, box.y0)
+        axes.set_position([x0, y0, box.width * width / wider, box.height * height / taller])
+    for text in figure.texts:  # a suptitle and the like keep their distance from the top
+        text.set_position(moved(*text.get_position()))
+
+
+def fit_in_canvas(legend, margin_pixels=6.0):
+    """Grows the canvas where `legend` (placed outside its axes) reaches past it."""
+    figure = legend.figure
+    figure.canvas.draw()
+    box, canvas = legend.get_window_extent(figure.canvas.get_renderer()), figure.bbox
+    left, right, bottom = ((excess + margin_pixels) / figure.dpi if excess > 0 else 0.0 for excess in (canvas.x0 - box.x0, box.x1 - canvas.x1, canvas.y0 - box.y0))
+    if left or right or bottom:
+        grow_canvas(figure, left, right, bottom)
+
+
 def place_legend(axes, **options):
     """A legend in the first corner of `axes` (or middle of a side) that
-    covers no data point, or beside the axes when each covers some."""
+    covers no data point, else outside the axes on a grown canvas: beside
+    them, or under them when it is wide. The options are kept with the axes:
+    a later layout (tight_layout) moves the points and the axes, and
+    PictureSet.save settles the legend again (settle_legends)."""
+    axes.numacoll_legend_options = options
     figure = axes.figure
-    points = []
-    for line in axes.get_lines():
-        if line.get_visible():
-            points.extend(axes.transData.transform(line.get_xydata()))
+    renderer = figure.canvas.get_renderer()
     for location in ("upper left", "upper right", "lower left", "lower right", "center left", "center right",
                      "upper center", "lower center"):
         legend = axes.legend(loc=location, **options)
         figure.canvas.draw()
-        box = legend.get_window_extent(figure.canvas.get_renderer())
-        covered = sum(1 for x, y in points if box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1)
-        if covered == 0:
+        if not lines_under(axes, legend.get_window_extent(renderer)):
             return legend
-    # Beside the axes, on a canvas widened by the legend's width so that the layout keeps the axes' own.
     legend = axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options)
     figure.canvas.draw()
-    width, height = figure.get_size_inches()
-    figure.set_size_inches(width + legend.get_window_extent(figure.canvas.get_renderer()).width / figure.dpi + 0.3,
-                           height)
+    if legend.get_window_extent(renderer).width > 0.4 * figure.bbox.width:
+        legend.set_visible(False)  # the axes' labels alone say where "under" begins
+        labels_bottom = axes.get_tightbbox(renderer).y0
+        frame = axes.get_window_extent(renderer)
+        legend = axes.legend(loc="upper center", bbox_to_anchor=(0.5, (labels_bottom - 4 - frame.y0) / frame.height),
+                             borderaxespad=0.0, **options)
+    fit_in_canvas(legend)
     return legend
+
+
+def settle_legends(figure):
+    """Each legend place_legend put, once the layout is final: placed again
+    where data now lies under it, and given room where it reaches past the
+    canvas (tight_layout lays out the axes without a legend outside them)."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        options = getattr(axes, "numacoll_legend_options", None)
+        if options is None or legend is None:
+            continue
+        if lines_under(axes, legend.get_window_extent(renderer)):
+            place_legend(axes, **options)
+        else:
+            fit_in_canvas(legend)
 
 
 def fitted(text, width_inches, points=12.0):
@@ -125,14 +188,7 @@ def stamp(figure, line):
     line = fitted(line, 0.97 * width, size)
     rows = line.count("\n") + 1
     extra = (rows * size * 1.25 + 6) / 72
-    positions = [(axes, axes.get_position()) for axes in figure.axes]
-    figure.set_size_inches(width, height + extra)
-    scale, shift = height / (height + extra), extra / (height + extra)
-    for axes, box in positions:
-        axes.set_position([box.x0, box.y0 * scale + shift, box.width, box.height * scale])
-    for text in figure.texts:  # a suptitle and the like keep their distance from the top
-        x, y = text.get_position()
-        text.set_position((x, y * scale + shift))
+    grow_canvas(figure, bottom_inches=extra)
     figure.text(0.006, 3 / 72 / (height + extra), line, fontsize=size, color="0.3", ha="left", va="bottom")
 
 
@@ -154,16 +210,10 @@ def layout_problems(figure):
         legend = axes.get_legend()
         if legend is not None and legend.get_visible():
             outside(legend.get_window_extent(renderer), f"the legend of '{name}'")
-            box = legend.get_window_extent(renderer)
-            inside = axes.get_window_extent(renderer)
-            for line in axes.get_lines():
-                if line.get_label().startswith("_") or not line.get_visible():
-                    continue
-                for x, y in axes.transData.transform(line.get_xydata()):
-                    if inside.x0 <= x <= inside.x1 and inside.y0 <= y <= inside.y1 and \
-                            box.x0 < x < box.x1 and box.y0 < y < box.y1:
-                        problems.append(f"the legend of '{name}' covers a point of '{line.get_label()}'")
-                        break
+            for line in lines_under(axes, legend.get_window_extent(renderer)):
+                if not line.get_label().startswith("_"):
+                    problems.append(f"the legend of '{name}' covers a point of '{line.get_label()}'")
+                    break
     for text in figure.texts:
         if text.get_visible() and text.get_text().strip():
             outside(text.get_window_extent(renderer), f"the text '{' '.join(text.get_text().split())[:50]}'")
@@ -192,6 +242,7 @@ class PictureSet:
         os.kill(os.getpid(), number)
 
     def save(self, figure, path, dpi):
+        settle_legends(figure)
         stamp(figure, provenance_line())
         if os.environ.get("NUMACOLL_PLOT_CHECK_LAYOUT") == "1":
             problems = layout_problems(figure)

@@ -55,6 +55,34 @@ figure.tight_layout()
 expect(picture_set.layout_problems(figure) == [], "place_legend left the legend over the data")
 plt.close(figure)
 
+# A legend placed before the layout changes (tight_layout, the stamp) is placed again where it then hides data.
+figure, axes = plt.subplots(figsize=(4, 3))
+axes.plot([0, 1], [0, 0], label="floor")
+axes.set_xlim(0, 1)
+axes.set_ylim(0, 1)
+legend = picture_set.place_legend(axes)
+figure.canvas.draw()
+legend_bottom = axes.transAxes.inverted().transform(legend.get_window_extent(figure.canvas.get_renderer()))[0][1]
+axes.plot([0.15], [legend_bottom - 0.03], "o", label="just below the legend")
+box = axes.get_position()
+axes.set_position([box.x0, box.y0, box.width, box.height * 0.6])  # as a later layout shrinks it
+expect(picture_set.layout_problems(figure) != [], "a shrunk axes does not bring the point under the legend")
+picture_set.settle_legends(figure)
+expect(picture_set.layout_problems(figure) == [], "settle_legends left the legend over the data")
+plt.close(figure)
+
+figure, axes = plt.subplots(figsize=(4, 3))  # every corner covered: the legend goes beside the axes
+axes.plot([x / 10 for x in range(11) for _ in range(11)], [y / 10 for _ in range(11) for y in range(11)], "o",
+          label="a grid of points")
+figure.tight_layout()
+figure.canvas.draw()
+before = axes.get_window_extent(figure.canvas.get_renderer()).width
+picture_set.place_legend(axes)
+after = axes.get_window_extent(figure.canvas.get_renderer()).width
+problems = picture_set.layout_problems(figure)
+expect(problems == [] and abs(before - after) < 1, f"a legend beside the axes: {problems}, width {before} -> {after}")
+plt.close(figure)
+
 figure, axes = plt.subplots(figsize=(4, 3))
 image = axes.imshow([[0, 1], [2, 3]])
 bar = figure.colorbar(image, ax=axes)
