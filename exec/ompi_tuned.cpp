@@ -49,6 +49,10 @@ const std::vector<OmpiTunedAlgorithm>& ompi_tuned_algorithms() {
         {C::allgather, "ring", "ring", 4},
         {C::allgather, "neighbor-exchange", "neighbor", 5},
         {C::allgather, "two-proc", "two_proc", 6},
+        {C::reduce_scatter, "nonoverlapping", "non-overlapping", 1},
+        {C::reduce_scatter, "recursive-halving", "recursive_halving", 2},
+        {C::reduce_scatter, "ring", "ring", 3},
+        {C::reduce_scatter, "butterfly", "butterfly", 4},
     };
     return table;
 }

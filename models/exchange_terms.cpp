@@ -1,5 +1,6 @@
 #include "models/exchange_terms.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/flat_models.hpp"
@@ -56,6 +57,27 @@ double segmented_ring_allreduce_ns(int p, const P2pTerms& t, double bytes, doubl
     for (int c = 0; c < chunks; ++c) time += ring_allreduce_ns(p, t, segment_size(bytes, chunk, c), element_bytes);
     // The inputs' ready flags are raised once, for the first chunk.
     return time - (chunks - 1) * (p > 1 ? t.signal_ns(p) : 0);
+}
+
+double ring_reduce_scatter_ns(int p, const P2pTerms& t, double block_bytes) {
+    if (p <= 1) return t.local_copy_ns(block_bytes);
+    return (p - 1) * (t.signal_ns(p) + t.fold_ns(block_bytes, p)) + t.local_copy_ns(block_bytes);
+}
+
+double recursive_halving_reduce_scatter_ns(int p, const P2pTerms& t, double block_bytes) {
+    if (p <= 1) return t.local_copy_ns(block_bytes);
+    const int power = largest_power_of_two(p), excess = p - power;
+    // Active v owns blocks [first(v), first(v + 1)): its own and its folded neighbour's.
+    const auto first = [&](int v) { return v == power ? p : v <= excess ? 2 * v : v + excess; };
+    double time = excess > 0 ? t.signal_ns(excess) + t.fold_ns(block_bytes * p, excess) : 0;
+    for (int mask = power / 2; mask >= 1; mask /= 2) {
+        int largest = 0;
+        for (int group = 0; group < power; group += 2 * mask)
+            largest = std::max({largest, first(group + mask) - first(group), first(group + 2 * mask) - first(group + mask)});
+        time += t.signal_ns(power) + t.fold_ns(block_bytes * largest, power);
+    }
+    if (excess > 0) time += t.signal_ns(excess) + t.copy_ns(block_bytes, excess);
+    return time + t.local_copy_ns(block_bytes);
 }
 
 double reduce_then_bcast_allreduce_ns(const std::string& reduce, const std::string& bcast, int p, const P2pTerms& t,

@@ -11,6 +11,11 @@
 //                       j = 1..log2 p', then doublings F + C(m 2^(j-1) / p');
 //   segmented ring:     S chunks of p segments one after the other, the
 //                       input's ready flag raised once for all of them.
+// The reduce-scatters of p blocks of m bytes (models/reduce_scatter/), each
+// ending with a rank's copy of its block into its output, local(m):
+//   ring:               (p - 1) (F + R(m));
+//   recursive halving:  [e > 0: F + R(p m)] + per round F + R(the largest
+//                       run of blocks a rank hands over) + [e > 0: F + C(m)].
 // As in Open MPI, ring and segmented ring on fewer elements than ranks are
 // recursive doubling, and Rabenseifner on fewer than p' the linear allreduce
 // (models/allreduce/rabenseifner.cpp).
@@ -38,6 +43,9 @@ double segmented_ring_allreduce_ns(int p, const P2pTerms& terms, double bytes, d
 // `bcast`'s (models/flat_models.hpp): the linear and non-overlapping allreduces.
 double reduce_then_bcast_allreduce_ns(const std::string& reduce, const std::string& bcast, int p, const P2pTerms& terms,
                                       double bytes);
+
+double ring_reduce_scatter_ns(int p, const P2pTerms& terms, double block_bytes);
+double recursive_halving_reduce_scatter_ns(int p, const P2pTerms& terms, double block_bytes);
 
 // 2^floor(log2 p), p >= 1.
 int largest_power_of_two(int p);

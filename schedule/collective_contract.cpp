@@ -20,7 +20,8 @@ bool has_input(const CollectiveSpec& spec, int rank) {
         case Collective::allreduce:
         case Collective::reduce:
         case Collective::gather:
-        case Collective::allgather: return true;
+        case Collective::allgather:
+        case Collective::reduce_scatter: return true;
         case Collective::bcast:
         case Collective::scatter: return rank == spec.root;
         case Collective::barrier: return false;
@@ -33,7 +34,8 @@ bool has_output(const CollectiveSpec& spec, int rank) {
     switch (spec.collective) {
         case Collective::allreduce:
         case Collective::scatter:
-        case Collective::allgather: return true;
+        case Collective::allgather:
+        case Collective::reduce_scatter: return true;
         case Collective::reduce:
         case Collective::gather: return rank == spec.root;
         case Collective::bcast: return rank != spec.root;
@@ -45,7 +47,8 @@ bool has_output(const CollectiveSpec& spec, int rank) {
 
 std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int rank) {
     if (!has_input(spec, rank)) return 0;
-    return spec.collective == Collective::scatter ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
+    const bool blocks = spec.collective == Collective::scatter || spec.collective == Collective::reduce_scatter;
+    return blocks ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
 }
 
 std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank) {
@@ -73,6 +76,9 @@ std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks
             case Collective::bcast: blocks.push_back({rank, 0, m, {spec.root}, 0}); break;
             case Collective::scatter:
                 blocks.push_back({rank, 0, m, {spec.root}, m * static_cast<std::uint64_t>(rank)});
+                break;
+            case Collective::reduce_scatter:
+                blocks.push_back({rank, 0, m, everyone, m * static_cast<std::uint64_t>(rank)});
                 break;
             case Collective::gather:
             case Collective::allgather:

@@ -19,6 +19,9 @@
 // - gather: every rank has an input of m; the root's output (m x ranks)
 //   holds rank q's input at block q.
 // - allgather: the same output at every rank.
+// - reduce_scatter: every rank has an input of m x ranks; rank r's output
+//   (m) is the reduction of every rank's block r (MPI_Reduce_scatter_block,
+//   or MPI_Reduce_scatter with equal counts).
 // - pingpong: the root and its peer (option peer, rank 1 by default) have
 //   an input and an output of m; the peer's output is the root's input and
 //   the root's output the peer's input (the ping, then the pong).

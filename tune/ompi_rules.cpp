@@ -72,7 +72,8 @@ std::uint64_t ompi_message_bytes(sched::Collective collective, std::uint64_t byt
     switch (collective) {
         case sched::Collective::gather:
         case sched::Collective::scatter:
-        case sched::Collective::allgather: return bytes * static_cast<std::uint64_t>(ranks);
+        case sched::Collective::allgather:
+        case sched::Collective::reduce_scatter: return bytes * static_cast<std::uint64_t>(ranks);
         case sched::Collective::barrier: return 0;
         default: return bytes;
     }
@@ -86,6 +87,7 @@ int ompi_collective_id(sched::Collective collective) {
         case sched::Collective::bcast: return 7;
         case sched::Collective::gather: return 9;
         case sched::Collective::reduce: return 11;
+        case sched::Collective::reduce_scatter: return 12;
         case sched::Collective::scatter: return 15;
         case sched::Collective::pingpong: break;
     }

@@ -63,11 +63,17 @@ void Pieces::round(const std::vector<Send>& sends, bool fold, int landing_slot, 
     for (const Send& send : sends) {
         const bool local = builder_.layout().same_node(ranks_[send.from], ranks_[send.to]);
         // Inside a node a run of pieces in one range of each side is one hand-over.
-        if (local && one_range(send.from, send.first, send.n) && one_range(send.to, send.first, send.n)) {
+        if ((local || buffers_.runs_as_one_message) && one_range(send.from, send.first, send.n) &&
+            one_range(send.to, send.first, send.n)) {
             const Range source = run_range(send.from, send.first, send.n);
-            const int task = hand_over(send.from, send.to, source, run_ready(send.from, send.first, send.n), Range{},
+            const Range landing =
+                local || source.bytes == 0 ? Range{}
+                : fold ? buffers_.landings.range(ranks_[send.to], static_cast<std::size_t>(landing_slot), "pieces",
+                                                 source.offset, source.bytes)
+                       : Range{outputs_[ranks_[send.to]], source.offset, source.bytes};
+            const int task = hand_over(send.from, send.to, source, run_ready(send.from, send.first, send.n), landing,
                                        fmt::format("{}:{}-p{}", state_.tag, label, send.first));
-            arrivals.push_back({send.to, send.first, send.n, task, source, true});
+            arrivals.push_back({send.to, send.first, send.n, task, local ? source : landing, local});
             continue;
         }
         for (int piece = send.first; piece < send.first + send.n; ++piece) {

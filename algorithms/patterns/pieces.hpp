@@ -32,7 +32,9 @@ namespace numacoll::algo {
 
 // Inside a node a run of pieces held in one range is handed over with one
 // flag and folded or copied in one task, as one message would carry it;
-// between nodes every piece is its own message.
+// between nodes every piece is its own message, unless `runs_as_one_message`
+// (the reduce-scatters, whose runs are hundreds of blocks, as Open MPI
+// sends a half in one message).
 //
 // Where pieces go: `landings` holds what arrives over the network before
 // it is folded; `partials` the fresh results of `Into::fresh` rounds;
@@ -42,6 +44,7 @@ struct PieceBuffers {
     TempPool& landings;
     TempPool& partials;
     ReadySignals* signals = nullptr;
+    bool runs_as_one_message = false;
 };
 
 class Pieces {

@@ -4,8 +4,8 @@
 
 namespace numacoll::algo {
 
-PointToPoint::PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs)
-    : builder_(builder), signals_(std::move(inputs)), landings_(builder) {}
+PointToPoint::PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs, std::uint64_t vector_bytes)
+    : builder_(builder), signals_(std::move(inputs)), landings_(builder, vector_bytes) {}
 
 int PointToPoint::move(int src, const Range& from, const std::vector<int>& from_ready, int dst, const Range& to,
                        const std::string& label) {

@@ -20,7 +20,11 @@ class PointToPoint {
 public:
     // `inputs[r]`: rank r's input buffer, -1 if none (an untouched input is
     // announced once per reader, not once per chunk: see ReadySignals).
-    PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs);
+    // `vector_bytes`: the size of the vector whose chunks move (landing temps
+    // are that large): the collective's bytes unless a pattern moves more.
+    PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs)
+        : PointToPoint(builder, std::move(inputs), builder.spec().bytes) {}
+    PointToPoint(ScheduleBuilder& builder, std::vector<int> inputs, std::uint64_t vector_bytes);
 
     ScheduleBuilder& builder() { return builder_; }
 

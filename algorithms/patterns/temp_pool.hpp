@@ -1,5 +1,5 @@
-// algo::TempPool: temp buffers of the collective's vector size, a numbered
-// list per rank, made on first use and reused by every chunk. Chunks write
+// algo::TempPool: temp buffers of the collective's vector size (or of a
+// size the pattern names: a reduce-scatter's p blocks), a numbered list per rank, made on first use and reused by every chunk. Chunks write
 // different ranges of a buffer, so slot k of one chunk never meets slot k
 // of another; within a chunk, a pattern takes a new slot where two
 // transfers to one rank could otherwise overlap.
@@ -16,7 +16,9 @@ namespace numacoll::algo {
 
 class TempPool {
 public:
-    explicit TempPool(ScheduleBuilder& builder) : builder_(builder), buffers_(builder.layout().size()) {}
+    explicit TempPool(ScheduleBuilder& builder) : TempPool(builder, builder.spec().bytes) {}
+    TempPool(ScheduleBuilder& builder, std::uint64_t buffer_bytes)
+        : builder_(builder), buffer_bytes_(buffer_bytes), buffers_(builder.layout().size()) {}
 
     // Buffer number `slot` of `rank`; the ones up to it are made as needed,
     // each named <prefix><rank>.<number> ("rd3.0").
@@ -28,6 +30,7 @@ public:
 
 private:
     ScheduleBuilder& builder_;
+    std::uint64_t buffer_bytes_;
     std::vector<std::vector<int>> buffers_;  // per rank
 };
 

@@ -2,17 +2,26 @@
 // Rabenseifner, Gropp 2005, (p - 1)(a + m b) between nodes), blocks of m
 // bytes, with the terms of models/p2p_terms.hpp: inside a node the p - 1
 // ranks read their blocks from the root's input at once while the root
-// copies its own,
-//   max(2 local(m), F(p - 1) + C(m, p - 1));
+// copies its own, once it has raised their flags one after the other (o_s
+// each, for MPI processes),
+//   max((p - 1) o_s + 2 local(m), (p - 2) o_s + F(p - 1) + C(m, p - 1));
 // between nodes the root's p - 1 messages leave one after the other,
 //   C(m) + (p - 2) (o_s + g + m / bandwidth).
 // One socket without contention equals the simulator.
+// (The formula's home is models/scatter/linear.hpp.)
+#include "models/scatter/linear.hpp"
+
 #include <algorithm>
 
-#include "models/model.hpp"
-#include "models/p2p_terms.hpp"
-
 namespace numacoll::models {
+
+double linear_scatter_ns(int p, const P2pTerms& t, double m) {
+    if (p == 1) return t.local_copy_ns(m);
+    if (t.network) return t.copy_ns(m) + (p - 2) * (t.send_overhead_ns + t.gap_ns + m * t.net_ns_per_byte);
+    // The root raises its p - 1 flags one after the other, each for its send overhead, then copies its own block.
+    return std::max((p - 1) * t.send_overhead_ns + t.local_copy_ns(m),
+                    (p - 2) * t.send_overhead_ns + t.signal_ns(p - 1) + t.copy_ns(m, p - 1));
+}
 
 ModelInfo scatter_linear_model() {
     ModelInfo info;
@@ -23,11 +32,7 @@ ModelInfo scatter_linear_model() {
                       const costs::Params& params) -> std::optional<double> {
         const int p = shape.ranks();
         const P2pTerms t = flat_terms(shape, params);
-        const double m = static_cast<double>(spec.bytes);
-        if (p == 1) return t.local_copy_ns(m);
-        if (t.network)
-            return t.copy_ns(m) + (p - 2) * (t.send_overhead_ns + t.gap_ns + m * t.net_ns_per_byte);
-        return std::max(t.local_copy_ns(m), t.signal_ns(p - 1) + t.copy_ns(m, p - 1));
+        return linear_scatter_ns(p, t, static_cast<double>(spec.bytes));
     };
     return info;
 }

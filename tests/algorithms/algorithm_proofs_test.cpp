@@ -81,6 +81,7 @@ std::vector<std::pair<std::uint64_t, std::vector<std::string>>> sizes(const Vari
         case sched::Collective::allreduce: return {{200, {"off", "64"}}, {0, {"off"}}};
         case sched::Collective::reduce: return {{200, {"off", "64"}}};
         case sched::Collective::bcast: return {{203, {"off", "64"}}};
+        case sched::Collective::reduce_scatter: return {{200, {"off"}}, {0, {"off"}}};
         default: return {{203, {"off"}}, {0, {"off"}}};  // scatter, gather, allgather, pingpong: no chunks
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Open MPI reads the classic rules file `numacoll tune` writes, and runs the
-# algorithm it names, for the broadcast, the allreduce, the barrier and the
-# scatter. Open MPI 4.1's release builds print nothing about their
+# algorithm it names, for the broadcast, the allreduce, the barrier, the
+# scatter and the reduce-scatter. Open MPI 4.1's release builds print nothing about their
 # coll/tuned decisions, so the test watches the traffic instead:
 # pml/monitoring counts the bytes and messages each rank sends each other
 # rank. On 4 ranks, 10 calls of 1 KiB (per rank, or per block) from rank 0:
@@ -13,8 +13,11 @@
 #   barrier double-ring: 3 signals 0 twice per barrier, 0 never signals 3;
 #   barrier recursive-doubling: 0 and 3 never signal each other;
 #   scatter linear: 0 sends 3 its blocks, 2 never sends 3;
+#   reduce_scatter ring: 3 sends 0 three blocks a call, 0 never sends 2;
+#   reduce_scatter nonoverlapping: 0 sends 3 its block (the scatter after the reduce);
 # each against Open MPI's own choice here without the file (recursive
-# doubling, a linear barrier, binomial broadcast and scatter), so the file,
+# doubling, a linear barrier, binomial broadcast and scatter, recursive
+# halving for the reduce-scatter, where 0 and 3 never meet), so the file,
 # not the default, made the difference. The harness's own barriers follow
 # the file too; its other traffic stays below 1 KiB between those ranks.
 # Then `numacoll tune --engine mpi` under mpirun: two processes for two
@@ -98,9 +101,16 @@ if under_rules scatter linear; then
   expect "scatter linear: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
   expect "scatter linear: rank 2 sent rank 3 $(sent "$mon" 2 3) bytes" "$(sent "$mon" 2 3) < 1024"
 fi
+if under_rules reduce_scatter ring; then
+  expect "reduce_scatter ring: rank 3 sent rank 0 only $(sent "$mon" 3 0) bytes" "$(sent "$mon" 3 0) >= 30720"
+  expect "reduce_scatter ring: rank 0 sent rank 2 $(sent "$mon" 0 2) bytes (not a ring)" "$(sent "$mon" 0 2) < 1024"
+fi
+if under_rules reduce_scatter nonoverlapping; then
+  expect "reduce_scatter nonoverlapping: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
+fi
 
 # Without a rules file Open MPI picks its own, whose traffic differs from what the files asked for.
-for name in bcast allreduce barrier scatter; do
+for name in bcast allreduce barrier scatter reduce_scatter; do
   collective "$scratch/mon-default-$name" "$name" || fail "$name without rules failed: $(cat "$scratch/err")"
 done
 mon="$scratch/mon-default"
@@ -112,6 +122,8 @@ mon="$scratch/mon-default"
   echo "note: Open MPI's default barrier here looks like double-ring or recursive doubling; the checks above still hold"
 (( $(sent "$mon-scatter" 0 3) < 1024 )) ||
   echo "note: Open MPI's default scatter here looks linear; the checks above still hold"
+(( $(sent "$mon-reduce_scatter" 3 0) < 1024 && $(sent "$mon-reduce_scatter" 0 3) < 1024 )) ||
+  echo "note: Open MPI's default reduce-scatter here looks like ring or nonoverlapping; the checks above still hold"
 
 # The same tables from measurements: two MPI processes standing for two nodes.
 if timeout 120 "$mpiexec" -np 2 --oversubscribe "$numacoll" tune --engine mpi --nodes 2 --ranks 1 -c bcast \
