@@ -256,7 +256,8 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
         fmt::format("Open MPI coll/tuned dynamic rules from numacoll tune ({} engine) on {}, params {}; reductions "
                     "of {} by {}",
                     options.engine, about.at("topology"), setup.params.origin, options.datatype, options.op),
-        "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers)",
+        "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers, "
+        "the scatter and the reduce-scatter)",
         fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
     const std::vector<std::string> without_rules = tune::collectives_without_rules(points, rules);
     std::vector<std::string> comments_with_gaps = comments;
