@@ -73,7 +73,8 @@ double recursive_halving_reduce_scatter_ns(int p, const P2pTerms& t, double bloc
     for (int mask = power / 2; mask >= 1; mask /= 2) {
         int largest = 0;
         for (int group = 0; group < power; group += 2 * mask)
-            largest = std::max({largest, first(group + mask) - first(group), first(group + 2 * mask) - first(group + mask)});
+            largest = std::max({largest, first(group + mask) - first(group),
+                                first(group + 2 * mask) - first(group + mask)});
         time += t.signal_ns(power) + t.fold_ns(block_bytes * largest, power);
     }
     if (excess > 0) time += t.signal_ns(excess) + t.copy_ns(block_bytes, excess);

@@ -116,7 +116,8 @@ def fit_in_canvas(legend, margin_pixels=6.0):
     figure = legend.figure
     figure.canvas.draw()
     box, canvas = legend.get_window_extent(figure.canvas.get_renderer()), figure.bbox
-    left, right, bottom = ((excess + margin_pixels) / figure.dpi if excess > 0 else 0.0 for excess in (canvas.x0 - box.x0, box.x1 - canvas.x1, canvas.y0 - box.y0))
+    excesses = (canvas.x0 - box.x0, box.x1 - canvas.x1, canvas.y0 - box.y0)
+    left, right, bottom = ((excess + margin_pixels) / figure.dpi if excess > 0 else 0.0 for excess in excesses)
     if left or right or bottom:
         grow_canvas(figure, left, right, bottom)
 

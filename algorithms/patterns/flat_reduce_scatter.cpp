@@ -25,7 +25,8 @@ Schedule flat_reduce_scatter_schedule(const CollectiveSpec& spec, const Layout& 
     ReadySignals signals(inputs);
     PointToPoint p2p(builder, inputs, all);
     ChunkState state = start_chunk(0, all, "c0", inputs, p);
-    FlatReduceScatterChunk chunk{builder, ranks, state, works, outputs, {landings, partials, &signals, true}, p2p, homes};
+    const PieceBuffers buffers{landings, partials, &signals, /*runs_as_one_message=*/true};
+    FlatReduceScatterChunk chunk{builder, ranks, state, works, outputs, buffers, p2p, homes};
     if (p > 1) pattern(chunk);
     for (int rank = 0; rank < p && block > 0; ++rank) {
         const Range output{outputs[rank], 0, block};
