@@ -25,6 +25,12 @@ public:
         : ScheduleWork(schedule, programs, buffers), rank_(rank), comm_(comm) {
         input_ = at(schedule.input_of(rank));
         output_ = at(schedule.output_of(rank));
+        if (schedule.spec.collective == sched::Collective::reduce_scatter) {
+            int processes = 0;
+            MPI_Comm_size(comm, &processes);
+            counts_.assign(static_cast<std::size_t>(processes),
+                           static_cast<int>(schedule.spec.bytes / sched::element_bytes(schedule.spec)));
+        }
     }
 
     void run(int, std::uint32_t, bool) override {
@@ -56,7 +62,6 @@ public:
                 status = MPI_Allgather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_);
                 break;
             case sched::Collective::reduce_scatter:
-                counts_.assign(static_cast<std::size_t>(size()), elements);
                 status = MPI_Reduce_scatter(input_, output_, counts_.data(), datatype, mpi_op(spec.op), comm_);
                 break;
             case sched::Collective::pingpong:
@@ -68,16 +73,12 @@ public:
 
 protected:
     void* at(int buffer) const { return buffer >= 0 ? static_cast<void*>(buffers_.bytes(buffer)) : nullptr; }
-    int size() const {
-        int processes = 0;
-        MPI_Comm_size(comm_, &processes);
-        return processes;
-    }
     int rank_;
     MPI_Comm comm_;
     void* input_ = nullptr;
     void* output_ = nullptr;
-    // MPI_Reduce_scatter's equal counts: Open MPI's coll/tuned tunes it, not MPI_Reduce_scatter_block.
+    // MPI_Reduce_scatter's equal counts, made once outside the timed calls
+    // (Open MPI's coll/tuned tunes MPI_Reduce_scatter, not MPI_Reduce_scatter_block).
     std::vector<int> counts_;
 };
 
@@ -118,8 +119,8 @@ public:
                 status = MPI_Iallgather(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_, &request);
                 break;
             case sched::Collective::reduce_scatter:
-                counts_.assign(static_cast<std::size_t>(size()), elements);
-                status = MPI_Ireduce_scatter(input_, output_, counts_.data(), datatype, mpi_op(spec.op), comm_, &request);
+                status = MPI_Ireduce_scatter(input_, output_, counts_.data(), datatype, mpi_op(spec.op), comm_,
+                                             &request);
                 break;
             case sched::Collective::pingpong:
                 break;  // refused before
