@@ -79,6 +79,9 @@ struct CheckedRequest {
 CheckedRequest checked_request(CollectiveSpec spec, const Layout& layout) {
     spec = spec_with_defaults(std::move(spec), layout);
     const AlgorithmInfo& info = find_algorithm(spec.collective, spec.algorithm);
+    if (!runs_on(info, layout.size()))
+        throw UsageError(fmt::format("{} {} runs on exactly {} ranks, not on {}", to_string(spec.collective), info.name,
+                                     info.exact_ranks, layout.size()));
 
     // Before generating: at least one task per rank and per chunk (a strip or
     // a segment), against the task budget; while generating, the budget itself.

@@ -26,9 +26,14 @@ struct AlgorithmInfo {
     // Threads (HPDC'13's algorithms) or MPI processes (Open MPI's, the
     // NUIOA and hierarchical-communicators papers'): written into the schedule.
     RankKind ranks = RankKind::thread;
+    // The one rank count it runs on (Open MPI's two-process algorithms); 0: any.
+    int exact_ranks = 0;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_registry();
+
+// Whether the algorithm runs on `ranks` ranks (exact_ranks, when it is set, is the only count it takes).
+inline bool runs_on(const AlgorithmInfo& info, int ranks) { return info.exact_ranks == 0 || info.exact_ranks == ranks; }
 
 // Throws UsageError naming the algorithms that exist for that collective.
 const AlgorithmInfo& find_algorithm(Collective collective, const std::string& name);

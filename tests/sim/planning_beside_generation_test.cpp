@@ -83,6 +83,7 @@ TEST(PlanningBesideGeneration, EveryAlgorithmGetsPlanTasksPlansMadeBesideGenerat
         const algo::Layout layout = algo::make_layout(machine, options);
         const sim::PlatformModel platform(machine, costs::params_for(*machine, ""), shape.nodes);
         for (const auto& info : algo::algorithm_registry()) {
+            if (!algo::runs_on(info, layout.size())) continue;
             for (const std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{3} << 20}) {
                 SCOPED_TRACE(std::string(shape.machine) + " " + std::to_string(shape.nodes) + " node(s) " +
                              sched::to_string(info.collective) + " " + info.name + " " + std::to_string(bytes));
