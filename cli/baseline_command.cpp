@@ -138,7 +138,7 @@ CommandRun add_baseline_command(CLI::App& app) {
         "baseline", "time the MPI library's own collective, one rank per process (start it with mpirun -np P)");
     auto options = std::make_shared<BaselineOptions>();
     command->add_option("--collective,-c", options->collective,
-                        "allreduce, reduce, bcast, barrier, scatter, gather, allgather or reduce_scatter")
+                        "allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter or alltoall")
         ->capture_default_str();
     command->add_option("--bytes,-b", options->bytes, "sizes per rank: 8B:1MiB (doubling), a comma list, or both")
         ->capture_default_str();

@@ -59,7 +59,7 @@ algo::Layout MachineOptions::layout(std::shared_ptr<const topo::Machine> machine
 }
 
 void AlgorithmOptions::add_to(CLI::App& command, bool many, bool rank_forms) {
-    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter or pingpong")->capture_default_str();
+    command.add_option("--collective,-c", collective, "allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter, alltoall or pingpong")->capture_default_str();
     command.add_option("--algorithm,-a", algorithm, many ? "algorithm names, comma separated (see numacoll dag --list)"
                                                          : "algorithm name (see numacoll dag --list)")
         ->capture_default_str();

@@ -257,7 +257,7 @@ void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::
                     "of {} by {}",
                     options.engine, about.at("topology"), setup.params.origin, options.datatype, options.op),
         "message sizes are Open MPI's (bytes per rank for allreduce/bcast/reduce, times the ranks for the gathers, "
-        "the scatter and the reduce-scatter)",
+        "the scatter, the reduce-scatter and the alltoall)",
         fmt::format("numacoll {}, {}", provenance.numacoll, provenance.date)};
     const std::vector<std::string> without_rules = tune::collectives_without_rules(points, rules);
     std::vector<std::string> comments_with_gaps = comments;

@@ -64,6 +64,9 @@ public:
             case sched::Collective::reduce_scatter:
                 status = MPI_Reduce_scatter(input_, output_, counts_.data(), datatype, mpi_op(spec.op), comm_);
                 break;
+            case sched::Collective::alltoall:
+                status = MPI_Alltoall(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_);
+                break;
             case sched::Collective::pingpong:
                 break;  // refused before
         }
@@ -121,6 +124,9 @@ public:
             case sched::Collective::reduce_scatter:
                 status = MPI_Ireduce_scatter(input_, output_, counts_.data(), datatype, mpi_op(spec.op), comm_,
                                              &request);
+                break;
+            case sched::Collective::alltoall:
+                status = MPI_Ialltoall(input_, bytes, MPI_BYTE, output_, bytes, MPI_BYTE, comm_, &request);
                 break;
             case sched::Collective::pingpong:
                 break;  // refused before

@@ -53,6 +53,11 @@ const std::vector<OmpiTunedAlgorithm>& ompi_tuned_algorithms() {
         {C::reduce_scatter, "recursive-halving", "recursive_halving", 2},
         {C::reduce_scatter, "ring", "ring", 3},
         {C::reduce_scatter, "butterfly", "butterfly", 4},
+        {C::alltoall, "linear", "linear", 1},
+        {C::alltoall, "pairwise", "pairwise", 2},
+        {C::alltoall, "modified-bruck", "modified_bruck", 3},
+        {C::alltoall, "linear-sync", "linear_sync", 4},
+        {C::alltoall, "two-proc", "two_proc", 5},
     };
     return table;
 }

@@ -130,6 +130,7 @@ const char* mpi_name(sched::Collective collective) {
         case C::gather: return "MPI_Gather";
         case C::allgather: return "MPI_Allgather";
         case C::reduce_scatter: return "MPI_Reduce_scatter";
+        case C::alltoall: return "MPI_Alltoall";
         case C::pingpong: break;
     }
     return "MPI";

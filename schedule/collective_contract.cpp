@@ -21,7 +21,8 @@ bool has_input(const CollectiveSpec& spec, int rank) {
         case Collective::reduce:
         case Collective::gather:
         case Collective::allgather:
-        case Collective::reduce_scatter: return true;
+        case Collective::reduce_scatter:
+        case Collective::alltoall: return true;
         case Collective::bcast:
         case Collective::scatter: return rank == spec.root;
         case Collective::barrier: return false;
@@ -35,7 +36,8 @@ bool has_output(const CollectiveSpec& spec, int rank) {
         case Collective::allreduce:
         case Collective::scatter:
         case Collective::allgather:
-        case Collective::reduce_scatter: return true;
+        case Collective::reduce_scatter:
+        case Collective::alltoall: return true;
         case Collective::reduce:
         case Collective::gather: return rank == spec.root;
         case Collective::bcast: return rank != spec.root;
@@ -47,13 +49,15 @@ bool has_output(const CollectiveSpec& spec, int rank) {
 
 std::uint64_t contract_input_bytes(const CollectiveSpec& spec, int ranks, int rank) {
     if (!has_input(spec, rank)) return 0;
-    const bool blocks = spec.collective == Collective::scatter || spec.collective == Collective::reduce_scatter;
+    const bool blocks = spec.collective == Collective::scatter || spec.collective == Collective::reduce_scatter ||
+                        spec.collective == Collective::alltoall;
     return blocks ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
 }
 
 std::uint64_t contract_output_bytes(const CollectiveSpec& spec, int ranks, int rank) {
     if (!has_output(spec, rank)) return 0;
-    const bool gathers = spec.collective == Collective::gather || spec.collective == Collective::allgather;
+    const bool gathers = spec.collective == Collective::gather || spec.collective == Collective::allgather ||
+                         spec.collective == Collective::alltoall;
     return gathers ? spec.bytes * static_cast<std::uint64_t>(ranks) : spec.bytes;
 }
 
@@ -84,6 +88,11 @@ std::vector<RequiredBlock> required_blocks(const CollectiveSpec& spec, int ranks
             case Collective::allgather:
                 for (int source = 0; source < ranks; ++source)
                     blocks.push_back({rank, m * static_cast<std::uint64_t>(source), m, {source}, 0});
+                break;
+            case Collective::alltoall:
+                for (int source = 0; source < ranks; ++source)
+                    blocks.push_back({rank, m * static_cast<std::uint64_t>(source), m, {source},
+                                      m * static_cast<std::uint64_t>(rank)});
                 break;
             case Collective::pingpong:  // the root gets the peer's bytes back, the peer the root's
                 blocks.push_back({rank, 0, m, {rank == spec.root ? pingpong_peer(spec) : spec.root}, 0});

@@ -22,6 +22,9 @@
 // - reduce_scatter: every rank has an input of m x ranks; rank r's output
 //   (m) is the reduction of every rank's block r (MPI_Reduce_scatter_block,
 //   or MPI_Reduce_scatter with equal counts).
+// - alltoall: every rank has an input and an output of m x ranks; block q
+//   of rank r's output is block r of rank q's input (MPI_Alltoall). Of
+//   nothing it owes nothing: MPI does not make it synchronise.
 // - pingpong: the root and its peer (option peer, rank 1 by default) have
 //   an input and an output of m; the peer's output is the root's input and
 //   the root's output the peer's input (the ping, then the pong).

@@ -17,8 +17,8 @@ namespace numacoll::sched {
 namespace {
 
 // Each enum's names, in the order of its values: one table serves both directions.
-constexpr std::array collective_names = {"allreduce", "reduce",    "bcast",          "barrier", "scatter",
-                                         "gather",    "allgather", "reduce_scatter", "pingpong"};
+constexpr std::array collective_names = {"allreduce", "reduce",         "bcast",    "barrier", "scatter", "gather",
+                                         "allgather", "reduce_scatter", "alltoall", "pingpong"};
 constexpr std::array op_names = {"sum", "min", "max", "prod", "land", "lor", "lxor", "band", "bor", "bxor", "minloc", "maxloc"};
 constexpr std::array kind_names = {"copy", "reduce", "flag", "net", "compute", "wait"};
 constexpr std::array role_names = {"input", "output", "temp"};

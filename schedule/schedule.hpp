@@ -51,7 +51,7 @@
 namespace numacoll::sched {
 
 // The names of these values live in a table in schedule.cpp, in this order.
-enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter, pingpong };
+enum class Collective { allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter, alltoall, pingpong };
 // MPI's predefined operations (schedule/datatype.hpp says which types each
 // applies to); minloc and maxloc reduce value-index pairs.
 enum class ReduceOp { sum, min, max, prod, land, lor, lxor, band, bor, bxor, minloc, maxloc };

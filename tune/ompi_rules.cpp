@@ -73,7 +73,8 @@ std::uint64_t ompi_message_bytes(sched::Collective collective, std::uint64_t byt
         case sched::Collective::gather:
         case sched::Collective::scatter:
         case sched::Collective::allgather:
-        case sched::Collective::reduce_scatter: return bytes * static_cast<std::uint64_t>(ranks);
+        case sched::Collective::reduce_scatter:
+        case sched::Collective::alltoall: return bytes * static_cast<std::uint64_t>(ranks);
         case sched::Collective::barrier: return 0;
         default: return bytes;
     }
@@ -83,6 +84,7 @@ int ompi_collective_id(sched::Collective collective) {
     switch (collective) {
         case sched::Collective::allgather: return 0;
         case sched::Collective::allreduce: return 2;
+        case sched::Collective::alltoall: return 3;
         case sched::Collective::barrier: return 6;
         case sched::Collective::bcast: return 7;
         case sched::Collective::gather: return 9;
@@ -104,6 +106,8 @@ bool ompi_expressible(sched::Collective collective, const Candidate& candidate) 
         if (option.name == "segment" || option.name == "fanout") continue;
         if (option.name == "leader" && value == "rank-order") continue;  // Open MPI's own chain order
         if (option.name == "radix" && value == "4") continue;  // coll_tuned_bcast_knomial_radix's default
+        // The classic file carries no request limit: Open MPI then posts them all.
+        if (option.name == "requests" && value == "0") continue;
         return false;
     }
     return true;

@@ -21,6 +21,7 @@ public:
     PointToPoint& p2p() { return *p2p_; }
     BlockReadiness& ready() { return ready_; }
     int ranks() const { return ranks_; }
+    std::uint64_t block_bytes() const { return block_; }
 
     Range input(int rank) const { return block_ == 0 ? Range{} : Range{inputs_[rank], 0, block_}; }
     // Blocks [first, first + count) of `rank`'s output.

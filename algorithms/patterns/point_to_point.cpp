@@ -19,6 +19,11 @@ int PointToPoint::move(int src, const Range& from, const std::vector<int>& from_
     return builder_.copy(dst, from, to, {told}, label);
 }
 
+void PointToPoint::announce(int src, const Range& input, int dst, const std::string& label) {
+    if (input.buffer >= 0 && input.bytes > 0 && builder_.layout().same_node(src, dst))
+        signals_.signal(builder_, src, dst, input, {}, label);
+}
+
 void PointToPoint::deliver(ChunkState& state, int src, int dst, const Range& out, const std::string& label) {
     const bool data = state.bytes > 0;
     const int task = move(src, data ? state.partial[src] : Range{}, state.ready[src], dst, data ? out : Range{},

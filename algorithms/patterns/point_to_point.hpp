@@ -36,6 +36,12 @@ public:
     int move(int src, const Range& from, const std::vector<int>& from_ready, int dst, const Range& to,
              const std::string& label);
 
+    // On one node, src raises now the flag that tells dst its untouched
+    // input `input` is readable; a later move of it takes that flag. For
+    // exchanges whose two sides signal at once (a send-receive). Nothing across
+    // nodes, or of no data.
+    void announce(int src, const Range& input, int dst, const std::string& label);
+
     // dst receives src's partial of the chunk into `out`, which becomes dst's partial.
     void deliver(ChunkState& state, int src, int dst, const Range& out, const std::string& label);
 

@@ -32,7 +32,7 @@ class ScheduleBuilder;
 }
 
 struct CollectiveSpec {
-    std::string collective = "allreduce";  // allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter, pingpong
+    std::string collective = "allreduce";  // allreduce, reduce, bcast, barrier, scatter, gather, allgather, reduce_scatter, alltoall, pingpong
     std::string algorithm = "tree";        // algorithms() lists them
     std::uint64_t bytes = 0;               // per rank's vector (0 for a barrier)
     int root = 0;

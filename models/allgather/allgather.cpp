@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/flat_models.hpp"
 #include "models/gather/gather.hpp"
 #include "models/p2p_terms.hpp"
 
@@ -49,6 +50,55 @@ ModelInfo allgather_recursive_doubling_model() {
             if (excess) time += terms.signal_ns(p - power) + terms.copy_ns(p * m, p - power);
             return time;
         });
+}
+
+ModelInfo allgather_linear_model() {
+    return allgather_model("linear",
+                           "Open MPI coll/tuned allgather basic linear: the linear gather to rank 0, then the linear "
+                           "broadcast of the p blocks",
+                           [](const NodeShape& shape, const costs::Params& params, double m) {
+                               const int p = shape.ranks();
+                               const P2pTerms terms = flat_terms(shape, params);
+                               return linear_gather_ns(p, terms, m) + flat_bcast_ns("linear", p, 1, terms, p * m, 0);
+                           });
+}
+
+ModelInfo allgather_bruck_model() {
+    return allgather_model("bruck",
+                           "Bruck et al. 1997; Open MPI coll/tuned allgather bruck: ceil(log2 p) steps of min(d, p - d) "
+                           "blocks, the flag back, the rotation",
+                           [](const NodeShape& shape, const costs::Params& params, double m) {
+                               const int p = shape.ranks();
+                               const P2pTerms terms = flat_terms(shape, params);
+                               double time = terms.local_copy_ns(m);
+                               if (p == 1) return time;
+                               const double o_s = terms.network ? 0 : terms.send_overhead_ns;
+                               for (int distance = 1; distance < p; distance *= 2) {
+                                   // After the first step a rank's flag follows its flag back of the step
+                                   // before: two flags into each reader, at once without send overheads.
+                                   const double signal = distance == 1 ? terms.signal_ns(p)
+                                                         : o_s > 0     ? o_s + terms.signal_ns(p)
+                                                                       : terms.signal_ns(2 * p, 2);
+                                   time += signal + terms.copy_ns(std::min(distance, p - distance) * m, p);
+                               }
+                               return time + terms.signal_ns(p) + 2 * terms.local_copy_ns((p - 1) * m) +
+                                      terms.local_copy_ns(m);
+                           });
+}
+
+ModelInfo allgather_two_proc_model() {
+    ModelInfo info = allgather_model("two-proc", "Open MPI coll/tuned allgather two_proc: one send-receive, then the own block",
+                           [](const NodeShape& shape, const costs::Params& params, double m) {
+                               const P2pTerms terms = flat_terms(shape, params);
+                               return terms.signal_ns(2) + terms.copy_ns(m, 2) + terms.local_copy_ns(m);
+                           });
+    const auto on_two = info.predict;
+    info.predict = [on_two](const sched::CollectiveSpec& spec, const NodeShape& shape,
+                            const costs::Params& params) -> std::optional<double> {
+        if (shape.ranks() != 2) return std::nullopt;  // it runs on two ranks only
+        return on_two(spec, shape, params);
+    };
+    return info;
 }
 
 ModelInfo allgather_leader_model() {

@@ -8,7 +8,8 @@
 //                       (every rank into rank 0 at once; rank 0's releases one after the other);
 //   double-ring:        2 p S(1, 1);
 //   recursive-doubling: [e > 0: 2 S(e, 1)] + log2 p' S(p', 1);
-//   binomial:           2 h S(1, 1), h the tree's height (the most set bits of a rank below p).
+//   binomial:           2 h S(1, 1), h the tree's height (the most set bits of a rank below p);
+//   two-proc:           S(2, 1), on two ranks.
 // Exact inside one socket without contention where no two signals reach a
 // rank at once (p a power of two for binomial); between nodes every signal
 // is taken as a message.

@@ -30,6 +30,7 @@ const std::map<std::string, std::vector<std::string>>& alternatives() {
         {"stages", {"1stage", "2stage"}},
         {"peer", {"next", "2", "3"}},
         {"pairing", {"butterfly", "cyclic"}},
+        {"requests", {"0", "1", "3"}},
     };
     return values;
 }

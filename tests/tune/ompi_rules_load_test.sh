@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Open MPI reads the classic rules file `numacoll tune` writes, and runs the
 # algorithm it names, for the broadcast, the allreduce, the barrier, the
-# scatter and the reduce-scatter. Open MPI 4.1's release builds print nothing about their
+# scatter, the reduce-scatter and the alltoall. Open MPI 4.1's release builds print nothing about their
 # coll/tuned decisions, so the test watches the traffic instead:
 # pml/monitoring counts the bytes and messages each rank sends each other
 # rank. On 4 ranks, 10 calls of 1 KiB (per rank, or per block) from rank 0:
@@ -15,9 +15,13 @@
 #   scatter linear: 0 sends 3 its blocks, 2 never sends 3;
 #   reduce_scatter ring: 3 sends 0 three blocks a call, 0 never sends 2;
 #   reduce_scatter nonoverlapping: 0 sends 3 its block (the scatter after the reduce);
+#   alltoall modified-bruck: 0 sends 1 two blocks a call (distance 1: blocks 1
+#     and 3) and 3 none (its partners are 1 and 2);
+#   alltoall linear, pairwise: 0 sends 3 its block, as each rank sends each;
 # each against Open MPI's own choice here without the file (recursive
 # doubling, a linear barrier, binomial broadcast and scatter, recursive
-# halving for the reduce-scatter, where 0 and 3 never meet), so the file,
+# halving for the reduce-scatter, where 0 and 3 never meet; for the
+# alltoall the note below says which it looks like), so the file,
 # not the default, made the difference. The harness's own barriers follow
 # the file too; its other traffic stays below 1 KiB between those ranks.
 # Then `numacoll tune --engine mpi` under mpirun: two processes for two
@@ -108,9 +112,21 @@ fi
 if under_rules reduce_scatter nonoverlapping; then
   expect "reduce_scatter nonoverlapping: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
 fi
+if under_rules alltoall modified-bruck; then
+  expect "alltoall modified-bruck: rank 0 sent rank 3 $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) < 1024"
+  expect "alltoall modified-bruck: rank 0 sent rank 1 only $(sent "$mon" 0 1) bytes, not two blocks a call" \
+    "$(sent "$mon" 0 1) >= 20480"
+fi
+for algorithm in linear pairwise; do
+  if under_rules alltoall $algorithm; then
+    expect "alltoall $algorithm: rank 0 sent rank 3 only $(sent "$mon" 0 3) bytes" "$(sent "$mon" 0 3) >= 10240"
+    expect "alltoall $algorithm: rank 0 sent rank 1 $(sent "$mon" 0 1) bytes, more than a block a call" \
+      "$(sent "$mon" 0 1) < 10240 + 1024"
+  fi
+done
 
 # Without a rules file Open MPI picks its own, whose traffic differs from what the files asked for.
-for name in bcast allreduce barrier scatter reduce_scatter; do
+for name in bcast allreduce barrier scatter reduce_scatter alltoall; do
   collective "$scratch/mon-default-$name" "$name" || fail "$name without rules failed: $(cat "$scratch/err")"
 done
 mon="$scratch/mon-default"
@@ -124,6 +140,8 @@ mon="$scratch/mon-default"
   echo "note: Open MPI's default scatter here looks linear; the checks above still hold"
 (( $(sent "$mon-reduce_scatter" 3 0) < 1024 && $(sent "$mon-reduce_scatter" 0 3) < 1024 )) ||
   echo "note: Open MPI's default reduce-scatter here looks like ring or nonoverlapping; the checks above still hold"
+(( $(sent "$mon-alltoall" 0 3) < 1024 )) ||
+  echo "note: Open MPI's default alltoall here sends a block to every rank, as linear and pairwise do; the modified-bruck check above still holds"
 
 # The same tables from measurements: two MPI processes standing for two nodes.
 if timeout 120 "$mpiexec" -np 2 --oversubscribe "$numacoll" tune --engine mpi --nodes 2 --ranks 1 -c bcast \
