@@ -57,7 +57,7 @@ AlgorithmInfo alltoall_linear_sync_info() {
             "the linear exchange with at most K sends and receives outstanding; many ranks, bounded buffering",
             "Open MPI coll/tuned alltoall linear_sync (algorithm 4)",
             {{"requests", "0", "sends (and receives) outstanding at once, K; 0: no limit, the linear exchange",
-              {"1", "3"}}},
+              {"1"}}},
             linear_sync_alltoall,
             RankKind::process};
 }
