@@ -28,6 +28,18 @@ served_every() {  # served_every COLLECTIVE...: numacoll served each on the worl
     done
 }
 run() {  # run NP [VAR=VALUE...]: the application under mpirun, preloaded; output in $work/out
+    # A launch that failed and printed nothing at all is the launcher's, not
+    # the application's: Hydra, beside the other MPI tests on 2 cores, once
+    # started nothing without a word (2026-12-01). It is tried once more.
+    launch "$@"
+    local code=$?
+    if ((code != 0 && code != 124)) && [ ! -s "$work/out" ]; then
+        launch "$@"
+        code=$?
+    fi
+    return $code
+}
+launch() {
     local np=$1; shift
     local exports=() setting
     for setting in LD_PRELOAD="$preload" "$@"; do
