@@ -50,7 +50,8 @@ Schedule bruck_allgather(const CollectiveSpec& spec, const Layout& layout, const
                 const Range mine = allgather.blocks(rank, distance, count);
                 task = mine.buffer >= 0 ? builder.copy(rank, allgather.blocks(from, 0, count), mine, {sent[from]}, label)
                                         : builder.wait(rank, {sent[from]}, label);
-                taken[from].push_back(builder.flag(rank, from, {task}, label + ":taken"));
+                // Only a rank that rotates (not rank 0; not of 0 bytes) waits for its readers.
+                if (from != 0 && mine.buffer >= 0) taken[from].push_back(builder.flag(rank, from, {task}, label + ":taken"));
             } else {
                 taken[from].push_back(task);  // its message has left from's output
             }
