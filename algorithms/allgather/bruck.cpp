@@ -60,16 +60,16 @@ Schedule bruck_allgather(const CollectiveSpec& spec, const Layout& layout, const
     }
     for (int rank = 1; rank < p; ++rank) {
         if (allgather.block_bytes() == 0) break;
-        // Positions [0, p - r) hold ranks r..p-1: through a temp buffer to blocks [r, p).
-        const int temp = builder.add_temp(rank, allgather.block_bytes() * static_cast<std::uint64_t>(p - rank),
-                                          fmt::format("rotate{}", rank));
+        // Positions [0, p - r) hold ranks r..p-1, [p - r, p) ranks 0..r-1: all
+        // through a temp buffer, as the two runs overlap in place beyond p / 2.
+        const std::uint64_t m = allgather.block_bytes();
+        const int temp = builder.add_temp(rank, m * static_cast<std::uint64_t>(p), fmt::format("rotate{}", rank));
         std::vector<int> deps = allgather.ready().of(rank, 0, p);
         deps.insert(deps.end(), taken[rank].begin(), taken[rank].end());
-        builder.copy(rank, allgather.blocks(rank, 0, p - rank), blocks_range(temp, 0, p - rank, allgather.block_bytes()),
-                     deps, "rotate");
-        builder.copy(rank, allgather.blocks(rank, p - rank, rank), allgather.blocks(rank, 0, rank), {}, "rotate");
-        const int last = builder.copy(rank, blocks_range(temp, 0, p - rank, allgather.block_bytes()),
-                                      allgather.blocks(rank, rank, p - rank), {}, "rotate");
+        builder.copy(rank, allgather.blocks(rank, 0, p), blocks_range(temp, 0, p, m), deps, "rotate");
+        builder.copy(rank, blocks_range(temp, p - rank, rank, m), allgather.blocks(rank, 0, rank), {}, "rotate");
+        const int last = builder.copy(rank, blocks_range(temp, 0, p - rank, m), allgather.blocks(rank, rank, p - rank),
+                                      {}, "rotate");
         allgather.ready().set(rank, 0, p, last);
     }
     return allgather.finish();

@@ -81,8 +81,8 @@ ModelInfo allgather_bruck_model() {
                                                                        : terms.signal_ns(2 * p, 2);
                                    time += signal + terms.copy_ns(std::min(distance, p - distance) * m, p);
                                }
-                               return time + terms.signal_ns(p) + 2 * terms.local_copy_ns((p - 1) * m) +
-                                      terms.local_copy_ns(m);
+                               return time + terms.signal_ns(p) + terms.local_copy_ns(p * m) +
+                                      terms.local_copy_ns((p - 1) * m) + terms.local_copy_ns(m);
                            });
 }
 

@@ -25,7 +25,7 @@
 //   step before: o_s later, or without send overheads at once, two flags
 //   into each reader (F(2p, 2)); then the flag back of the last step's
 //   reader, F, and rank 1's rotation through a temp buffer,
-//   2 local((p - 1) m) + local(m). With send overheads the two flags into a
+//   local(p m) + local((p - 1) m) + local(m). With send overheads the two flags into a
 //   reader, o_s apart, still share its stream a while: the model is short
 //   by that (0.1-0.2% on 3 and 4 ranks).
 // - two-proc (Open MPI's algorithm 6, two ranks): both sides signal at
