@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "models/flat_models.hpp"
 
@@ -78,6 +79,33 @@ double recursive_halving_reduce_scatter_ns(int p, const P2pTerms& t, double bloc
         time += t.signal_ns(power) + t.fold_ns(block_bytes * largest, power);
     }
     if (excess > 0) time += t.signal_ns(excess) + t.copy_ns(block_bytes, excess);
+    return time + t.local_copy_ns(block_bytes);
+}
+
+double butterfly_reduce_scatter_ns(int p, const P2pTerms& t, double block_bytes) {
+    if (p <= 1) return t.local_copy_ns(block_bytes);
+    const int power = largest_power_of_two(p), excess = p - power;
+    // Super-block j: blocks [first(j), first(j + 1)), active j's own and its folded neighbour's.
+    const auto first = [&](int j) { return j == power ? p : j <= excess ? 2 * j : j + excess; };
+    double time = excess > 0 ? t.signal_ns(excess) + t.fold_ns(block_bytes * p, excess) : 0;
+    std::vector<int> kept(static_cast<std::size_t>(power), 0);
+    for (int mask = 1, blocks = power / 2; mask < power; mask *= 2, blocks /= 2) {
+        int largest = 0;
+        for (int v = 0; v < power; ++v) {
+            const bool lower = (v & mask) == 0;
+            const int give = lower ? kept[v] + blocks : kept[v];
+            largest = std::max(largest, first(give + blocks) - first(give));
+            if (!lower) kept[v] += blocks;
+        }
+        time += t.signal_ns(power) + t.fold_ns(block_bytes * largest, power);
+    }
+    // The results that change hands: every block not already at its rank.
+    int handed = 0;
+    for (int v = 0; v < power; ++v) {
+        const int mine = v < excess ? 2 * v + 1 : v + excess;
+        for (int block = first(kept[v]); block < first(kept[v] + 1); ++block) handed += block != mine ? 1 : 0;
+    }
+    if (handed > 0) time += t.signal_ns(handed) + t.copy_ns(block_bytes, handed);
     return time + t.local_copy_ns(block_bytes);
 }
 

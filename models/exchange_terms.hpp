@@ -15,7 +15,10 @@
 // ending with a rank's copy of its block into its output, local(m):
 //   ring:               (p - 1) (F + R(m));
 //   recursive halving:  [e > 0: F + R(p m)] + per round F + R(the largest
-//                       run of blocks a rank hands over) + [e > 0: F + C(m)].
+//                       run of blocks a rank hands over) + [e > 0: F + C(m)];
+//   butterfly:          the same excess fold and folds of the largest run
+//                       (distance doubling), then one hand-over of m for
+//                       each block not at its rank, d = their number, at once.
 // As in Open MPI, ring and segmented ring on fewer elements than ranks are
 // recursive doubling, and Rabenseifner on fewer than p' the linear allreduce
 // (models/allreduce/rabenseifner.cpp).
@@ -46,6 +49,7 @@ double reduce_then_bcast_allreduce_ns(const std::string& reduce, const std::stri
 
 double ring_reduce_scatter_ns(int p, const P2pTerms& terms, double block_bytes);
 double recursive_halving_reduce_scatter_ns(int p, const P2pTerms& terms, double block_bytes);
+double butterfly_reduce_scatter_ns(int p, const P2pTerms& terms, double block_bytes);
 
 // 2^floor(log2 p), p >= 1.
 int largest_power_of_two(int p);

@@ -81,6 +81,40 @@ void recursive_halving_reduce_scatter(FlatReduceScatterChunk& c) {
     pieces.finish();
 }
 
+void butterfly_reduce_scatter(FlatReduceScatterChunk& c) {
+    const int k = static_cast<int>(c.ranks.size());
+    const ExcessFold excess = fold_adjacent(k);
+    const int pof2 = excess.power;
+    const std::vector<int>& active = excess.active;
+    // Super-block j: the blocks of active j, its own and its folded neighbour's.
+    const auto first_block = [&](int j) { return j == pof2 ? k : j == 0 ? 0 : active[j - 1] + 1; };
+    Pieces pieces(c.builder, c.ranks, c.state, c.works, c.buffers, k);
+    std::vector<Pieces::Send> folds;
+    for (const auto& [from, to] : excess.folds) folds.push_back({from, to, 0, k});
+    pieces.round(folds, true, 0, "bf-fold");
+    // Distance doubling: the lower of a pair keeps the lower half of its run.
+    std::vector<int> kept(static_cast<std::size_t>(pof2), 0);  // first super-block of each v's run
+    for (int mask = 1, blocks = pof2 / 2, step = 0; mask < pof2; mask <<= 1, blocks /= 2, ++step) {
+        std::vector<Pieces::Send> sends;
+        std::vector<int> next = kept;
+        for (int v = 0; v < pof2; ++v) {
+            const bool lower = (v & mask) == 0;
+            const int give = lower ? kept[v] + blocks : kept[v];
+            next[v] = lower ? kept[v] : kept[v] + blocks;
+            sends.push_back({active[v], active[v ^ mask], first_block(give), first_block(give + blocks) - first_block(give)});
+        }
+        pieces.round(sends, true, step + 1, fmt::format("bf{}", step));
+        kept = next;
+    }
+    // Active v now holds super-block kept[v] (the bit reversal of v) reduced: its blocks go to their ranks.
+    std::vector<Pieces::Send> results;
+    for (int v = 0; v < pof2; ++v)
+        for (int block = first_block(kept[v]); block < first_block(kept[v] + 1); ++block)
+            if (block != active[v]) results.push_back({active[v], block, block, 1});
+    pieces.round(results, false, 0, "bf-results");
+    pieces.finish();
+}
+
 void reduce_then_scatter(FlatReduceScatterChunk& c) {
     ChunkState& state = c.state;
     const HomeOf home = [&](int rank) {

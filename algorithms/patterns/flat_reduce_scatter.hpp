@@ -47,6 +47,13 @@ void ring_reduce_scatter(FlatReduceScatterChunk& chunk);
 // from their neighbour last. An active rank owns its own block and its
 // folded neighbour's.
 void recursive_halving_reduce_scatter(FlatReduceScatterChunk& chunk);
+// butterfly (Open MPI's 4; Traff 2005): the same excess fold, then log2 p'
+// rounds of distance doubling, 1, 2, 4..., in which the lower rank of a
+// pair keeps the lower half of its run of super-blocks (an active rank's
+// blocks and its folded neighbour's) and folds the partner's copy of it;
+// active v ends with super-block bitreverse(v) reduced and hands each of
+// its blocks to the rank whose it is (Open MPI's mirror permutation).
+void butterfly_reduce_scatter(FlatReduceScatterChunk& chunk);
 // non-overlapping (Open MPI's 1): a binomial reduce of the p blocks to rank
 // 0, then rank 0 hands every rank its block (a linear scatter).
 void reduce_then_scatter(FlatReduceScatterChunk& chunk);

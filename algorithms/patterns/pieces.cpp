@@ -2,24 +2,42 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "algorithms/patterns/power_of_two.hpp"
 
 namespace numacoll::algo {
 
+namespace {
+
+// `count` pieces of the chunk's elements, the first (elements mod count) one element longer, in bytes.
+std::vector<std::uint64_t> even_split(std::uint64_t elements, int count, std::uint64_t element) {
+    std::vector<std::uint64_t> sizes;
+    for (int piece = 0; piece < count; ++piece)
+        sizes.push_back(element * (elements / count + (static_cast<std::uint64_t>(piece) < elements % count ? 1 : 0)));
+    return sizes;
+}
+
+}  // namespace
+
 Pieces::Pieces(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
                const std::vector<int>& outputs, PieceBuffers buffers, int count)
-    : builder_(builder), ranks_(ranks), state_(state), outputs_(outputs), buffers_(buffers), count_(count) {
-    const std::uint64_t element = element_bytes(builder.spec());
-    const std::uint64_t elements = state.bytes / element;
-    for (int piece = 0, start = 0; piece < count; ++piece) {
-        const int length = static_cast<int>(elements / count + (piece < static_cast<int>(elements % count) ? 1 : 0));
-        offsets_.push_back(state.offset + static_cast<std::uint64_t>(start) * element);
-        sizes_.push_back(static_cast<std::uint64_t>(length) * element);
-        start += length;
+    : Pieces(builder, ranks, state, outputs, buffers,
+             even_split(state.bytes / element_bytes(builder.spec()), count, element_bytes(builder.spec()))) {}
+
+Pieces::Pieces(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
+               const std::vector<int>& outputs, PieceBuffers buffers, const std::vector<std::uint64_t>& piece_bytes)
+    : builder_(builder), ranks_(ranks), state_(state), outputs_(outputs), buffers_(buffers),
+      count_(static_cast<int>(piece_bytes.size())) {
+    std::uint64_t start = state.offset;
+    for (const std::uint64_t bytes : piece_bytes) {
+        offsets_.push_back(start);
+        sizes_.push_back(bytes);
+        start += bytes;
     }
     for (int rank : ranks) {
-        ready_.emplace_back(count, state.ready[rank]);
-        partial_.emplace_back(count, state.partial[rank].buffer);
+        ready_.emplace_back(count_, state.ready[rank]);
+        partial_.emplace_back(count_, state.partial[rank].buffer);
     }
 }
 
@@ -150,34 +168,52 @@ void ring_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, Chu
     pieces.finish();
 }
 
-void rabenseifner_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
-                            const std::vector<int>& outputs, PieceBuffers buffers) {
-    if (ranks.size() <= 1) return;
-    const ExcessFold excess = fold_adjacent(static_cast<int>(ranks.size()));
-    const int pof2 = excess.power;
-    const std::vector<int>& active = excess.active;
-    Pieces pieces(builder, ranks, state, outputs, buffers, pof2);
-    std::vector<Pieces::Send> folds, unfolds;
-    for (const auto& [from, to] : excess.folds) {
-        folds.push_back({from, to, 0, pof2});
-        unfolds.push_back({to, from, 0, pof2});
-    }
-    pieces.round(folds, true, 0, "rab-fold");
+namespace {
+
+// Where a rank's run of pieces is after the halvings: [first[v], first[v] + length[v]) for active index v.
+struct HalvedRuns {
+    ExcessFold excess;
+    std::vector<int> first, length;
+};
+
+// The excess ranks' fold, then the recursive halving of the p' pieces:
+// active index v ends holding piece v fully reduced.
+HalvedRuns halve(Pieces& pieces, std::size_t ranks, const std::string& prefix) {
+    HalvedRuns runs{fold_adjacent(static_cast<int>(ranks)), {}, {}};
+    const int pof2 = runs.excess.power;
+    const std::vector<int>& active = runs.excess.active;
+    std::vector<Pieces::Send> folds;
+    for (const auto& [from, to] : runs.excess.folds) folds.push_back({from, to, 0, pof2});
+    pieces.round(folds, true, 0, prefix + "-fold");
     // Recursive halving: keep the half of the current run that holds your own piece.
-    std::vector<int> first(pof2, 0), length(pof2, pof2);
+    runs.first.assign(pof2, 0);
+    runs.length.assign(pof2, pof2);
     for (int mask = pof2 / 2, step = 0; mask >= 1; mask >>= 1, ++step) {
         std::vector<Pieces::Send> sends;
         for (int v = 0; v < pof2; ++v) {
-            const int half = length[v] / 2;
+            const int half = runs.length[v] / 2;
             const bool lower = (v & mask) == 0;  // keeps the lower half, gives the upper
-            sends.push_back({active[v], active[v ^ mask], lower ? first[v] + half : first[v], half});
+            sends.push_back({active[v], active[v ^ mask], lower ? runs.first[v] + half : runs.first[v], half});
         }
-        pieces.round(sends, true, step + 1, fmt::format("rab-rs{}", step));
+        pieces.round(sends, true, step + 1, fmt::format("{}-rs{}", prefix, step));
         for (int v = 0; v < pof2; ++v) {
-            if ((v & mask) != 0) first[v] += length[v] / 2;
-            length[v] /= 2;
+            if ((v & mask) != 0) runs.first[v] += runs.length[v] / 2;
+            runs.length[v] /= 2;
         }
     }
+    return runs;
+}
+
+}  // namespace
+
+void rabenseifner_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
+                            const std::vector<int>& outputs, PieceBuffers buffers) {
+    if (ranks.size() <= 1) return;
+    const int pof2 = largest_power_of_two(static_cast<int>(ranks.size()));
+    Pieces pieces(builder, ranks, state, outputs, buffers, pof2);
+    HalvedRuns runs = halve(pieces, ranks.size(), "rab");
+    const std::vector<int>& active = runs.excess.active;
+    std::vector<int>&first = runs.first, &length = runs.length;
     // Recursive doubling: give your run to the partner, whose run is the other half.
     for (int mask = 1, step = 0; mask < pof2; mask <<= 1, ++step) {
         std::vector<Pieces::Send> sends;
@@ -190,7 +226,37 @@ void rabenseifner_allreduce(ScheduleBuilder& builder, const std::vector<int>& ra
                 first[partner] = first[v];
             }
     }
+    std::vector<Pieces::Send> unfolds;
+    for (const auto& [from, to] : runs.excess.folds) unfolds.push_back({to, from, 0, pof2});
     pieces.round(unfolds, false, 0, "rab-unfold");
+    pieces.finish();
+}
+
+void rabenseifner_reduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
+                         const std::vector<int>& outputs, PieceBuffers buffers, int root) {
+    if (ranks.size() <= 1) return;
+    const int pof2 = largest_power_of_two(static_cast<int>(ranks.size()));
+    Pieces pieces(builder, ranks, state, outputs, buffers, pof2);
+    const HalvedRuns runs = halve(pieces, ranks.size(), "rab");
+    const std::vector<int>& active = runs.excess.active;
+    // The gather's root: the root, or the rank an excess root folded into.
+    int host = root;
+    for (const auto& [from, to] : runs.excess.folds)
+        if (from == root) host = to;
+    const int vroot = static_cast<int>(std::find(active.begin(), active.end(), host) - active.begin());
+    // Binomial gather toward vroot, relative by xor: in step `mask` the ranks
+    // whose relative index has `mask` as its lowest set bit hand their
+    // aligned run of `mask` pieces to the partner below.
+    for (int mask = 1, step = 0; mask < pof2; mask <<= 1, ++step) {
+        std::vector<Pieces::Send> sends;
+        for (int v = 0; v < pof2; ++v) {
+            const int relative = v ^ vroot;
+            if ((relative & mask) == 0 || (relative & (mask - 1)) != 0) continue;
+            sends.push_back({active[v], active[v ^ mask], v & ~(mask - 1), mask});
+        }
+        pieces.round(sends, false, 0, fmt::format("rab-gather{}", step));
+    }
+    if (host != root) pieces.round({{host, root, 0, pof2}}, false, 0, "rab-to-root");
     pieces.finish();
 }
 

@@ -51,6 +51,10 @@ class Pieces {
 public:
     Pieces(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state, const std::vector<int>& outputs,
            PieceBuffers buffers, int count);
+    // Pieces of the given sizes, in order, which add up to the chunk (whole
+    // elements where the pieces are folded).
+    Pieces(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state, const std::vector<int>& outputs,
+           PieceBuffers buffers, const std::vector<std::uint64_t>& piece_bytes);
 
     struct Send {
         int from, to, first, n;  // indexes into ranks; pieces [first, first + n), modulo the piece count
@@ -64,6 +68,9 @@ public:
     // rank that receives the same piece in two rounds uses two slots.
     void round(const std::vector<Send>& sends, bool fold, int landing_slot, const std::string& label,
                Into into = Into::output, int fresh_slot = 0);
+
+    // Whether the rank at `index` holds any data of `piece` (its input's or one handed to it).
+    bool holds(int index, int piece) const { return partial_[index][piece % count_] >= 0; }
 
     // Writes the per-piece state back into the chunk's state.
     void finish();
@@ -104,6 +111,13 @@ void ring_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, Chu
                     const std::vector<int>& outputs, PieceBuffers buffers);
 void rabenseifner_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
                             const std::vector<int>& outputs, PieceBuffers buffers);
+// Rabenseifner's reduce (Open MPI's reduce algorithm 7): the same excess
+// fold and recursive-halving reduce-scatter, then a binomial gather of the
+// pieces toward `root` (an index into ranks); an excess root gets the whole
+// result from the rank it folded into, last. Only the root's output holds
+// the result; the others' `outputs` are their accumulation buffers.
+void rabenseifner_reduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
+                         const std::vector<int>& outputs, PieceBuffers buffers, int root);
 void recursive_doubling_allreduce(ScheduleBuilder& builder, const std::vector<int>& ranks, ChunkState& state,
                                   const std::vector<int>& outputs, PieceBuffers buffers);
 

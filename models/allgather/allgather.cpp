@@ -120,4 +120,17 @@ ModelInfo allgather_leader_model() {
         });
 }
 
+ModelInfo allgather_neighbor_exchange_model() {
+    return allgather_model("neighbor-exchange",
+                           "Open MPI coll/tuned allgather neighbor exchange (Chen et al. 2005); a ring on odd p",
+                           [](const NodeShape& shape, const costs::Params& params, double m) {
+                               const int p = shape.ranks();
+                               const P2pTerms t = flat_terms(shape, params);
+                               double time = t.local_copy_ns(m);
+                               if (p % 2 != 0) return time + (p - 1) * (t.signal_ns(p) + t.copy_ns(m, p));
+                               time += t.signal_ns(p) + t.copy_ns(m, p);
+                               return time + (p / 2 - 1) * (t.signal_ns(p) + t.copy_ns(2 * m, p));
+                           });
+}
+
 }  // namespace numacoll::models

@@ -36,6 +36,11 @@
 //   leaders exchange their nodes' blocks (k - 1 messages of (ranks per node) m
 //   each, sharing the wire), then every other rank reads all p blocks from
 //   its leader, d = ranks per node - 1 at once.
+// - neighbor-exchange (Open MPI's algorithm 5; Chen et al. 2005), p even:
+//   the own block, a swap of one block, then p/2 - 1 swaps of two, every
+//   step's signals before its copies, all p ranks at once:
+//     local(m) + F(p) + C(m, p) + (p/2 - 1)(F(p) + C(2m, p));
+//   an odd p its ring of p - 1 steps of F(p) + C(m, p), signals first too.
 // Inside one socket without contention ring equals the simulator.
 #pragma once
 
@@ -49,5 +54,6 @@ ModelInfo allgather_ring_model();
 ModelInfo allgather_recursive_doubling_model();
 ModelInfo allgather_leader_model();
 ModelInfo allgather_two_proc_model();
+ModelInfo allgather_neighbor_exchange_model();
 
 }  // namespace numacoll::models

@@ -27,6 +27,7 @@ namespace numacoll::models {
 ModelInfo gather_linear_model();
 ModelInfo gather_binomial_model();
 ModelInfo gather_leader_model();
+ModelInfo gather_linear_sync_model();
 
 // A linear gather of p blocks of m bytes with these terms.
 double linear_gather_ns(int p, const P2pTerms& terms, double bytes);

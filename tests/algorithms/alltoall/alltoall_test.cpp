@@ -3,7 +3,8 @@
 // and pairwise exchanges send a message to every other rank, the modified
 // Bruck ceil(log2 p) messages; the linear exchange with a window of K sends
 // waits, beyond the first K, for a block to be taken before the next; the
-// two-process exchange runs on two ranks only and refuses other counts.
+// two-process exchange runs on two ranks only and refuses other counts; the
+// leader exchange sends one message per pair of nodes, from the leaders.
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
@@ -47,6 +48,20 @@ TEST(Alltoall, MessagesAcrossNodesPerRank) {
         for (int distance = 1; distance < nodes; distance *= 2) ++steps;
         EXPECT_EQ(count_per_rank(alltoall("modified-bruck", 1, nodes), sched::TaskKind::net), std::vector<int>(nodes, steps));
     }
+}
+
+TEST(Alltoall, LeadersSendOneMessagePerPairOfNodes) {
+    for (int nodes : {2, 3, 5}) {
+        // Four ranks a node, led by local rank 0: k - 1 messages of 16 blocks from each leader, none from the others.
+        std::vector<int> expected(static_cast<std::size_t>(4 * nodes), 0);
+        for (int node = 0; node < nodes; ++node) expected[4 * node] = nodes - 1;
+        const sched::Schedule schedule = alltoall("leader", 4, nodes);
+        EXPECT_EQ(count_per_rank(schedule, sched::TaskKind::net), expected);
+        for (int id = 0; id < schedule.task_count(); ++id)
+            if (schedule.task(id).kind == sched::TaskKind::net) EXPECT_EQ(schedule.task(id).write.bytes, 16u * 64u);
+    }
+    // On one node: the linear exchange's hand-overs, and nothing through a leader.
+    EXPECT_EQ(count_per_rank(alltoall("leader", 6, 1), sched::TaskKind::flag), std::vector<int>(6, 5));
 }
 
 TEST(Alltoall, AWindowOfSendsWaitsForBlocksToBeTaken) {
