@@ -1,5 +1,7 @@
 #include "algorithms/allgather/blocks.hpp"
 
+#include <fmt/format.h>
+
 namespace numacoll::algo {
 
 AllgatherBlocks::AllgatherBlocks(const CollectiveSpec& spec, const Layout& layout)
@@ -24,6 +26,42 @@ void AllgatherBlocks::pass(int src, int dst, int first, int count, const std::st
 Schedule AllgatherBlocks::finish() {
     ready_.settle(builder_, "allgather:done");
     return builder_.finish();
+}
+
+Schedule allgather_in_rounds(const CollectiveSpec& spec, const Layout& layout, const AllgatherRounds& rounds) {
+    ScheduleBuilder builder(layout, spec);
+    const int ranks = layout.size();
+    const std::uint64_t block = spec.bytes;
+    std::vector<int> all, inputs, outputs;
+    for (int rank = 0; rank < ranks; ++rank) {
+        all.push_back(rank);
+        inputs.push_back(builder.add_input(rank, block));
+        outputs.push_back(builder.add_output(rank, block * ranks));
+    }
+    // Every rank's own block first; from then on its output holds what it has.
+    ChunkState state{0, block * ranks, "c0", {}, {}};
+    for (int rank = 0; rank < ranks; ++rank) {
+        state.partial.push_back({block == 0 ? -1 : outputs[rank], 0, block * ranks});
+        state.ready.emplace_back();
+        if (block > 0)
+            state.ready.back().push_back(
+                builder.copy(rank, {inputs[rank], 0, block}, blocks_range(outputs[rank], rank, 1, block), {}, "own"));
+    }
+    TempPool landings(builder), partials(builder);
+    Pieces pieces(builder, all, state, outputs, {landings, partials, nullptr, true},
+                  std::vector<std::uint64_t>(ranks, block));
+    rounds(pieces, ranks);
+    pieces.finish();
+    settle(builder, state);
+    return builder.finish();
+}
+
+void ring_rounds(Pieces& pieces, int ranks) {
+    for (int step = 0; step + 1 < ranks; ++step) {
+        std::vector<Pieces::Send> sends;
+        for (int r = 0; r < ranks; ++r) sends.push_back({r, (r + 1) % ranks, (r - step + ranks) % ranks, 1});
+        pieces.round(sends, false, 0, fmt::format("ring{}", step));
+    }
 }
 
 }  // namespace numacoll::algo

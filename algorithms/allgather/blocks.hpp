@@ -4,12 +4,14 @@
 // and each rank's last task, which waits for the blocks others delivered.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/builder.hpp"
 #include "algorithms/patterns/block_readiness.hpp"
+#include "algorithms/patterns/pieces.hpp"
 #include "algorithms/patterns/point_to_point.hpp"
 
 namespace numacoll::algo {
@@ -45,5 +47,16 @@ private:
     std::vector<int> outputs_;
     std::optional<PointToPoint> p2p_;
 };
+
+// The frame of the allgathers written as rounds of hand-overs
+// (patterns/pieces.hpp; ring and neighbor exchange): every rank copies its
+// own block into its output, then each round's signals go out before its
+// copies, as a send-receive posts both halves at once, so a rank's send
+// does not wait behind its own receive of the same step. Block q is piece q.
+using AllgatherRounds = std::function<void(Pieces& pieces, int ranks)>;
+Schedule allgather_in_rounds(const CollectiveSpec& spec, const Layout& layout, const AllgatherRounds& rounds);
+
+// The ring's p - 1 rounds: in round s rank r hands block r - s to rank r + 1.
+void ring_rounds(Pieces& pieces, int ranks);
 
 }  // namespace numacoll::algo

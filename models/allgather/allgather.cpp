@@ -10,6 +10,11 @@ namespace numacoll::models {
 
 namespace {
 
+// Every rank copies its own block, then p - 1 rounds of p hand-overs at once.
+double ring_allgather_ns(int p, const P2pTerms& t, double m) {
+    return t.local_copy_ns(m) + (p - 1) * (t.signal_ns(p) + t.copy_ns(m, p));
+}
+
 ModelInfo allgather_model(const std::string& name, const std::string& source,
                           std::function<double(const NodeShape&, const costs::Params&, double)> time) {
     ModelInfo info;
@@ -30,7 +35,7 @@ ModelInfo allgather_ring_model() {
                            [](const NodeShape& shape, const costs::Params& params, double m) {
                                const int p = shape.ranks();
                                const P2pTerms terms = flat_terms(shape, params);
-                               return terms.local_copy_ns(m) + p * (p - 1) * (terms.signal_ns() + terms.copy_ns(m));
+                               return ring_allgather_ns(p, terms, m);
                            });
 }
 
@@ -127,7 +132,7 @@ ModelInfo allgather_neighbor_exchange_model() {
                                const int p = shape.ranks();
                                const P2pTerms t = flat_terms(shape, params);
                                double time = t.local_copy_ns(m);
-                               if (p % 2 != 0) return time + (p - 1) * (t.signal_ns(p) + t.copy_ns(m, p));
+                               if (p % 2 != 0) return ring_allgather_ns(p, t, m);
                                time += t.signal_ns(p) + t.copy_ns(m, p);
                                return time + (p / 2 - 1) * (t.signal_ns(p) + t.copy_ns(2 * m, p));
                            });

@@ -4,11 +4,10 @@
 // Every rank first copies its own block into its output, 2 local(m)
 // (two-proc last).
 // - ring (Thakur, Rabenseifner, Gropp 2005: (p - 1)(a + m b)): p - 1 steps
-//   in which every rank passes the block it got last to its successor. A
-//   rank's signal follows its program order, which in the generated step
-//   already holds its receive of that step: the hand-overs of one step chain
-//   around the ring, so the classic (p - 1) steps become
-//     2 local(m) + p (p - 1)(F + C(m)).
+//   in which every rank passes the block it got last to its successor,
+//   each step's signals before its copies (a send-receive posts both), p
+//   hand-overs at once:
+//     local(m) + (p - 1)(F(p) + C(m, p)).
 // - recursive-doubling (Thakur et al.: log2 p a + (p - 1) m b): with
 //   p' = 2^floor(log2 p), the excess ranks hand their block to a partner
 //   first (F + C(m)) and get all p blocks back last (F + C(p m)); in between
@@ -40,7 +39,7 @@
 //   the own block, a swap of one block, then p/2 - 1 swaps of two, every
 //   step's signals before its copies, all p ranks at once:
 //     local(m) + F(p) + C(m, p) + (p/2 - 1)(F(p) + C(2m, p));
-//   an odd p its ring of p - 1 steps of F(p) + C(m, p), signals first too.
+//   an odd p the ring.
 // Inside one socket without contention ring equals the simulator.
 #pragma once
 

@@ -276,6 +276,7 @@ TEST(SimulatorAgreement, NeighborExchangeAllgatherInOneSocket) {
     // Odd p runs Open MPI's ring fall-back, signals first as the swaps.
     for (int p : {2, 3, 4}) expect_agreement({C::allgather, "neighbor-exchange", p, 1024}, params(1000, false));
     expect_agreement({C::allgather, "neighbor-exchange", 4, 1024}, params(2, false));
+    expect_agreement({C::allgather, "ring", 4, 1024}, params(2, false));
 }
 
 TEST(SimulatorAgreement, LinearSyncGatherInOneSocket) {
