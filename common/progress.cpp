@@ -55,7 +55,12 @@ void ProgressReport::maybe_print() {
     // An estimate can fall short: past it, the count alone.
     if (expected_ > 0 && expected_ >= done_) line += fmt::format(" of {} ({:.0f}%)", expected_, 100.0 * done_ / expected_);
     line += fmt::format(", {:.0f} {}/s", rate, unit_);
-    if (expected_ > done_ && rate > 0) line += fmt::format(", about {:.0f} s left", (expected_ - done_) / rate);
+    if (work_total_ > 0) {
+        if (work_done_ > 0 && work_done_ < work_total_)
+            line += fmt::format(", about {:.0f} s left", seconds * (work_total_ - work_done_) / work_done_);
+    } else if (expected_ > done_ && rate > 0) {
+        line += fmt::format(", about {:.0f} s left", (expected_ - done_) / rate);
+    }
     fmt::print(timing_.out, "{}\n", line);
     std::fflush(timing_.out);
 }

@@ -52,6 +52,15 @@ public:
         done_ = done;
         maybe_print();
     }
+    // The same, for units of unequal cost: `work_done` of `work_total` (in
+    // any unit, say estimated tasks) is what the expected end is reckoned
+    // from, so that a sweep whose last points are its largest does not
+    // promise an early end. A total of 0 falls back to the count.
+    void advance_each(std::size_t done, double work_done, double work_total) {
+        work_done_ = work_done;
+        work_total_ = work_total;
+        advance_each(done);
+    }
 
 private:
     void maybe_print();
@@ -61,6 +70,7 @@ private:
     const std::size_t expected_;
     ProgressTiming timing_;
     std::size_t done_ = 0;
+    double work_done_ = 0, work_total_ = 0;
     std::size_t calls_ = 0;
     bool printed_ = false;
     std::chrono::steady_clock::time_point started_;

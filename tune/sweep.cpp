@@ -157,14 +157,18 @@ SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const 
             std::string refusal;
             if (candidates[c].algorithm == native_algorithm) {  // the MPI library takes every size
                 taken = true;
+                // Its cost unknown: weighed as one task per rank, a floor.
+                check.estimated_tasks.push_back(static_cast<double>(point.layout->size()));
                 continue;
             }
+            double estimate = 0;
             try {
-                (void)algo::check_schedule_request(spec_of(point.collective, candidates[c], point.bytes, request),
-                                                   *point.layout);
+                estimate = static_cast<double>(algo::check_schedule_request(
+                    spec_of(point.collective, candidates[c], point.bytes, request), *point.layout));
             } catch (const UsageError& error) {
                 refusal = error.what();
             }
+            check.estimated_tasks.push_back(refusal.empty() ? estimate : 0.0);
             taken = taken || refusal.empty();
             if (!refusal.empty()) {
                 check.refused.emplace(point.index, c);
@@ -194,6 +198,10 @@ std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<
     const std::size_t planned = planned_timings(request);
     ProgressReport progress(what, "timings", planned);
     std::size_t done = 0;
+    const std::vector<double>& weights = checked->estimated_tasks;
+    double work_total = 0, work_done = 0;
+    for (double weight : weights) work_total += weight;
+    if (weights.size() != planned) work_total = 0;  // a check of another request: count timings
     std::vector<TunePoint> points;
     for_each_point(request, machine, [&](const PointOf& at) {
         TunePoint point;
@@ -220,7 +228,8 @@ std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<
                 point.times.push_back({candidate, timing->time_ns, timing->p10_ns, timing->p90_ns});
             else
                 point.times.push_back({candidate, std::nullopt, std::nullopt, std::nullopt});
-            progress.advance_each(++done);
+            if (work_total > 0) work_done += weights[done];
+            progress.advance_each(++done, work_done, work_total);
         }
         points.push_back(std::move(point));
     });

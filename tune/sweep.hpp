@@ -64,9 +64,12 @@ using Timer = std::function<std::optional<Timing>(const sched::CollectiveSpec& s
 
 // What the checks before a sweep found: every shape laid out, and the
 // candidates that do not take a point (a size, root or shape their
-// generator refuses), which the sweep then skips without timing.
+// generator refuses), which the sweep then skips without timing, and each
+// timing's estimated tasks, by which the sweep reckons its expected end
+// (a sweep's last points, its largest, take most of its time).
 struct SweepCheck {
     std::set<std::tuple<std::size_t, std::size_t>> refused;  // (point, candidate), in sweep order
+    std::vector<double> estimated_tasks;                      // per timing, in sweep order; 0 when refused
 };
 
 // Checks every point and candidate of `request` on `machine` as `numacoll

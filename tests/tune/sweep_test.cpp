@@ -69,6 +69,25 @@ TEST(Sweep, EveryCandidateIsTimedAtEveryPointItTakes) {
     EXPECT_EQ(points[3].times[2].p90_ns, 2.0);
 }
 
+// The expected end is reckoned from each timing's estimated tasks: a point
+// of 2 MiB in 64 KiB segments weighs more than one of 64 bytes, a refused
+// one nothing.
+TEST(Sweep, EachTimingIsWeighedByItsEstimatedTasks) {
+    tune::SweepRequest request;
+    request.collectives = {sched::Collective::bcast};
+    request.algorithms = {"chain"};
+    request.bytes = {64, 2 << 20};
+    request.segments = {1, 65536};
+    const auto machine = std::make_shared<const topo::Machine>(topo::load_machine("synthetic:Package:1 Core:4"));
+    const tune::SweepCheck check = tune::check_sweep(request, machine);
+    ASSERT_EQ(check.estimated_tasks.size(), tune::planned_timings(request));
+    // Sweep order: 64 B (1-byte, 64 KiB segments), then 2 MiB (the same).
+    EXPECT_GT(check.estimated_tasks[0], 0.0);
+    EXPECT_GT(check.estimated_tasks[1], 0.0);
+    EXPECT_EQ(check.estimated_tasks[2], 0.0);  // refused: more tasks than the bound
+    EXPECT_GT(check.estimated_tasks[3], check.estimated_tasks[1]);
+}
+
 TEST(Sweep, APointNoCandidateTakesIsRefusedBeforeAnyTiming) {
     tune::SweepRequest request;
     request.collectives = {sched::Collective::allreduce};
