@@ -27,5 +27,6 @@ CommandRun add_tune_command(CLI::App& app);
 CommandRun add_whatif_command(CLI::App& app);
 CommandRun add_overlap_command(CLI::App& app);
 CommandRun add_mpi_report_command(CLI::App& app);
+CommandRun add_merge_command(CLI::App& app);
 
 }  // namespace numacoll::cli

@@ -117,6 +117,7 @@ int run_command_line(int argc, char** argv) {
     remember(numacoll::cli::add_whatif_command(app));
     remember(numacoll::cli::add_overlap_command(app));
     remember(numacoll::cli::add_mpi_report_command(app));
+    remember(numacoll::cli::add_merge_command(app));
     remember(numacoll::cli::add_demo_command(app));
 
     // Under mpirun, a command that takes part in MPI and fails before MPI

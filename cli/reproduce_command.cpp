@@ -11,11 +11,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/sweep_spreading.hpp"
 #include "plots/plotting.hpp"
 #include "common/output_folder.hpp"
 #include "common/progress.hpp"
 #include "common/shell_word.hpp"
 #include "common/error.hpp"
+#include "exec/mpi_world.hpp"
 #include "reproduce/findings.hpp"
 #include "results/csv_writer.hpp"
 #include "topologies/machine.hpp"
@@ -31,6 +33,7 @@ struct ReproduceOptions {
     bool list = false;
     bool no_plots = false;
     bool quiet = false;
+    SpreadOptions spread;
 };
 
 std::vector<const reproduce::Finding*> chosen(const std::vector<std::string>& names) {
@@ -83,15 +86,18 @@ void write_figures(const OutputFolder& folder, const std::vector<reproduce::Figu
     marks.finish();
 }
 
-int run_reproduce(const ReproduceOptions& options) {
-    if (options.list) {
-        for (const auto& finding : reproduce::findings())
-            std::cout << fmt::format("{:<32} {}: {}\n", finding.name, finding.paper, finding.claim);
-        return 0;
-    }
-    const auto findings = chosen(options.names);
+// What a run checks before its first simulation: the findings, the
+// machines standing for bundled ones, and every setting they simulate.
+struct ReproduceSetup {
+    std::vector<const reproduce::Finding*> findings;
     std::vector<std::pair<std::string, std::string>> substitutes;
     std::vector<CommandPath> inputs;
+    std::vector<std::pair<reproduce::Setting, double>> settings;  // resolved, with their task estimates
+};
+
+ReproduceSetup prepare_reproduce(const ReproduceOptions& options) {
+    ReproduceSetup setup;
+    setup.findings = chosen(options.names);
     for (const std::string& text : options.machines) {
         const auto equals = text.find('=');
         const std::string name = text.substr(0, equals);
@@ -100,31 +106,42 @@ int run_reproduce(const ReproduceOptions& options) {
             std::find(bundled.begin(), bundled.end(), name) == bundled.end())
             throw UsageError(fmt::format("--machine '{}' must look like NAME=FILE, NAME a bundled machine", text));
         const std::string path = text.substr(equals + 1);
-        for (const auto& [earlier, ignored] : substitutes)
+        for (const auto& [earlier, ignored] : setup.substitutes)
             if (earlier == name) throw UsageError(fmt::format("--machine {} is given twice", name));
         // A bad file, or a machine that cannot stand for NAME, fails here, before any simulation.
         reproduce::check_substitute(name, path, topo::load_machine(path));
-        substitutes.emplace_back(name, path);
-        inputs.push_back({"--machine", path, false});
+        setup.substitutes.emplace_back(name, path);
+        setup.inputs.push_back({"--machine", path, false});
     }
     // Every setting of the chosen findings checked as sim checks one before
     // generating it (its layout on the machine, sizes, root, the task
     // bound's estimate), before the first simulation.
     reproduce::Experiment check(true, true);
-    for (const auto& [name, path] : substitutes) check.substitute(name, path);
-    for (const reproduce::Finding* finding : findings) {
+    for (const auto& [name, path] : setup.substitutes) check.substitute(name, path);
+    for (const reproduce::Finding* finding : setup.findings) {
         try {
             (void)finding->evaluate(check);
         } catch (const UsageError& error) {
             throw UsageError(fmt::format("{}: {}", finding->name, error.what()));
         }
     }
-    const std::unique_ptr<OutputFolder> folder = open_output_folder(options.folder, "reproduce", inputs);
-    reached_stage("simulating");
+    setup.settings = check.checked_settings();
+    return setup;
+}
+
+// The findings judged with every setting's time known, the tables, the
+// figures and the lines on stdout.
+void write_reproduce_folder(const ReproduceOptions& options, const ReproduceSetup& setup, OutputFolder& output,
+                            const std::vector<std::string>& times, std::chrono::steady_clock::time_point started) {
+    OutputFolder* const folder = &output;
+    const auto& findings = setup.findings;
+    const auto& substitutes = setup.substitutes;
     results::CsvWriter table(folder->file("reproduce.csv"),
                              {"finding", "paper", "setup", "claim", "numacoll", "verdict", "why", "command"});
     reproduce::Experiment experiment(options.quiet);
     for (const auto& [name, path] : substitutes) experiment.substitute(name, path);
+    for (std::size_t i = 0; i < setup.settings.size(); ++i)
+        experiment.know(setup.settings[i].first, std::stod(times[i]));
     // The commands name the file and the parameters the simulations used.
     auto command_of = [&](std::string command) {
         for (const auto& [name, path] : substitutes) {
@@ -137,11 +154,9 @@ int run_reproduce(const ReproduceOptions& options) {
     };
     std::vector<reproduce::FigureData> figures;
     std::map<reproduce::Verdict, int> counts;
-    const auto started = std::chrono::steady_clock::now();
     std::cout << "| finding | paper | the paper's setup and number | numacoll | verdict |\n|---|---|---|---|---|\n";
     for (std::size_t k = 0; k < findings.size(); ++k) {
         const reproduce::Finding& finding = *findings[k];
-        if (!options.quiet) std::cerr << fmt::format("[{}/{}] {}\n", k + 1, findings.size(), finding.name);
         const reproduce::Outcome outcome = finding.evaluate(experiment);
         ++counts[outcome.verdict];
         std::cout << fmt::format("| {} | {} | {}: {} | {} | {} |\n", finding.name, finding.paper, finding.setup,
@@ -179,7 +194,39 @@ int run_reproduce(const ReproduceOptions& options) {
                              counts[reproduce::Verdict::not_reproduced], experiment.simulations(), seconds,
                              folder->final_path("reproduce.csv"));
     for (const auto& picture : pictures) std::cout << folder->final_path(picture) << "\n";
-    return 0;
+}
+
+int run_reproduce(const ReproduceOptions& options, const CLI::App& command) {
+    if (options.list) {
+        if (exec::MpiWorld::launcher_rank() <= 0)
+            for (const auto& finding : reproduce::findings())
+                std::cout << fmt::format("{:<32} {}: {}\n", finding.name, finding.paper, finding.claim);
+        return 0;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    ReproduceSetup setup;
+    // The settings' simulations, spread; each process with its own experiment.
+    std::unique_ptr<reproduce::Experiment> simulating;
+    const auto prepare = [&](bool) {
+        setup = prepare_reproduce(options);
+        simulating = std::make_unique<reproduce::Experiment>(true);
+        for (const auto& [name, path] : setup.substitutes) simulating->substitute(name, path);
+        SweepPoints points;
+        for (const auto& [setting, tasks] : setup.settings) {
+            points.keys.push_back(reproduce::setting_key(setting));
+            points.expected_cost.push_back(tasks);
+        }
+        points.compute = [&](std::size_t i) { return fmt::format("{}", simulating->time_ns(setup.settings[i].first)); };
+        points.progress_what = "reproduce: simulating";
+        points.progress_unit = "simulations";
+        return points;
+    };
+    return run_sweep(
+        command, options.spread, options.folder, prepare,
+        [&] { return open_output_folder(options.folder, "reproduce", setup.inputs); },
+        [&](OutputFolder& folder, const std::vector<std::string>& times) {
+            write_reproduce_folder(options, setup, folder, times, started);
+        });
 }
 
 }  // namespace
@@ -201,11 +248,12 @@ CommandRun add_reproduce_command(CLI::App& app) {
     command->add_flag("--list", options->list, "list the findings and exit");
     command->add_flag("--no-plots", options->no_plots, "write the CSV files but draw no figures");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    add_spread_options(*command, options->spread);
     command->footer("Examples:\n  numacoll reproduce --list\n  numacoll reproduce hpdc13-westmere-line\n"
                     "  numacoll reproduce all -o numacoll-reproduce   # every finding, a few seconds\n"
                     "  numacoll reproduce hpdc13 --machine westmere=my-westmere.xml   # the same on a real node's export\n"
                     "docs/fidelity.md explains every verdict.");
-    return [options] { return run_reproduce(*options); };
+    return [options, command] { return run_reproduce(*options, *command); };
 }
 
 }  // namespace numacoll::cli

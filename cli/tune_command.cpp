@@ -22,6 +22,7 @@
 #include "common/text_file.hpp"
 #include "cli/mpi_agreement.hpp"
 #include "cli/mpi_failures.hpp"
+#include "cli/sweep_spreading.hpp"
 #include "plots/plotting.hpp"
 #include "exec/mpi_executor.hpp"
 #include "exec/mpi_native.hpp"
@@ -62,6 +63,7 @@ struct TuneOptions {
     bool topology_given = false;
     bool no_plots = false;
     bool quiet = false;  // read by main.cpp: it silences every progress report
+    SpreadOptions spread;  // simulated and modelled timings only
 };
 
 // The largest sweep tune runs without being asked to go smaller: at a
@@ -148,6 +150,8 @@ struct TuneSetup {
     std::unique_ptr<OutputFolder> folder;
 };
 
+std::unique_ptr<OutputFolder> open_tune_folder(const TuneOptions& options, const TuneSetup& setup);
+
 TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
     TuneSetup setup;
     tune::SweepRequest& request = setup.request;
@@ -214,14 +218,18 @@ TuneSetup prepare_tune(const TuneOptions& options, bool writes_files) {
             const int ranks = algo::make_layout(setup.machine, layout_options).ranks_per_node;
             for (std::uint64_t bytes : request.bytes) exec::check_vector_memory(bytes, ranks, *setup.machine);
         }
-    if (!measuring) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
-    if (!writes_files) return setup;
-    setup.folder = open_output_folder(options.folder, "tune",
-                                      {{"--topology", options.topology, false}, {"--params", options.params, false}});
+    if (!measuring && writes_files) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
+    if (writes_files) setup.folder = open_tune_folder(options, setup);
+    return setup;
+}
+
+std::unique_ptr<OutputFolder> open_tune_folder(const TuneOptions& options, const TuneSetup& setup) {
+    auto folder = open_output_folder(options.folder, "tune",
+                                     {{"--topology", options.topology, false}, {"--params", options.params, false}});
     if (progress_reports())
         std::cerr << fmt::format("tune: {} timings with the {} engine on {}\n", setup.planned, options.engine,
                                  setup.machine->label());
-    return setup;
+    return folder;
 }
 
 // ompi-mca.txt: the --mca lines that load each rules file from `folder`, or,
@@ -239,12 +247,12 @@ std::string ompi_mca_lines(const std::string& folder, bool no_rules, const std::
 
 // Picks the winners and writes every file of the folder, then the pictures,
 // and puts them in place together.
-void write_tune_folder(const TuneOptions& options, TuneSetup& setup, const std::vector<tune::TunePoint>& points) {
+void write_tune_folder(const TuneOptions& options, const TuneSetup& setup, OutputFolder& folder,
+                       const std::vector<tune::TunePoint>& points) {
     const std::vector<tune::SelectionRow> rows = tune::select_winners(points);
     if (rows.empty()) throw Error("no candidate could be timed at any point: nothing to choose from");
     const std::vector<tune::OmpiCommRule> rules = tune::ompi_rules(points);
     const topo::Machine& machine = *setup.machine;
-    OutputFolder& folder = *setup.folder;
     const results::Provenance provenance = results::current_provenance();
     const std::map<std::string, std::string> about = {
         {"engine", options.engine},          {"topology", machine.label()},
@@ -355,11 +363,63 @@ int run_tune_on_mpi(const TuneOptions& given, const CLI::App& command) {
                 return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
             },
             "tune: timing candidates", &setup.check);
-        on_writer(world, [&] { write_tune_folder(options, setup, points); });
+        on_writer(world, [&] { write_tune_folder(options, setup, *setup.folder, points); });
     });
 }
 
+// Simulated or modelled timings, spread over the processes of an MPI job,
+// a shard's share, or what a stopped run left (cli/sweep_spreading.hpp).
+int run_tune_predicted(const TuneOptions& options, const CLI::App& command) {
+    TuneSetup setup;
+    std::vector<tune::TimingJob> jobs;
+    std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
+    tune::Timer timer;
+    const auto prepare = [&](bool writes) {
+        setup = prepare_tune(options, false);
+        if (writes) announce_generic_params(setup.params, *setup.machine, "tune", !progress_reports());
+        jobs = tune::timing_jobs(setup.request, setup.machine, setup.check);
+        if (options.engine == "sim") {
+            timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+                auto& platform = platforms[layout.nodes];
+                if (!platform) platform = std::make_unique<sim::PlatformModel>(setup.machine, setup.params, layout.nodes);
+                return tune::Timing{sim::simulate(algo::generate_schedule(spec, layout), *platform).timeline.makespan_ns,
+                                    std::nullopt, std::nullopt};
+            };
+        } else {
+            timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
+                const std::optional<double> ns =
+                    models::model_ns(algo::spec_with_defaults(spec, layout), layout, setup.params);
+                if (!ns) return std::nullopt;
+                return tune::Timing{*ns, std::nullopt, std::nullopt};
+            };
+        }
+        SweepPoints points;
+        for (const tune::TimingJob& job : jobs) {
+            points.keys.push_back(job.key());
+            points.expected_cost.push_back(job.estimated_tasks);
+        }
+        points.compute = [&](std::size_t i) { return tune::timing_text(tune::time_job(jobs[i], timer)); };
+        points.progress_what = "tune: timing candidates";
+        points.progress_unit = "timings";
+        return points;
+    };
+    const auto write = [&](OutputFolder& folder, const std::vector<std::string>& results) {
+        std::vector<std::optional<tune::Timing>> timings;
+        timings.reserve(results.size());
+        for (const std::string& text : results) timings.push_back(tune::timing_from_text(text));
+        write_tune_folder(options, setup, folder, tune::points_from_timings(jobs, timings));
+    };
+    return run_sweep(command, options.spread, options.folder, prepare,
+                     [&] { return open_tune_folder(options, setup); }, write);
+}
+
 int run_tune(const TuneOptions& options, const CLI::App& command) {
+    const bool spreads = options.compare.empty() && (options.engine == "sim" || options.engine == "model");
+    if (!spreads && (!options.spread.shard.empty() || options.spread.resume || !options.spread.rows_from.empty()))
+        throw UsageError(fmt::format("--shard and --resume spread simulated and modelled timings; {} measures one "
+                                     "point at a time on this machine",
+                                     options.compare.empty() ? "--engine " + options.engine : std::string("--compare")));
+    if (spreads) return run_tune_predicted(options, command);
     if (options.engine == "mpi" && options.compare.empty()) return run_tune_on_mpi(options, command);
     if (const int code = agree_to_run_alone(command, fmt::format("{} runs in this one process (--engine mpi measures "
                                                                  "with one process per node)",
@@ -370,32 +430,15 @@ int run_tune(const TuneOptions& options, const CLI::App& command) {
     if (!options.compare.empty()) return run_compare(options);
     TuneSetup setup = prepare_tune(options, true);
     const exec::ExecOptions exec_options = exec_options_of(options);
-    std::map<int, std::unique_ptr<sim::PlatformModel>> platforms;  // per node count
-    tune::Timer timer;
-    if (options.engine == "threads") {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            // Every execution verifies its result; a wrong one throws and ends the sweep.
-            const auto stats =
-                exec::run_on_threads(algo::generate_schedule(spec, layout), *setup.machine, exec_options).stats;
-            return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
-        };
-    } else if (options.engine == "sim") {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            auto& platform = platforms[layout.nodes];
-            if (!platform) platform = std::make_unique<sim::PlatformModel>(setup.machine, setup.params, layout.nodes);
-            return tune::Timing{sim::simulate(algo::generate_schedule(spec, layout), *platform).timeline.makespan_ns,
-                                std::nullopt, std::nullopt};
-        };
-    } else {
-        timer = [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) -> std::optional<tune::Timing> {
-            const std::optional<double> ns = models::model_ns(algo::spec_with_defaults(spec, layout), layout, setup.params);
-            if (!ns) return std::nullopt;
-            return tune::Timing{*ns, std::nullopt, std::nullopt};
-        };
-    }
+    const tune::Timer timer = [&](const sched::CollectiveSpec& spec,
+                                  const algo::Layout& layout) -> std::optional<tune::Timing> {
+        // Every execution verifies its result; a wrong one throws and ends the sweep.
+        const auto stats = exec::run_on_threads(algo::generate_schedule(spec, layout), *setup.machine, exec_options).stats;
+        return tune::Timing{stats.median_ns, stats.p10_ns, stats.p90_ns};
+    };
     reached_stage("simulating");
     const auto points = tune::sweep(setup.request, setup.machine, timer, "tune: timing candidates", &setup.check);
-    write_tune_folder(options, setup, points);
+    write_tune_folder(options, setup, *setup.folder, points);
     return 0;
 }
 
@@ -447,9 +490,11 @@ CommandRun add_tune_command(CLI::App& app) {
         ->expected(2);
     command->add_flag("--no-plots", options->no_plots, "write the tables but draw no pictures");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    add_spread_options(*command, options->spread);
     command->footer(
         "Examples:\n"
         "  numacoll tune -t westmere -c bcast,reduce --nodes 1,2,4,8 --bytes 8B:16MiB -o tune-westmere\n"
+        "  mpirun -np 16 numacoll tune -t westmere -c bcast,reduce --nodes 1,2,4,8 -o tune-westmere   (spread)\n"
         "  mpirun $(grep -v '^#' tune-westmere/ompi-mca.txt | head -1) -np 96 ./app\n"
         "  numacoll tune -t magnycours -c allreduce --engine model -o m && numacoll tune --compare tune-sim m\n"
         "  numacoll calibrate -o p.json && numacoll tune -t live --params p.json -c bcast -o s && \\\n"

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/mpi_agreement.hpp"
+#include "cli/sweep_spreading.hpp"
 #include "plots/plotting.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -39,6 +40,7 @@ struct WhatifOptions {
     std::string folder = "numacoll-whatif";
     bool no_plots = false;
     bool quiet = false;  // read by main.cpp: it silences every progress report
+    SpreadOptions spread;
 };
 
 // At a second per large simulation, about a day.
@@ -52,35 +54,52 @@ struct Variant {
     std::string description;  // the machine as `numacoll sim -t` takes it
 };
 
-int run_whatif(const WhatifOptions& options) {
+// Everything a whatif run checks and lays out before its first simulation.
+struct WhatifSetup {
+    std::vector<tune::VaryKey> keys;
+    tune::SweepRequest request;
+    std::size_t algorithms = 0;
+    std::shared_ptr<const topo::Machine> base_machine;
+    costs::Params base_params;
+    std::vector<Variant> variants;
+    std::vector<tune::SweepCheck> checks;
+    std::size_t planned = 0;
+    // Every variant's timings, the first variant's first; the variant of each.
+    std::vector<tune::TimingJob> jobs;
+    std::vector<std::size_t> variant_of_job;
+};
+
+WhatifSetup prepare_whatif(const WhatifOptions& options) {
+    WhatifSetup setup;
+    std::vector<tune::VaryKey>& keys = setup.keys;
+    tune::SweepRequest& request = setup.request;
     if (options.vary.empty() || options.vary.size() > 2)
         throw UsageError("--vary: give one or two keys (a map has two axes)");
-    std::vector<tune::VaryKey> keys;
     for (const std::string& text : options.vary) keys.push_back(tune::parse_vary(text));
     if (keys.size() == 2 && keys[0].key == keys[1].key)
         throw UsageError(fmt::format("--vary {} is given twice", keys[0].key));
     const sched::Collective collective = sched::parse_collective(options.collective);
     if (collective == sched::Collective::pingpong) throw UsageError("pingpong is a measurement, not a collective to compare");
-    tune::SweepRequest request;
     request.collectives = {collective};
     if (!options.algorithms.empty()) request.algorithms = split_list(options.algorithms, "--algorithm");
     request.ranks_per_node = {options.ranks};
     request.bytes = parse_byte_sizes(options.bytes, "--bytes");
     std::sort(request.bytes.begin(), request.bytes.end());
     request.bytes.erase(std::unique(request.bytes.begin(), request.bytes.end()), request.bytes.end());
-    const std::size_t algorithms = tune::candidates_for(collective, request).size();
+    const std::size_t algorithms = setup.algorithms = tune::candidates_for(collective, request).size();
 
-    const auto base_machine = std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
-    const costs::Params base_params = costs::params_for(*base_machine, options.params);
+    const auto base_machine = setup.base_machine =
+        std::make_shared<const topo::Machine>(topo::load_machine(options.topology));
+    const costs::Params base_params = setup.base_params = costs::params_for(*base_machine, options.params);
     const bool reshaped = std::any_of(keys.begin(), keys.end(),
                                       [](const tune::VaryKey& k) { return k.machine_key() && k.key != "nodes"; });
     tune::NodeShape base_shape = reshaped ? tune::shape_of(*base_machine) : tune::NodeShape{};
     base_shape.nodes = options.nodes;
 
     // Every combination of the values, the first key slowest.
-    std::vector<Variant> variants;
+    std::vector<Variant>& variants = setup.variants;
     const std::size_t second_count = keys.size() == 2 ? keys[1].values.size() : 1;
-    const std::size_t planned = keys[0].values.size() * second_count * algorithms * request.bytes.size();
+    const std::size_t planned = setup.planned = keys[0].values.size() * second_count * algorithms * request.bytes.size();
     if (planned > max_simulations)
         throw UsageError(fmt::format("that is {} simulations ({} machines x {} algorithms x {} sizes); at most {}",
                                      planned, keys[0].values.size() * second_count, algorithms, request.bytes.size(),
@@ -109,7 +128,7 @@ int run_whatif(const WhatifOptions& options) {
         }
 
     // Every variant's points checked as sim checks them, before any simulation.
-    std::vector<tune::SweepCheck> checks;
+    std::vector<tune::SweepCheck>& checks = setup.checks;
     for (const Variant& variant : variants) {
         request.nodes = {variant.shape.nodes};
         try {
@@ -119,14 +138,32 @@ int run_whatif(const WhatifOptions& options) {
             for (std::size_t k = 0; k < keys.size(); ++k) named += fmt::format(" {}={}", keys[k].key, variant.values[k]);
             throw UsageError(fmt::format("the machine with{}: {}", named, error.what()));
         }
+        for (tune::TimingJob& job : tune::timing_jobs(request, variant.machine, checks.back())) {
+            setup.jobs.push_back(std::move(job));
+            setup.variant_of_job.push_back(checks.size() - 1);
+        }
     }
-    const std::unique_ptr<OutputFolder> folder =
-        open_output_folder(options.folder, "whatif",
-                           {{"--topology", options.topology, false}, {"--params", options.params, false}});
-    const std::vector<std::string> names = {"whatif.csv", "whatif-best.csv", "whatif-map.csv"};
+    return setup;
+}
+
+std::unique_ptr<OutputFolder> open_whatif_folder(const WhatifOptions& options, const WhatifSetup& setup) {
+    auto folder = open_output_folder(options.folder, "whatif",
+                                     {{"--topology", options.topology, false}, {"--params", options.params, false}});
     if (progress_reports())
-        std::cerr << fmt::format("whatif: {} machines x {} algorithms x {} sizes = {} simulations\n", variants.size(),
-                                 algorithms, request.bytes.size(), planned);
+        std::cerr << fmt::format("whatif: {} machines x {} algorithms x {} sizes = {} simulations\n",
+                                 setup.variants.size(), setup.algorithms, setup.request.bytes.size(), setup.planned);
+    return folder;
+}
+
+// The tables, the map and the lines on stdout, from every variant's timings.
+void write_whatif_folder(const WhatifOptions& options, const WhatifSetup& setup, OutputFolder& output,
+                         const std::vector<std::optional<tune::Timing>>& timings) {
+    const std::vector<tune::VaryKey>& keys = setup.keys;
+    const std::vector<Variant>& variants = setup.variants;
+    const auto& base_machine = setup.base_machine;
+    const costs::Params& base_params = setup.base_params;
+    OutputFolder* const folder = &output;
+    const std::vector<std::string> names = {"whatif.csv", "whatif-best.csv", "whatif-map.csv"};
 
     // The varied keys first, then the machine; `nodes` once, as a key when it is one.
     std::string header;
@@ -140,24 +177,18 @@ int run_whatif(const WhatifOptions& options) {
     std::string best = header + "ranks,bytes,algorithm,time_ns,runner_up,margin\n";
     std::string map = header + "ranks,first_best,crossover_bytes,then_best,best_at_largest,bands\n";
     std::string table;  // what stdout shows: each machine's bands
-    reached_stage("simulating");
-    std::size_t index = 0;
-    for (const Variant& variant : variants) {
-        ++index;
+    std::size_t next_job = 0;  // the jobs are in variant order
+    for (std::size_t index = 0; index < variants.size(); ++index) {
+        const Variant& variant = variants[index];
         std::string named;
         for (std::size_t k = 0; k < keys.size(); ++k) named += fmt::format(" {}={}", keys[k].key, variant.values[k]);
-        request.nodes = {variant.shape.nodes};
-        const sim::PlatformModel platform(variant.machine, variant.params, variant.shape.nodes);
-        const auto points = tune::sweep(
-            request, variant.machine,
-            [&](const sched::CollectiveSpec& spec, const algo::Layout& layout) {
-                return std::optional<tune::Timing>(tune::Timing{
-                    sim::simulate(algo::generate_schedule(spec, layout), platform).timeline.makespan_ns, std::nullopt,
-                    std::nullopt});
-            },
-            fmt::format("whatif: machine {} of {} ({})", index, variants.size(), named.substr(1)), &checks[index - 1]);
-        if (progress_reports())
-            std::cerr << fmt::format("[{}/{}]{}: {}\n", index, variants.size(), named, variant.description);
+        std::vector<tune::TimingJob> jobs;
+        std::vector<std::optional<tune::Timing>> times;
+        for (; next_job < setup.jobs.size() && setup.variant_of_job[next_job] == index; ++next_job) {
+            jobs.push_back(setup.jobs[next_job]);
+            times.push_back(timings[next_job]);
+        }
+        const auto points = tune::points_from_timings(jobs, times);
         const auto rows = tune::select_winners(points);
         std::string values;
         for (const std::string& value : variant.values) values += value + ",";
@@ -210,7 +241,50 @@ int run_whatif(const WhatifOptions& options) {
                              options.collective, options.bytes)
               << table;
     for (const std::string& name : written) std::cout << folder->final_path(name) << "\n";
-    return 0;
+}
+
+int run_whatif(const WhatifOptions& options, const CLI::App& command) {
+    WhatifSetup setup;
+    // A platform per variant, made when its first point is simulated here.
+    std::map<std::size_t, std::unique_ptr<sim::PlatformModel>> platforms;
+    const auto prepare = [&](bool) {
+        setup = prepare_whatif(options);
+        SweepPoints points;
+        for (std::size_t j = 0; j < setup.jobs.size(); ++j) {
+            const Variant& variant = setup.variants[setup.variant_of_job[j]];
+            std::string named;
+            for (const std::string& value : variant.values) named += value + ",";
+            points.keys.push_back(named + setup.jobs[j].key());
+            points.expected_cost.push_back(setup.jobs[j].estimated_tasks);
+        }
+        points.compute = [&](std::size_t j) {
+            const std::size_t v = setup.variant_of_job[j];
+            const Variant& variant = setup.variants[v];
+            if (!platforms.count(v)) {
+                // Longest first interleaves the variants: a few dozen platforms kept at most.
+                if (platforms.size() >= 64) platforms.clear();
+                platforms[v] = std::make_unique<sim::PlatformModel>(variant.machine, variant.params, variant.shape.nodes);
+            }
+            const sim::PlatformModel& model = *platforms[v];
+            return tune::timing_text(tune::time_job(setup.jobs[j], [&](const sched::CollectiveSpec& spec,
+                                                                        const algo::Layout& layout) {
+                return std::optional<tune::Timing>(tune::Timing{
+                    sim::simulate(algo::generate_schedule(spec, layout), model).timeline.makespan_ns, std::nullopt,
+                    std::nullopt});
+            }));
+        };
+        points.progress_what = "whatif: simulating";
+        points.progress_unit = "simulations";
+        return points;
+    };
+    const auto write = [&](OutputFolder& folder, const std::vector<std::string>& results) {
+        std::vector<std::optional<tune::Timing>> timings;
+        timings.reserve(results.size());
+        for (const std::string& text : results) timings.push_back(tune::timing_from_text(text));
+        write_whatif_folder(options, setup, folder, timings);
+    };
+    return run_sweep(command, options.spread, options.folder, prepare,
+                     [&] { return open_whatif_folder(options, setup); }, write);
 }
 
 }  // namespace
@@ -245,13 +319,14 @@ CommandRun add_whatif_command(CLI::App& app) {
         ->capture_default_str();
     command->add_flag("--no-plots", options->no_plots, "write the tables but draw no map");
     command->add_flag("-q,--quiet", options->quiet, "no progress on stderr");
+    add_spread_options(*command, options->spread);
     command->footer(
         "Examples:\n"
         "  numacoll whatif -t \"synthetic:Package:1 L3Cache:4 Core:16\" --params generic --vary cores_per_llc=4,8,16 \\\n"
         "    --vary llc_per_package=1,2,4 -c allreduce -a tree,tiled,dissemination --bytes 64,4KiB,256KiB,4MiB -o w\n"
         "  numacoll whatif -t westmere --vary levels.other_socket.bandwidth_bytes_per_ns=3,6,12 --vary nodes=1,2,4 "
         "-c bcast -o w2");
-    return [options] { return run_whatif(*options); };
+    return [options, command] { return run_whatif(*options, *command); };
 }
 
 }  // namespace numacoll::cli

@@ -188,6 +188,11 @@ void OutputFolder::remove_stale_runs() const {
     }
 }
 
+std::string OutputFolder::working_file(const std::string& name) {
+    working_.insert(name);
+    return file(name);
+}
+
 void OutputFolder::commit() {
     if (committed_) return;
     // Nothing in between: an interruption waits until the folder is whole.
@@ -196,7 +201,12 @@ void OutputFolder::commit() {
     std::error_code error;
     for (const auto& entry : fs::directory_iterator(staging_, error)) {
         const std::string name = entry.path().filename().string();
-        if (name != marker_name) written.push_back(name);
+        if (name == marker_name) continue;
+        if (working_.count(name)) {
+            ::unlink(file(name).c_str());
+            continue;
+        }
+        written.push_back(name);
     }
     if (error) throw Error(fmt::format("cannot read folder '{}': {}", staging_, error.message()));
     std::sort(written.begin(), written.end());

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ public:
 
     // Where this run writes its file `name` (in the staging folder).
     std::string file(const std::string& name) const;
+    // Where this run keeps its file `name` while it works (a sweep's
+    // finished points): a failed or interrupted run leaves it with its
+    // unfinished files, and commit() removes it instead of putting it in place.
+    std::string working_file(const std::string& name);
     const std::string& staging() const { return staging_; }
     // The folder as the user named it, and the path its file `name` has
     // once committed (for messages).
@@ -77,6 +82,7 @@ private:
     std::vector<std::string> earlier_manifest() const;
     void remove_stale_runs() const;
 
+    std::set<std::string> working_;  // working_file()'s names
     std::string path_;        // as given
     std::string folder_;      // the folder itself (symlinks followed)
     std::string staging_;     // folder_/.numacoll-run-PID

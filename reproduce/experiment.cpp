@@ -21,14 +21,14 @@ std::string join_ints(const std::vector<int>& values) {
     return text;
 }
 
-std::string key_of(const Setting& s) {
+}  // namespace
+
+std::string setting_key(const Setting& s) {
     std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", s.topology, s.params, s.nodes, s.ranks_per_node,
                                   join_ints(s.pus), sched::to_string(s.collective), s.algorithm, s.bytes, s.root);
     for (const auto& [name, value] : s.options) key += "|" + name + "=" + value;
     return key;
 }
-
-}  // namespace
 
 std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>& sizes,
                         const std::vector<std::string>& algorithms) {
@@ -94,8 +94,13 @@ Setting Experiment::resolved(Setting setting) const {
 
 double Experiment::time_ns(const Setting& requested) {
     const Setting setting = resolved(requested);
-    const std::string key = key_of(setting);
+    const std::string key = setting_key(setting);
     if (auto found = times_.find(key); found != times_.end()) return found->second;
+    if (auto found = known_.find(key); found != known_.end()) {
+        ++simulations_;
+        times_.emplace(key, found->second);
+        return found->second;
+    }
     algo::LayoutOptions layout;
     layout.nodes = setting.nodes;
     layout.ranks_per_node = setting.ranks_per_node;
@@ -113,6 +118,7 @@ double Experiment::time_ns(const Setting& requested) {
     const double tasks = static_cast<double>(algo::check_schedule_request(spec, made));
     ++simulations_;
     if (check_only_) {
+        checked_.emplace_back(setting, tasks);
         times_.emplace(key, tasks);
         return tasks;
     }

@@ -44,6 +44,9 @@ std::string sim_command(const Setting& setting, const std::vector<std::uint64_t>
 // The PUs a finding names are checked as its settings are laid out.
 void check_substitute(const std::string& name, const std::string& path, const topo::Machine& substitute);
 
+// What identifies a setting's simulation (its time is a function of it).
+std::string setting_key(const Setting& setting);
+
 class Experiment {
 public:
     // `check_only`: nothing is simulated; each setting is checked as `numacoll
@@ -62,7 +65,16 @@ public:
 
     // Simulated time of one collective, in ns.
     double time_ns(const Setting& setting);
+    // The simulations the findings needed (each distinct setting once).
     std::size_t simulations() const { return simulations_; }
+
+    // A checking experiment's settings, resolved, in the order first asked
+    // for, each with its task estimate: what a run simulates, which
+    // processes of an MPI job can share out (cli/sweep_spreading.hpp).
+    const std::vector<std::pair<Setting, double>>& checked_settings() const { return checked_; }
+    // A setting's time simulated elsewhere (another process, a journal):
+    // time_ns returns it without simulating, and counts it once it is asked for.
+    void know(const Setting& resolved_setting, double ns) { known_[setting_key(resolved_setting)] = ns; }
 
 private:
     const sim::PlatformModel& platform(const Setting& setting);
@@ -74,6 +86,8 @@ private:
     std::map<std::string, std::shared_ptr<const topo::Machine>> machines_;
     std::map<std::string, std::unique_ptr<sim::PlatformModel>> platforms_;
     std::map<std::string, double> times_;
+    std::map<std::string, double> known_;
+    std::vector<std::pair<Setting, double>> checked_;
     std::map<std::string, std::string> substitutes_;
 };
 

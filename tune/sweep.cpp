@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <cstdlib>
 #include <map>
 
 #include "algorithms/registry.hpp"
@@ -191,49 +192,108 @@ SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const 
     return check;
 }
 
+std::string TimingJob::key() const {
+    return fmt::format("{} {}x{} {} {}", sched::to_string(spec.collective), layout->nodes, layout->ranks_per_node,
+                       spec.bytes, describe(candidate));
+}
+
+std::vector<TimingJob> timing_jobs(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
+                                   const SweepCheck& checked) {
+    std::vector<TimingJob> jobs;
+    std::shared_ptr<const algo::Layout> layout;
+    for_each_point(request, machine, [&](const PointOf& at) {
+        if (!layout || layout.get() != at.layout) layout = std::make_shared<const algo::Layout>(*at.layout);
+        const std::vector<Candidate>& candidates = *at.candidates;
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            TimingJob job;
+            job.point = at.index;
+            job.candidate = candidates[c];
+            job.spec = spec_of(at.collective, candidates[c], at.bytes, request);
+            job.layout = layout;
+            job.refused = checked.refused.count({at.index, c}) > 0;
+            if (jobs.size() < checked.estimated_tasks.size()) job.estimated_tasks = checked.estimated_tasks[jobs.size()];
+            jobs.push_back(std::move(job));
+        }
+    });
+    return jobs;
+}
+
+std::vector<TunePoint> points_from_timings(const std::vector<TimingJob>& jobs,
+                                           const std::vector<std::optional<Timing>>& timings) {
+    if (timings.size() != jobs.size())
+        throw Error(fmt::format("{} timings for a sweep of {}", timings.size(), jobs.size()));
+    std::vector<TunePoint> points;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const TimingJob& job = jobs[i];
+        if (points.empty() || i == 0 || jobs[i - 1].point != job.point) {
+            TunePoint point;
+            point.collective = job.spec.collective;
+            point.nodes = job.layout->nodes;
+            point.ranks_per_node = job.layout->ranks_per_node;
+            point.bytes = job.spec.bytes;
+            points.push_back(std::move(point));
+        }
+        const std::optional<Timing>& timing = timings[i];
+        if (timing)
+            points.back().times.push_back({job.candidate, timing->time_ns, timing->p10_ns, timing->p90_ns});
+        else
+            points.back().times.push_back({job.candidate, std::nullopt, std::nullopt, std::nullopt});
+    }
+    return points;
+}
+
+std::optional<Timing> time_job(const TimingJob& job, const Timer& time) {
+    if (job.refused) return std::nullopt;  // a size or shape this algorithm does not take
+    // Returned from the handler: assigning inside the try, GCC 12 at -O2
+    // kept a stale time here when the call threw (tests/tune/sweep_test.cpp).
+    try {
+        return time(job.spec, *job.layout);
+    } catch (const UsageError&) {
+        return std::nullopt;  // one the engine does not take (no model for it)
+    }
+}
+
+std::string timing_text(const std::optional<Timing>& timing) {
+    if (!timing) return "";
+    // fmt's shortest form reads back to the same double.
+    std::string text = fmt::format("{}", timing->time_ns);
+    if (timing->p10_ns && timing->p90_ns) text += fmt::format(" {} {}", *timing->p10_ns, *timing->p90_ns);
+    return text;
+}
+
+std::optional<Timing> timing_from_text(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    std::vector<double> numbers;
+    const char* at = text.c_str();
+    while (*at != '\0') {
+        char* end = nullptr;
+        const double number = std::strtod(at, &end);
+        if (end == at || (*end != ' ' && *end != '\0')) throw InputError(fmt::format("'{}' is not a timing", text));
+        numbers.push_back(number);
+        at = *end == ' ' ? end + 1 : end;
+    }
+    if (numbers.size() != 1 && numbers.size() != 3) throw InputError(fmt::format("'{}' is not a timing", text));
+    Timing timing{numbers[0], std::nullopt, std::nullopt};
+    if (numbers.size() == 3) timing.p10_ns = numbers[1], timing.p90_ns = numbers[2];
+    return timing;
+}
+
 std::vector<TunePoint> sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
                              const Timer& time, const std::string& what, const SweepCheck* checked) {
     std::optional<SweepCheck> own;
     if (checked == nullptr) checked = &own.emplace(check_sweep(request, machine));
-    const std::size_t planned = planned_timings(request);
-    ProgressReport progress(what, "timings", planned);
-    std::size_t done = 0;
-    const std::vector<double>& weights = checked->estimated_tasks;
+    const std::vector<TimingJob> jobs = timing_jobs(request, machine, *checked);
+    ProgressReport progress(what, "timings", jobs.size());
     double work_total = 0, work_done = 0;
-    for (double weight : weights) work_total += weight;
-    if (weights.size() != planned) work_total = 0;  // a check of another request: count timings
-    std::vector<TunePoint> points;
-    for_each_point(request, machine, [&](const PointOf& at) {
-        TunePoint point;
-        point.collective = at.collective;
-        point.nodes = at.layout->nodes;
-        point.ranks_per_node = at.layout->ranks_per_node;
-        point.bytes = at.bytes;
-        const std::vector<Candidate>& candidates = *at.candidates;
-        for (std::size_t c = 0; c < candidates.size(); ++c) {
-            const Candidate& candidate = candidates[c];
-            const sched::CollectiveSpec spec = spec_of(at.collective, candidate, at.bytes, request);
-            const bool refused = checked->refused.count({at.index, c}) > 0;
-            // Returned from the handler: assigning inside the try, GCC 12 at -O2
-            // kept a stale time here when the call threw (tests/tune/sweep_test.cpp).
-            const std::optional<Timing> timing = [&]() -> std::optional<Timing> {
-                if (refused) return std::nullopt;  // a size or shape this algorithm does not take
-                try {
-                    return time(spec, *at.layout);
-                } catch (const UsageError&) {
-                    return std::nullopt;  // one the engine does not take (no model for it)
-                }
-            }();
-            if (timing)
-                point.times.push_back({candidate, timing->time_ns, timing->p10_ns, timing->p90_ns});
-            else
-                point.times.push_back({candidate, std::nullopt, std::nullopt, std::nullopt});
-            if (work_total > 0) work_done += weights[done];
-            progress.advance_each(++done, work_done, work_total);
-        }
-        points.push_back(std::move(point));
-    });
-    return points;
+    for (const TimingJob& job : jobs) work_total += job.estimated_tasks;
+    std::vector<std::optional<Timing>> timings;
+    timings.reserve(jobs.size());
+    for (const TimingJob& job : jobs) {
+        timings.push_back(time_job(job, time));
+        work_done += job.estimated_tasks;
+        progress.advance_each(timings.size(), work_done, work_total);
+    }
+    return points_from_timings(jobs, timings);
 }
 
 }  // namespace numacoll::tune

@@ -81,6 +81,36 @@ struct SweepCheck {
 // point.
 SweepCheck check_sweep(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine);
 
+// One timing of a sweep: a candidate at a point, on its shape's layout.
+struct TimingJob {
+    std::size_t point = 0;  // in sweep order
+    Candidate candidate;
+    sched::CollectiveSpec spec;
+    std::shared_ptr<const algo::Layout> layout;  // shared by the point's timings
+    bool refused = false;                        // check_sweep refused it: not timed
+    double estimated_tasks = 0;                  // 0 when refused
+    // What the timing is, for a sweep's fingerprint: "bcast 2x12 65536 chain segment=8192".
+    std::string key() const;
+};
+
+// Every timing of the sweep, in sweep order (collective, shape, size,
+// candidate), with `checked`'s refusals and estimates.
+std::vector<TimingJob> timing_jobs(const SweepRequest& request, const std::shared_ptr<const topo::Machine>& machine,
+                                   const SweepCheck& checked);
+
+// The points of a sweep from one timing per job, in the jobs' order (none:
+// not timed, or not timeable).
+std::vector<TunePoint> points_from_timings(const std::vector<TimingJob>& jobs,
+                                           const std::vector<std::optional<Timing>>& timings);
+
+// A job's timing, as `time` gives it: none for a refused job or one the
+// engine does not take (a UsageError); anything else thrown propagates.
+std::optional<Timing> time_job(const TimingJob& job, const Timer& time);
+
+// A timing as text and back, exactly ("" for none; "T", "T P10 P90").
+std::string timing_text(const std::optional<Timing>& timing);
+std::optional<Timing> timing_from_text(const std::string& text);
+
 // Every point, in the order collective, shape (nodes, then ranks per node),
 // size, each shape laid out once on `machine` (compact placement); progress
 // on stderr (common/progress.hpp), named `what`. With `checked` (from

@@ -153,6 +153,10 @@ def make_fixtures(binary, source_dir, scratch):
     write("a-file", "not a folder\n")
     os.mkdir(os.path.join(scratch, "a-folder"))
     fixtures["a-folder"] = os.path.join(scratch, "a-folder")
+    # A folder whose sweep-points.tsv is another kind of file.
+    os.mkdir(os.path.join(scratch, "not-a-shard"))
+    write(os.path.join("not-a-shard", "sweep-points.tsv"), "collective,bytes\nbcast,64\n")
+    fixtures["not-a-shard"] = os.path.join(scratch, "not-a-shard")
     readonly = os.path.join(scratch, "read-only")
     os.mkdir(readonly)
     os.chmod(readonly, 0o500)
