@@ -29,9 +29,9 @@ tune=(tune -t westmere --params westmere -c bcast,reduce --nodes 1,2,4,8 --bytes
 whatif=(whatif -t "synthetic:Package:8 NUMANode:1 L3Cache:1 Core:32" --params generic --vary packages=2,4,8
         --vary cores_per_llc=8,16,32 -c allreduce --bytes 8B:16MiB --no-plots -q)
 
-normalised() {
+normalised() {  # a folder's files, its own and the reference's paths as FOLDER
   for file in $(cd "$1" && ls | sort); do
-    sed -e "s|$1|FOLDER|g" -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][T ][0-9:]*Z\{0,1\}/DATE/g' "$1/$file"
+    sed -e "s|$work/[A-Za-z0-9-]*|FOLDER|g" -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][T ][0-9:]*Z\{0,1\}/DATE/g' "$1/$file"
   done
 }
 timed() {  # sweep name, processes, command...
@@ -47,7 +47,7 @@ timed() {  # sweep name, processes, command...
   end=$(date +%s.%N)
   echo "$name $np $(echo "$end - $start" | bc)" >> "$work/times"
   [[ -d "$work/$name-reference" ]] || cp -r "$folder" "$work/$name-reference"
-  cmp -s <(normalised "$work/$name-reference") <(normalised "$folder" | sed "s|$folder|FOLDER|g") ||
+  cmp -s <(normalised "$work/$name-reference") <(normalised "$folder") ||
     { echo "bench: $name on $np process(es) wrote other files than one process" >&2; exit 1; }
   rm -rf "$folder"
 }

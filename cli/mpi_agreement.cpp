@@ -58,7 +58,7 @@ std::string ranks_list(const std::vector<int>& ranks) {
 }  // namespace
 
 bool joins_mpi_under_launcher(const std::string& name) {
-    for (const char* command : {"run", "baseline", "tune", "validate", "overlap", "calibrate", "whatif", "reproduce"})
+    for (const char* command : {"run", "baseline", "tune", "validate", "overlap", "calibrate", "sim", "whatif", "reproduce"})
         if (name == command) return true;
     return false;
 }

@@ -1,5 +1,6 @@
 // Starting MPI for a command that runs on every process of a job (run,
-// baseline, tune, validate, overlap, calibrate): the agreement comes first.
+// baseline, tune, validate, overlap, calibrate, and the sweeps sim, whatif
+// and reproduce spread): the agreement comes first.
 //
 // Processes started with different command lines (mpirun's MPMD ':' syntax,
 // a job script that differs per rank) would run different sweeps and wait

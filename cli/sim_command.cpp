@@ -1,14 +1,18 @@
 // numacoll sim: predict how long collectives take on a machine, by running
-// their schedules on SimGrid over the machine's platform model.
+// their schedules on SimGrid over the machine's platform model; under mpirun
+// or srun, the points spread over the processes (spread/distribution.hpp).
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "algorithms/registry.hpp"
 #include "api/generate_and_simulate.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/mpi_agreement.hpp"
+#include "cli/mpi_failures.hpp"
 #include "models/registry.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -18,6 +22,7 @@
 #include "schedule/sequence.hpp"
 #include "schedule/validate_schedule.hpp"
 #include "sim/engine.hpp"
+#include "spread/distribution.hpp"
 
 namespace numacoll::cli {
 
@@ -79,120 +84,216 @@ CommandRun add_sim_command(CLI::App& app) {
         "  cat allreduce.txt bcast.txt > step.txt && numacoll sim --from step.txt --repeat 100");
 
     return [options, command] {
-        if (!options->from.empty()) refuse_generation_options_with_from(*command);
-        sim::set_simgrid_arguments(options->simgrid_configs, options->simgrid_logs);
-        // Outputs open first: a path that cannot be written fails before any work.
+        // Under mpirun or srun, the points are spread over the processes
+        // (spread/distribution.hpp) and process 0 writes every row, in point order.
+        std::unique_ptr<exec::MpiWorld> world_holder;
+        if (exec::MpiWorld::launched_by_mpirun()) {
+            StartedMpi started = start_mpi(*command, MPI_THREAD_MULTIPLE);
+            if (started.exit_code != 0) return started.exit_code;
+            world_holder = std::move(started.world);
+        }
+        const exec::MpiWorld* world = world_holder.get();
+        const bool spread_over_processes = world != nullptr && world->size() > 1;
+        const bool writer = world == nullptr || world->rank() == 0;
+
         // The result columns, and the closed-form model's prediction beside the simulation's.
         std::vector<std::string> columns = results::result_columns();
         columns.push_back("model_ns");
-        check_distinct_paths({{"-o", options->output, true},
-                              {"--trace", options->trace, true},
-                              {"--from", options->from, false},
-                              {"--topology", options->machine.topology, false},
-                              {"--params", options->params, false}});
-        results::CsvWriter output(options->output, columns);
+        std::optional<results::CsvWriter> output;
         std::optional<results::TraceWriter> trace;
-        if (!options->trace.empty()) {
-            discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
-            trace.emplace(options->trace);
-        }
-        // Read the schedule, or check every point of the sweep (options,
-        // sizes, the task budget's estimate), first: bad options fail, and
-        // schedules too large are refused, before the platform is built. The
-        // sweep's schedules are then generated one at a time, each just before
-        // it is simulated: holding them all at once doubled the peak memory of
-        // a sweep at thousands of nodes (CHANGELOG.md, "How the simulator got its speed").
         std::shared_ptr<const topo::Machine> machine;
         std::optional<algo::Layout> layout;
         std::optional<sched::Schedule> loaded;
         std::vector<sched::CollectiveSpec> specs;
-        std::vector<std::size_t> estimated_tasks;  // per spec: a lower bound
+        std::vector<std::size_t> estimated_tasks;  // per point: a lower bound
         bool repeated = false;  // a sequence from a file takes --repeat as it is joined
-        if (!options->from.empty()) {
-            // A file of several collectives is one simulation of them in a row.
-            std::vector<sched::Schedule> parts = load_schedules(options->from);
-            // A file may be anything: the simulator runs what the executor
-            // would, so it refuses what the executor refuses.
-            for (const sched::Schedule& part : parts) sched::validate_schedule(part);
-            if (parts.size() == 1) {
-                loaded = std::move(parts.front());
+        std::optional<costs::Params> params;
+        std::optional<sim::PlatformModel> platform;
+        const auto prepare = [&] {
+            if (!options->from.empty()) refuse_generation_options_with_from(*command);
+            if (spread_over_processes && !options->trace.empty())
+                throw UsageError(fmt::format("--trace keeps every task of every point, which the {} processes of "
+                                             "this job do not send each other: trace in one process",
+                                             world->size()));
+            sim::set_simgrid_arguments(options->simgrid_configs, options->simgrid_logs);
+            // Outputs open first: a path that cannot be written fails before any work.
+            check_distinct_paths({{"-o", options->output, true},
+                                  {"--trace", options->trace, true},
+                                  {"--from", options->from, false},
+                                  {"--topology", options->machine.topology, false},
+                                  {"--params", options->params, false}});
+            if (writer) output.emplace(options->output, columns);
+            if (writer && !options->trace.empty()) {
+                discard_earlier_output(options->trace);  // an interrupted run keeps its rows, never beside an older trace
+                trace.emplace(options->trace);
+            }
+            // Read the schedule, or check every point of the sweep (options,
+            // sizes, the task budget's estimate), first: bad options fail, and
+            // schedules too large are refused, before the platform is built.
+            // The sweep's schedules are then generated one at a time, each just
+            // before it is simulated: holding them all at once doubled the peak
+            // memory of a sweep at thousands of nodes (CHANGELOG.md, "How the
+            // simulator got its speed").
+            if (!options->from.empty()) {
+                // A file of several collectives is one simulation of them in a row.
+                std::vector<sched::Schedule> parts = load_schedules(options->from);
+                // A file may be anything: the simulator runs what the executor
+                // would, so it refuses what the executor refuses.
+                for (const sched::Schedule& part : parts) sched::validate_schedule(part);
+                if (parts.size() == 1) {
+                    loaded = std::move(parts.front());
+                } else {
+                    loaded = sched::sequence(parts, options->repeat);
+                    repeated = true;
+                }
+                const auto& named = loaded->provenance;
+                if (command->count("--topology") == 0 && !named.count("topology"))
+                    throw UsageError(
+                        fmt::format("'{}' does not name its machine: give it with --topology", options->from));
+                machine = std::make_shared<const topo::Machine>(topo::load_machine(
+                    command->count("--topology") > 0 ? options->machine.topology : named.at("topology")));
+                check_schedule_fits(*loaded, machine, options->from);
+                estimated_tasks.push_back(static_cast<std::size_t>(loaded->task_count()));
             } else {
-                loaded = sched::sequence(parts, options->repeat);
-                repeated = true;
+                machine = options->machine.load();
+                layout.emplace(options->machine.layout(machine));
+                specs = sweep_specs(options->algorithm, options->bytes);
+                for (const auto& spec : specs) {
+                    const std::size_t tasks = algo::check_schedule_request(spec, *layout);
+                    if (options->repeat > 1) sched::check_back_to_back(tasks, spec, options->repeat, true);
+                    estimated_tasks.push_back(tasks);
+                }
             }
-            const auto& named = loaded->provenance;
-            if (command->count("--topology") == 0 && !named.count("topology"))
-                throw UsageError(fmt::format("'{}' does not name its machine: give it with --topology", options->from));
-            machine = std::make_shared<const topo::Machine>(
-                topo::load_machine(command->count("--topology") > 0 ? options->machine.topology : named.at("topology")));
-            check_schedule_fits(*loaded, machine, options->from);
-        } else {
-            machine = options->machine.load();
-            layout.emplace(options->machine.layout(machine));
-            specs = sweep_specs(options->algorithm, options->bytes);
-            for (const auto& spec : specs) {
-                const std::size_t tasks = algo::check_schedule_request(spec, *layout);
-                if (options->repeat > 1) sched::check_back_to_back(tasks, spec, options->repeat, true);
-                estimated_tasks.push_back(tasks);
-            }
-        }
-        const costs::Params params = costs::params_for(*machine, options->params);
-        announce_generic_params(params, *machine, "sim", options->quiet);
-        const sim::PlatformModel platform(machine, params, loaded ? loaded->nodes : layout->nodes);
+            params = costs::params_for(*machine, options->params);
+            if (writer) announce_generic_params(*params, *machine, "sim", options->quiet);
+            platform.emplace(machine, *params, loaded ? loaded->nodes : layout->nodes);
+        };
 
         const results::Provenance provenance = results::current_provenance();
-        const std::size_t points = loaded ? 1 : specs.size();
-        for (std::size_t done = 0; done < points; ++done) {
+        // One point, simulated: its CSV fields, the progress line's words and,
+        // when traced, the schedule and its timeline.
+        struct SimulatedPoint {
+            std::vector<std::string> fields;
+            std::string said;
+            sched::Schedule schedule;
+            sched::Timeline timeline;
+        };
+        const auto simulate_point = [&](std::size_t point, bool traced) {
             // What the row, the model and the message need; the schedule
             // itself only for the trace.
+            SimulatedPoint simulated;
             results::ResultRow row;
             sched::CollectiveSpec spec;
-            sched::Schedule schedule;
             int task_count = 0;
             sim::Simulation result;
             if (!loaded && options->repeat == 1 && !options->algorithm.as_processes()) {
-                api::GeneratedSimulation generated = api::generate_and_simulate(
-                    specs[done], *layout, platform, estimated_tasks[done], trace.has_value());
+                api::GeneratedSimulation generated =
+                    api::generate_and_simulate(specs[point], *layout, *platform, estimated_tasks[point], traced);
                 row = std::move(generated.row);
                 spec = std::move(generated.spec);
                 task_count = row.tasks;
                 result = std::move(generated.simulation);
-                if (generated.schedule) schedule = std::move(*generated.schedule);
+                if (generated.schedule) simulated.schedule = std::move(*generated.schedule);
             } else {
                 if (loaded) {
-                    schedule = std::move(*loaded);
-                    if (options->repeat > 1 && !repeated) schedule = sched::back_to_back(schedule, options->repeat);
+                    simulated.schedule = std::move(*loaded);  // its one point: simulated once
+                    if (options->repeat > 1 && !repeated)
+                        simulated.schedule = sched::back_to_back(simulated.schedule, options->repeat);
                 } else {
-                    schedule = sched::back_to_back(
-                        options->algorithm.in_rank_form(algo::generate_schedule(specs[done], *layout)), options->repeat);
+                    simulated.schedule = sched::back_to_back(
+                        options->algorithm.in_rank_form(algo::generate_schedule(specs[point], *layout)),
+                        options->repeat);
                 }
-                row = results::simulated_row(schedule, 0);
-                spec = schedule.spec;
-                task_count = schedule.task_count();
-                result = sim::simulate(schedule, platform);
+                row = results::simulated_row(simulated.schedule, 0);
+                spec = simulated.schedule.spec;
+                task_count = simulated.schedule.task_count();
+                result = sim::simulate(simulated.schedule, *platform);
                 row.time_ns = result.timeline.makespan_ns;
             }
             row.placement = options->from.empty() ? options->machine.placement_name() : "";
             row.topology = machine->source;
-            row.params = params.origin;
+            row.params = params->origin;
             row.provenance = provenance;
-            std::vector<std::string> fields = results::result_fields(row);
+            simulated.fields = results::result_fields(row);
             // A schedule from a file has no layout to model.
-            const std::optional<double> model = layout ? models::model_ns(spec, *layout, params) : std::nullopt;
-            fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
-            output.row(fields);  // each point as it finishes
-            if (trace) trace->write(schedule, result.timeline);
+            const std::optional<double> model = layout ? models::model_ns(spec, *layout, *params) : std::nullopt;
+            simulated.fields.push_back(model ? fmt::format("{:.6f}", *model * options->repeat) : "");
             const std::string what = spec.options.count("sequence")
                                          ? spec.options.at("sequence")
                                          : fmt::format("{} {} {}", sched::to_string(spec.collective), spec.algorithm,
                                                        format_bytes(spec.bytes));
-            if (!options->quiet)
-                std::cerr << fmt::format("[{}/{}] {}: {:.1f} ns ({} tasks, {:.2f} s)\n", done + 1, points, what,
-                                         result.timeline.makespan_ns, task_count, result.stats.wall_seconds);
+            simulated.said = fmt::format("{}: {:.1f} ns ({} tasks, {:.2f} s)", what, result.timeline.makespan_ns,
+                                         task_count, result.stats.wall_seconds);
+            simulated.timeline = std::move(result.timeline);
+            return simulated;
+        };
+        const auto say = [&](std::size_t done, std::size_t total, const std::string& said) {
+            if (!options->quiet) std::cerr << fmt::format("[{}/{}] {}\n", done, total, said);
+        };
+
+        const auto work_alone = [&] {
+            const std::size_t total = estimated_tasks.size();
+            for (std::size_t point = 0; point < total; ++point) {
+                SimulatedPoint simulated = simulate_point(point, trace.has_value());
+                output->row(simulated.fields);  // each point as it finishes
+                if (trace) trace->write(simulated.schedule, simulated.timeline);
+                say(point + 1, total, simulated.said);
+            }
+            if (trace) trace->finish();
+            output->finish();
+        };
+        const auto work_spread = [&] {
+            // A point travels as its fields and its line, each after its length.
+            const auto packed = [](std::vector<std::string> fields) {
+                std::string text;
+                for (const std::string& field : fields) text += fmt::format("{}:{}", field.size(), field);
+                return text;
+            };
+            const auto unpacked = [](const std::string& text) {
+                std::vector<std::string> fields;
+                for (std::size_t at = 0; at < text.size();) {
+                    const std::size_t colon = text.find(':', at);
+                    if (colon == std::string::npos) throw Error("a simulated point came back torn");
+                    const std::size_t length = std::stoul(text.substr(at, colon - at));
+                    fields.push_back(text.substr(colon + 1, length));
+                    at = colon + 1 + length;
+                }
+                return fields;
+            };
+            spread::SpreadRequest request;
+            request.expected_cost.assign(estimated_tasks.begin(), estimated_tasks.end());
+            request.world = world;
+            request.progress_what = "sim";
+            // Rows go out in point order: each once every point before it is in.
+            std::map<std::size_t, std::vector<std::string>> waiting;
+            std::size_t next_row = 0, arrived = 0;
+            request.on_result = [&](std::size_t point, const std::string& result) {
+                std::vector<std::string> fields = unpacked(result);
+                say(++arrived, estimated_tasks.size(), fields.back());
+                fields.pop_back();
+                waiting.emplace(point, std::move(fields));
+                for (auto found = waiting.find(next_row); found != waiting.end(); found = waiting.find(next_row)) {
+                    output->row(found->second);
+                    waiting.erase(found);
+                    ++next_row;
+                }
+            };
+            (void)spread::compute_points(request, [&](std::size_t point) {
+                SimulatedPoint simulated = simulate_point(point, false);
+                simulated.fields.push_back(simulated.said);
+                return packed(std::move(simulated.fields));
+            });
+            on_writer(*world, [&] { output->finish(); });
+        };
+        if (world == nullptr) {
+            prepare();
+            work_alone();
+            return 0;
         }
-        if (trace) trace->finish();
-        output.finish();
-        return 0;
+        if (const int code = agree_on(*world, prepare, "process")) return code;
+        return run_agreed(*world, spread_over_processes ? std::function<void()>(work_spread)
+                                                        : std::function<void()>([&] { on_writer(*world, work_alone); }),
+                          "process");
     };
 }
 

@@ -19,6 +19,7 @@
 #include "numacoll/version.hpp"
 #include "results/csv_writer.hpp"
 #include "results/trace_writer.hpp"
+#include "spread/distribution.hpp"
 #include "validate/validation.hpp"
 
 namespace numacoll::cli {
@@ -64,6 +65,26 @@ std::string write_validation_folder(const std::string& folder, const algo::Layou
         return algo::generate_schedule(spec, layout);
     };
     if (engine) setup.execute = engine->execute;
+    // A process per node: the simulations are spread over the processes
+    // before the measurements, rather than every process making each one.
+    if (engine != nullptr && engine->world != nullptr && engine->world->size() > 1) {
+        const exec::MpiWorld* world = engine->world;
+        setup.simulate_points = [world, quiet](const std::vector<double>& expected_cost,
+                                               const std::function<double(std::size_t)>& simulate) {
+            spread::SpreadRequest request;
+            request.expected_cost = expected_cost;
+            request.world = world;
+            request.progress_what = "validate: simulating";
+            if (!quiet && world->rank() == 0)
+                std::cerr << fmt::format("validate: simulating {} points on {} processes before measuring\n",
+                                         expected_cost.size(), world->size());
+            std::vector<std::optional<double>> makespans;
+            for (const std::optional<std::string>& text : spread::compute_points(
+                     request, [&](std::size_t point) { return fmt::format("{}", simulate(point)); }))
+                makespans.push_back(text ? std::optional<double>(std::stod(*text)) : std::nullopt);
+            return makespans;
+        };
+    }
     setup.exec_options = exec_options;
     setup.trace_bytes = trace_bytes;
     setup.rounds = rounds;

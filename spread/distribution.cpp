@@ -75,6 +75,7 @@ public:
     void record(std::size_t point, std::string result) {
         const std::lock_guard lock(mutex_);
         if (request_.journal) request_.journal->record(point, result);
+        if (request_.on_result) request_.on_result(point, result);
         results_[point] = std::move(result);
         work_done_ += request_.expected_cost[point] + 1;
         progress_.advance_each(++done_, work_done_, work_total_);

@@ -50,6 +50,10 @@ struct SpreadRequest {
     Shard shard;                                  // whole by default
     const exec::MpiWorld* world = nullptr;        // null: this process alone
     PointJournal* journal = nullptr;              // process 0's; may be null
+    // On process 0 (or the lone process), as each point computed by this run
+    // arrives (not those already finished), after the journal has it; one
+    // call at a time. May be empty.
+    std::function<void(std::size_t point, const std::string& result)> on_result;
     std::string progress_what = "sweep";          // the progress line's first words
     std::string progress_unit = "points";
     // For the line that ends a failed job: where the finished rows stay.

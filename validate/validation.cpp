@@ -34,6 +34,25 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
     const auto execute = [&](const sched::Schedule& schedule, const exec::ExecOptions& options) {
         return setup.execute ? setup.execute(schedule, options) : exec::run_on_threads(schedule, *setup.machine, options);
     };
+    const auto traced = [&](std::size_t k) { return schedules[k].spec.bytes == setup.trace_bytes; };
+    // Simulations handed out before measuring (an MPI job's spread): the
+    // traced points keep theirs here, for the timelines.
+    std::vector<std::optional<double>> simulated_ns(specs.size());
+    if (setup.simulate_points) {
+        std::vector<std::size_t> untraced;
+        std::vector<double> expected_cost;
+        for (std::size_t k = 0; k < specs.size(); ++k)
+            if (!traced(k)) {
+                untraced.push_back(k);
+                expected_cost.push_back(schedules[k].task_count());
+            }
+        const std::vector<std::optional<double>> makespans =
+            setup.simulate_points(expected_cost, [&](std::size_t j) {
+                return sim::simulate(as_executed(schedules[untraced[j]]), *setup.platform).timeline.makespan_ns;
+            });
+        for (std::size_t j = 0; j < untraced.size(); ++j)
+            simulated_ns[untraced[j]] = j < makespans.size() && makespans[j] ? *makespans[j] : 0.0;
+    }
     std::vector<std::vector<double>> pooled(specs.size());
     bool pinned = true, bound = true;
     for (int round = 1; round < setup.rounds; ++round)
@@ -46,10 +65,13 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
     int done = 0;
     for (std::size_t k = 0; k < specs.size(); ++k) {
         const sched::Schedule& schedule = schedules[k];
-        const bool traced = schedule.spec.bytes == setup.trace_bytes;
         exec::ExecOptions options = setup.exec_options;
-        options.trace = traced;
-        const sim::Simulation simulated = sim::simulate(as_executed(schedule), *setup.platform);
+        options.trace = traced(k);
+        sim::Simulation simulated;
+        if (simulated_ns[k])
+            simulated.timeline.makespan_ns = *simulated_ns[k];
+        else
+            simulated = sim::simulate(as_executed(schedule), *setup.platform);
         exec::ExecResult measured = execute(schedule, options);
         pooled[k].insert(pooled[k].end(), measured.iteration_ns.begin(), measured.iteration_ns.end());
         measured.stats = summarize_times(pooled[k]);
@@ -73,7 +95,7 @@ ValidationRun run_validation(const ValidationSetup& setup, const std::vector<sch
         run.points.push_back(point);
         run.pinned = run.pinned && measured.threads_pinned;
         run.numa_bound = run.numa_bound && measured.memory_bound;
-        if (traced) run.traces.push_back({schedule, simulated.timeline, measured.timeline});
+        if (traced(k)) run.traces.push_back({schedule, simulated.timeline, measured.timeline});
         if (on_point) on_point(point, ++done, static_cast<int>(specs.size()));
         pooled[k] = {};
     }

@@ -75,6 +75,15 @@ struct ValidationSetup {
     // over all points, and its statistics pool their iterations: a drift of
     // the host spreads over every point instead of spoiling a few.
     int rounds = 1;
+    // When set, the simulated makespans of the points not traced come from
+    // it, before any measurement: given each point's expected cost (its tasks)
+    // and how to simulate point j of them, it gives every makespan, or none
+    // for a point this process does not write (an MPI job spreads them over
+    // its processes, and only its first one writes; the others take 0 ns).
+    // Empty: every point is simulated here, just before it is measured.
+    std::function<std::vector<std::optional<double>>(const std::vector<double>& expected_cost,
+                                                     const std::function<double(std::size_t)>& simulate)>
+        simulate_points;
     double timing_floor_ns = 0;  // exec::timing_floor_ns of the layout's first PU
     results::ResultRow row_template;  // placement, topology, provenance: what every row shares
 };

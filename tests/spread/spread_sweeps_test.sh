@@ -9,6 +9,8 @@
 # - a run interrupted (SIGINT) and one whose MPI process was killed, then
 #   --resume into the same folder; the killed job ends within 10 s;
 # - whatif and reproduce on 1 and 2 processes, and in two shards merged;
+# - sim on 1, 2 and 3 processes (its --trace refused on 2); validate --engine
+#   mpi, whose simulations spread, simulating what sim does;
 # - docs/usage.md's Slurm array script, as printed, as its three tasks, merged.
 # Usage: spread_sweeps_test.sh MPIEXEC NUMACOLL SOURCE
 set -u
@@ -190,6 +192,39 @@ for folder in reproduce-np2 reproduce-merged; do
     cmp -s "$scratch/reproduce-one/$file" "$scratch/$folder/$file" || fail "reproduce: $folder/$file differs from one whole run's"
   done
 done
+
+# --- sim ----------------------------------------------------------------------
+sim=(sim -t westmere --params westmere --nodes 2 -c bcast -a binomial,linear,tree --bytes 8B:64KiB -q)
+dated() { sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][T ][0-9:]*Z\{0,1\}/DATE/g' "$1"; }
+"$numacoll" "${sim[@]}" -o "$scratch/sim-one.csv" || fail "sim alone failed"
+[[ $(wc -l < "$scratch/sim-one.csv") -gt 20 ]] || fail "sim alone wrote too few rows"
+mpirun_ -np 2 "$numacoll" "${sim[@]}" -o "$scratch/sim-np2.csv" 2> "$scratch/sim.err" ||
+  { fail "sim on 2 processes failed"; cat "$scratch/sim.err"; }
+mpirun_ -np 3 "$numacoll" "${sim[@]}" > "$scratch/sim-np3.csv" 2> "$scratch/sim.err" ||
+  { fail "sim on 3 processes to standard output failed"; cat "$scratch/sim.err"; }
+for rows in sim-np2.csv sim-np3.csv; do
+  cmp -s <(dated "$scratch/sim-one.csv") <(dated "$scratch/$rows") || fail "sim: $rows differs from one process's rows"
+done
+mpirun_ -np 2 "$numacoll" "${sim[@]}" --trace "$scratch/trace.csv" -o "$scratch/bad.csv" > /dev/null 2> "$scratch/err"
+status=$?
+[[ $status -eq 2 ]] || fail "sim --trace on 2 processes: exit $status, expected 2"
+grep -q "trace in one process" "$scratch/err" || { fail "sim --trace on 2 processes: no refusal"; cat "$scratch/err"; }
+[[ ! -e "$scratch/bad.csv" && ! -e "$scratch/trace.csv" ]] || fail "a refused sim left a file"
+
+# --- validate --engine mpi: its simulations spread, the same as sim's ---------
+mpirun_ -np 2 "$numacoll" validate --engine mpi --threads 1 --params generic -c bcast -a binomial,linear \
+  --bytes 64,4KiB,64KiB --trace-bytes 4KiB -n 3 --warmup 1 --rounds 1 -q -o "$scratch/validated" > /dev/null \
+  2> "$scratch/validate.err" || { fail "validate --engine mpi on 2 processes failed"; cat "$scratch/validate.err"; }
+"$numacoll" sim -t live --params generic --nodes 2 -p 1 -c bcast -a binomial,linear --bytes 64,4KiB,64KiB \
+  -q -o "$scratch/validated-sim.csv" || fail "sim of validate's points failed"
+python3 - "$scratch/validated/validation.csv" "$scratch/validated-sim.csv" <<'PY' || fail "validate's simulated times are not sim's"
+import csv, sys
+validated = {(r["algorithm"], r["bytes"]): float(r["simulated_ns"]) for r in csv.DictReader(open(sys.argv[1]))}
+simulated = {(r["algorithm"], r["bytes"]): float(r["time_ns"]) for r in csv.DictReader(open(sys.argv[2]))}
+assert len(validated) == 6 and validated.keys() == simulated.keys(), (validated, simulated)
+for point, ns in validated.items():
+    assert ns > 0 and abs(ns - simulated[point]) <= 1e-3 * ns, (point, ns, simulated[point])
+PY
 
 # --- docs/usage.md's Slurm array script, as printed --------------------------
 awk '/^```bash$/ {block = ""; inside = 1; next} /^```$/ {if (inside && block ~ /tune-array.sh/) print block; inside = 0}
