@@ -22,14 +22,21 @@ namespace numacoll::spread {
 namespace {
 
 // Message tags between process 0 and the others.
-constexpr int tag_result = 701;   // a worker's result (or its first "ready"): index, then the text
+constexpr int tag_result = 701;   // a worker's result or first requests ("none_left"): index, then the text
 constexpr int tag_failed = 702;   // a worker's failure: exit code, then its line
 constexpr int tag_assign = 703;   // process 0's answer: the next index, or none_left
 constexpr std::uint64_t none_left = std::numeric_limits<std::uint64_t>::max();
 
 // Waiting for a message sleeps between polls: the process waited for is
-// usually simulating on the core this one would spin on.
-constexpr auto poll_pause = std::chrono::microseconds(100);
+// usually simulating on the core this one would spin on. The pause grows
+// while nothing comes: at a fixed 100 us, process 0's server woke ten
+// thousand times a second, each time taking a core from a simulation.
+constexpr auto first_poll_pause = std::chrono::microseconds(20);
+constexpr auto longest_poll_pause = std::chrono::microseconds(2000);
+
+// Points a worker holds at once: the one it computes and the next, so that
+// it never waits for the server's (sleeping) answer between two points.
+constexpr int points_ahead = 2;
 
 int exit_code_of(const std::exception& error) { return dynamic_cast<const UsageError*>(&error) ? 2 : 1; }
 
@@ -125,10 +132,12 @@ void send_bytes(const std::string& bytes, int to, int tag, MPI_Comm comm) {
 // Waits (polling, sleeping between polls) for a message from `from` (or
 // any process) and receives it whole.
 std::string receive_bytes(int from, MPI_Comm comm, MPI_Status& status) {
+    auto pause = first_poll_pause;
     for (int arrived = 0;;) {
         check_mpi(MPI_Iprobe(from, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
         if (arrived) break;
-        std::this_thread::sleep_for(poll_pause);
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, longest_poll_pause);
     }
     int count = 0;
     check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
@@ -150,11 +159,20 @@ std::uint64_t index_of(const std::string& bytes) {
     return index;
 }
 
-// Process 0's server: answers every other process until each has been told
-// that none is left.
+// Process 0's server: answers every request of every other process (its
+// `points_ahead` first ones, then one with each result) until each has
+// returned every point it was given and been told that none is left.
 void serve(const exec::MpiWorld& world, Ledger& ledger, const SpreadRequest& request) {
-    int waiting_for = world.size() - 1;
-    while (waiting_for > 0) {
+    struct Worker {
+        std::size_t requests = 0, results = 0, given = 0;
+        bool told_none = false;
+    };
+    std::vector<Worker> workers(static_cast<std::size_t>(world.size()));
+    const auto finished = [](const Worker& worker) {
+        return worker.told_none && worker.results == worker.given &&
+               worker.requests == worker.results + static_cast<std::size_t>(points_ahead);
+    };
+    for (int still_working = world.size() - 1; still_working > 0;) {
         MPI_Status status;
         const std::string bytes = receive_bytes(MPI_ANY_SOURCE, world.comm(), status);
         if (status.MPI_TAG == tag_failed) {
@@ -163,20 +181,32 @@ void serve(const exec::MpiWorld& world, Ledger& ledger, const SpreadRequest& req
             if (bytes.size() >= sizeof code) std::memcpy(&code, bytes.data(), sizeof code);
             world.abort(failure_line(request, status.MPI_SOURCE, bytes.substr(sizeof code)), code);
         }
-        const std::uint64_t finished = index_of(bytes);
-        if (finished != none_left) ledger.record(finished, bytes.substr(sizeof finished));
-        const std::optional<std::size_t> next = ledger.take();
+        Worker& worker = workers[static_cast<std::size_t>(status.MPI_SOURCE)];
+        ++worker.requests;
+        const std::uint64_t returned = index_of(bytes);
+        if (returned != none_left) {
+            ++worker.results;
+            ledger.record(returned, bytes.substr(sizeof returned));
+        }
+        const std::optional<std::size_t> next = worker.told_none ? std::nullopt : ledger.take();
         send_bytes(with_index(next ? *next : none_left, ""), status.MPI_SOURCE, tag_assign, world.comm());
-        if (!next) --waiting_for;
+        if (next)
+            ++worker.given;
+        else
+            worker.told_none = true;
+        if (finished(worker)) --still_working;
     }
 }
 
+// A worker asks for `points_ahead` points, then returns each result with a
+// request for one more, until every answer has come back.
 void work_for_process_zero(const exec::MpiWorld& world, const ComputePoint& compute) {
-    send_bytes(with_index(none_left, ""), 0, tag_result, world.comm());  // ready
-    for (;;) {
+    for (int ask = 0; ask < points_ahead; ++ask) send_bytes(with_index(none_left, ""), 0, tag_result, world.comm());
+    for (int unanswered = points_ahead; unanswered > 0;) {
         MPI_Status status;
         const std::uint64_t point = index_of(receive_bytes(0, world.comm(), status));
-        if (point == none_left) return;
+        --unanswered;
+        if (point == none_left) continue;
         std::string result;
         try {
             result = compute(static_cast<std::size_t>(point));
@@ -190,6 +220,7 @@ void work_for_process_zero(const exec::MpiWorld& world, const ComputePoint& comp
             world.abort(fmt::format("numacoll: process {}: {}", world.rank(), error.what()), code);
         }
         send_bytes(with_index(point, result), 0, tag_result, world.comm());
+        ++unanswered;
     }
 }
 

@@ -2,9 +2,11 @@
 // model evaluations), each computed once, in one of three ways:
 // - by this process alone, longest expected first;
 // - by every process of an MPI job (mpirun, srun): process 0 hands out
-//   points as processes become free, longest expected first, and computes
-//   points itself between hand-outs (a thread of its own serves the others,
-//   polling with short sleeps so that it takes no core from them); each
+//   points as processes become free, longest expected first (each holds
+//   the next point while computing one, so that none waits for an answer
+//   between two), and computes points itself between hand-outs (a thread of
+//   its own serves the others, polling with sleeps so that it takes no core
+//   from them); each
 //   process computes with its own engines (SimGrid: one per process);
 // - as one deterministic share of the points (a shard, K of N): the points,
 //   longest expected first, each to the share with the least expected work
