@@ -136,6 +136,10 @@ StartedMpi start_mpi(const CLI::App& command, int thread_level) {
     return started;
 }
 
+StartedMpi start_mpi_if_launched(const CLI::App& command, int thread_level) {
+    return exec::MpiWorld::launched_by_mpirun() ? start_mpi(command, thread_level) : StartedMpi{};
+}
+
 int fail_in_agreement(int exit_code, const std::string& line) {
     const exec::MpiWorld world(nullptr, nullptr, MPI_THREAD_SINGLE);
     return agree_on_command(world, exit_code, line, {});

@@ -51,6 +51,8 @@ struct StartedMpi {
     int exit_code = 0;  // not 0: the processes disagree (the world ends with this object)
 };
 StartedMpi start_mpi(const CLI::App& command, int thread_level);
+// start_mpi under mpirun or srun; without a launcher, no world and 0.
+StartedMpi start_mpi_if_launched(const CLI::App& command, int thread_level);
 
 // For a command line that failed before MPI started, under a launcher, in a
 // command that joins MPI: takes part in the agreement with the failure and

@@ -56,6 +56,17 @@ int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, c
     return 0;
 }
 
+int prepare_then_run(const exec::MpiWorld* world, const std::function<void()>& prepare,
+                     const std::function<void()>& work, const char* unit) {
+    if (world == nullptr) {
+        prepare();
+        work();
+        return 0;
+    }
+    if (const int code = agree_on(*world, prepare, unit)) return code;
+    return run_agreed(*world, work, unit);
+}
+
 void on_writer(const exec::MpiWorld& world, const std::function<void()>& write, int writer) {
     int code = 0;
     std::string failure;

@@ -30,6 +30,11 @@ int agree_on(const exec::MpiWorld& world, const std::function<void()>& setup, co
 // Runs `work` (the engine's collective calls) and returns the exit code.
 int run_agreed(const exec::MpiWorld& world, const std::function<void()>& work, const char* unit = "node");
 
+// `prepare`, then `work`: in this process alone when `world` is null (a
+// failure propagates), else on every process, as agree_on and run_agreed.
+int prepare_then_run(const exec::MpiWorld* world, const std::function<void()>& prepare,
+                     const std::function<void()>& work, const char* unit = "node");
+
 // A failure every process knows of, thrown by the process that says why.
 class AgreedFailure : public Error {
 public:

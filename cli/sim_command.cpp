@@ -86,13 +86,9 @@ CommandRun add_sim_command(CLI::App& app) {
     return [options, command] {
         // Under mpirun or srun, the points are spread over the processes
         // (spread/distribution.hpp) and process 0 writes every row, in point order.
-        std::unique_ptr<exec::MpiWorld> world_holder;
-        if (exec::MpiWorld::launched_by_mpirun()) {
-            StartedMpi started = start_mpi(*command, MPI_THREAD_MULTIPLE);
-            if (started.exit_code != 0) return started.exit_code;
-            world_holder = std::move(started.world);
-        }
-        const exec::MpiWorld* world = world_holder.get();
+        const StartedMpi started = start_mpi_if_launched(*command, MPI_THREAD_MULTIPLE);
+        if (started.exit_code != 0) return started.exit_code;
+        const exec::MpiWorld* world = started.world.get();
         const bool spread_over_processes = world != nullptr && world->size() > 1;
         const bool writer = world == nullptr || world->rank() == 0;
 
@@ -285,15 +281,14 @@ CommandRun add_sim_command(CLI::App& app) {
             });
             on_writer(*world, [&] { output->finish(); });
         };
-        if (world == nullptr) {
-            prepare();
-            work_alone();
-            return 0;
-        }
-        if (const int code = agree_on(*world, prepare, "process")) return code;
-        return run_agreed(*world, spread_over_processes ? std::function<void()>(work_spread)
-                                                        : std::function<void()>([&] { on_writer(*world, work_alone); }),
-                          "process");
+        return prepare_then_run(world, prepare, [&] {
+            if (spread_over_processes)
+                work_spread();
+            else if (world != nullptr)
+                on_writer(*world, work_alone);
+            else
+                work_alone();
+        }, "process");
     };
 }
 

@@ -124,13 +124,9 @@ int run_sweep(const CLI::App& command, const SpreadOptions& options, const std::
               const std::function<SweepPoints(bool writes)>& setup,
               const std::function<std::unique_ptr<OutputFolder>()>& open_folder,
               const std::function<void(OutputFolder& folder, const std::vector<std::string>& results)>& write) {
-    std::unique_ptr<exec::MpiWorld> world_holder;
-    if (exec::MpiWorld::launched_by_mpirun()) {
-        StartedMpi started = start_mpi(command, MPI_THREAD_MULTIPLE);
-        if (started.exit_code != 0) return started.exit_code;
-        world_holder = std::move(started.world);
-    }
-    const exec::MpiWorld* world = world_holder.get();
+    const StartedMpi started = start_mpi_if_launched(command, MPI_THREAD_MULTIPLE);
+    if (started.exit_code != 0) return started.exit_code;
+    const exec::MpiWorld* world = started.world.get();
     const bool writer = world == nullptr || world->rank() == 0;
 
     SweepPoints points;
@@ -196,13 +192,7 @@ int run_sweep(const CLI::App& command, const SpreadOptions& options, const std::
         if (world == nullptr) return finish();
         on_writer(*world, finish);
     };
-    if (world == nullptr) {
-        prepare();
-        work();
-        return 0;
-    }
-    if (const int code = agree_on(*world, prepare, "process")) return code;
-    return run_agreed(*world, work, "process");
+    return prepare_then_run(world, prepare, work, "process");
 }
 
 }  // namespace numacoll::cli
