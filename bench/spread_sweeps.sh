@@ -9,15 +9,25 @@
 # for. Every run's files are compared with the first one-process run's
 # (dates and folder paths apart): a speed-up with different files is no
 # speed-up.
+# The baseline beside them is the machine's own ceiling: as many
+# independent one-process copies of the sweep as processes, started side by
+# side ("copies"); their speed-up is N x one copy's time over the time the N
+# took together, what N processes could give if spreading cost nothing.
 #
-# Usage: bench/spread_sweeps.sh [ROUNDS=3] [PROCESS COUNTS=2]
+# Usage: bench/spread_sweeps.sh [ROUNDS=3] [PROCESS COUNTS=2] [SWEEPS="tune whatif"]
 #   e.g. bench/spread_sweeps.sh 3 "2 4 8 16"   (on a 16-core machine)
 # Prints, per sweep and process count: the median wall time over rounds,
-# its spread (min-max), and the speed-up over one process.
+# its spread (min-max), the speed-up over one process, and the same for
+# the copies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 counts=${2:-2}
+sweeps=${3:-tune whatif}
+for sweep in $sweeps; do
+  [[ $sweep == tune || $sweep == whatif ]] ||
+    { echo "usage: bench/spread_sweeps.sh [ROUNDS] [PROCESS COUNTS] [SWEEPS: tune, whatif or both]" >&2; exit 2; }
+done
 build=${NUMACOLL_BUILD_DIR:-build}
 [[ -x "$build/cli/numacoll" ]] || scripts/setup.sh
 numacoll=$(realpath "$build/cli/numacoll")
@@ -34,6 +44,12 @@ normalised() {  # a folder's files, its own and the reference's paths as FOLDER
     sed -e "s|$work/[A-Za-z0-9-]*|FOLDER|g" -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][T ][0-9:]*Z\{0,1\}/DATE/g' "$1/$file"
   done
 }
+same_as_reference() {  # sweep name, how it ran, folder
+  [[ -d "$work/$1-reference" ]] || cp -r "$3" "$work/$1-reference"
+  cmp -s <(normalised "$work/$1-reference") <(normalised "$3") ||
+    { echo "bench: $1 ($2) wrote other files than one process" >&2; exit 1; }
+  rm -rf "$3"
+}
 timed() {  # sweep name, processes, command...
   local name=$1 np=$2 folder="$work/$1-$2-$round"
   shift 2
@@ -46,31 +62,47 @@ timed() {  # sweep name, processes, command...
   fi
   end=$(date +%s.%N)
   echo "$name $np $(echo "$end - $start" | bc)" >> "$work/times"
-  [[ -d "$work/$name-reference" ]] || cp -r "$folder" "$work/$name-reference"
-  cmp -s <(normalised "$work/$name-reference") <(normalised "$folder") ||
-    { echo "bench: $name on $np process(es) wrote other files than one process" >&2; exit 1; }
-  rm -rf "$folder"
+  same_as_reference "$name" "$np processes" "$folder"
+}
+timed_copies() {  # sweep name, copies, command...: the copies side by side
+  local name=$1 copies=$2 start end pids=() copy
+  shift 2
+  start=$(date +%s.%N)
+  for copy in $(seq 1 "$copies"); do
+    "$numacoll" "$@" -o "$work/$name-copy$copy-$round" > /dev/null &
+    pids+=($!)
+  done
+  for copy in "${pids[@]}"; do wait "$copy"; done
+  end=$(date +%s.%N)
+  echo "$name-copies $copies $(echo "$end - $start" | bc)" >> "$work/times"
+  for copy in $(seq 1 "$copies"); do same_as_reference "$name" "copy $copy" "$work/$name-copy$copy-$round"; done
 }
 for round in $(seq 1 "$rounds"); do
   for np in 1 $counts; do
-    timed tune "$np" "${tune[@]}"
-    timed whatif "$np" "${whatif[@]}"
+    for sweep in $sweeps; do
+      declare -n command=$sweep
+      timed "$sweep" "$np" "${command[@]}"
+      [[ $np == 1 ]] || timed_copies "$sweep" "$np" "${command[@]}"
+    done
     echo "round $round/$rounds: $np process(es)" >&2
   done
 done
 
-python3 - "$work/times" "$rounds" "$(nproc)" <<'PY'
+python3 - "$work/times" "$rounds" "$(nproc)" $sweeps <<'PY'
 import collections, statistics, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     sweep, np, seconds = line.split()
     runs[(sweep, int(np))].append(float(seconds))
 print(f"rounds: {sys.argv[2]}, interleaved; {sys.argv[3]} cores; wall seconds, median (min-max) over rounds")
-print(f"{'sweep':>7} {'procs':>5} {'median s':>9} {'spread':>15} {'speed-up':>9}")
-for sweep in ("tune", "whatif"):
+print("copies: N independent one-process runs side by side; their speed-up is N x one run over the N together")
+print(f"{'sweep':>13} {'procs':>5} {'median s':>9} {'spread':>15} {'speed-up':>9}")
+for sweep in sys.argv[4:]:
     alone = statistics.median(runs[(sweep, 1)])
-    for np in sorted(n for s, n in runs if s == sweep):
-        times = runs[(sweep, np)]
-        med = statistics.median(times)
-        print(f"{sweep:>7} {np:>5} {med:>9.2f} {min(times):>7.2f}-{max(times):<7.2f} {alone / med:>8.2f}x")
+    for name in (sweep, sweep + "-copies"):
+        for np in sorted(n for s, n in runs if s == name):
+            times = runs[(name, np)]
+            med = statistics.median(times)
+            factor = np if name.endswith("-copies") else 1
+            print(f"{name:>13} {np:>5} {med:>9.2f} {min(times):>7.2f}-{max(times):<7.2f} {factor * alone / med:>8.2f}x")
 PY
