@@ -65,14 +65,14 @@ timed() {  # sweep name, processes, command...
   same_as_reference "$name" "$np processes" "$folder"
 }
 timed_copies() {  # sweep name, copies, command...: the copies side by side
-  local name=$1 copies=$2 start end pids=() copy
+  local name=$1 copies=$2 start end pids=() copy pid
   shift 2
   start=$(date +%s.%N)
   for copy in $(seq 1 "$copies"); do
     "$numacoll" "$@" -o "$work/$name-copy$copy-$round" > /dev/null &
     pids+=($!)
   done
-  for copy in "${pids[@]}"; do wait "$copy"; done
+  for pid in "${pids[@]}"; do wait "$pid"; done
   end=$(date +%s.%N)
   echo "$name-copies $copies $(echo "$end - $start" | bc)" >> "$work/times"
   for copy in $(seq 1 "$copies"); do same_as_reference "$name" "copy $copy" "$work/$name-copy$copy-$round"; done
