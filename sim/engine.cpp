@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "common/error.hpp"
+#include "common/fork_gate.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "schedule/program_order.hpp"
@@ -794,7 +795,7 @@ Simulation simulate_plans(const PlatformModel& platform, const TaskPlans& plans,
     if (plans.size() * sizeof(sched::TaskTime) > 65536) ::fcntl(pipe_fds[1], F_SETPIPE_SZ, 1 << 20);
     std::fflush(nullptr);
     const pid_t parent = ::getpid();
-    const pid_t child = ::fork();
+    const pid_t child = fork_holding_gate();
     if (child < 0) {
         const int error = errno;
         ::close(pipe_fds[0]);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/fork_gate.hpp"
 #include "common/progress.hpp"
 #include "exec/mpi_world.hpp"
 
@@ -130,13 +131,16 @@ void send_bytes(const std::string& bytes, int to, int tag, MPI_Comm comm) {
 }
 
 // Waits (polling, sleeping between polls) for a message from `from` (or
-// any process) and receives it whole.
-std::string receive_bytes(int from, MPI_Comm comm, MPI_Status& status) {
+// any process) and receives it whole. A thread that holds the fork gate
+// (`gate`) lets it go only while it sleeps.
+std::string receive_bytes(int from, MPI_Comm comm, MPI_Status& status, std::unique_lock<std::mutex>* gate = nullptr) {
     auto pause = first_poll_pause;
     for (int arrived = 0;;) {
         check_mpi(MPI_Iprobe(from, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
         if (arrived) break;
+        if (gate) gate->unlock();
         std::this_thread::sleep_for(pause);
+        if (gate) gate->lock();
         pause = std::min(pause * 2, longest_poll_pause);
     }
     int count = 0;
@@ -162,7 +166,11 @@ std::uint64_t index_of(const std::string& bytes) {
 // Process 0's server: answers every request of every other process (its
 // `points_ahead` first ones, then one with each result) until each has
 // returned every point it was given and been told that none is left.
-void serve(const exec::MpiWorld& world, Ledger& ledger, const SpreadRequest& request) {
+// Beside process 0's own simulations, which fork, it holds the fork gate
+// but while it sleeps.
+void serve(const exec::MpiWorld& world, Ledger& ledger, const SpreadRequest& request, bool beside_forks) {
+    std::unique_lock gate(fork_gate(), std::defer_lock);
+    if (beside_forks) gate.lock();
     struct Worker {
         std::size_t requests = 0, results = 0, given = 0;
         bool told_none = false;
@@ -174,7 +182,7 @@ void serve(const exec::MpiWorld& world, Ledger& ledger, const SpreadRequest& req
     };
     for (int still_working = world.size() - 1; still_working > 0;) {
         MPI_Status status;
-        const std::string bytes = receive_bytes(MPI_ANY_SOURCE, world.comm(), status);
+        const std::string bytes = receive_bytes(MPI_ANY_SOURCE, world.comm(), status, beside_forks ? &gate : nullptr);
         if (status.MPI_TAG == tag_failed) {
             ledger.stop();
             int code = 1;
@@ -260,7 +268,7 @@ std::vector<std::optional<std::string>> compute_points(const SpreadRequest& requ
     if (world->thread_multiple()) {
         server = std::thread([&] {
             try {
-                serve(*world, ledger, request);
+                serve(*world, ledger, request, true);
             } catch (const std::exception& error) {  // MPI itself failed: nobody may wait
                 world->abort(failure_line(request, 0, error.what()), 1);
             }
@@ -277,7 +285,7 @@ std::vector<std::optional<std::string>> compute_points(const SpreadRequest& requ
         }
         server.join();
     } else {
-        serve(*world, ledger, request);
+        serve(*world, ledger, request, false);
     }
     return ledger.results();
 }

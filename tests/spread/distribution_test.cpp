@@ -77,7 +77,9 @@ TEST(Distribution, ShardsPartitionThePointsAlikeOnEveryRun) {
             }
             EXPECT_EQ(seen.size(), count);
             // Longest first to the least loaded: no share exceeds another by more than the longest point.
-            if (count >= static_cast<std::size_t>(shards)) EXPECT_LE(heaviest - lightest, 23.0 + 1);
+            if (count >= static_cast<std::size_t>(shards)) {
+                EXPECT_LE(heaviest - lightest, 23.0 + 1);
+            }
         }
 }
 

@@ -19,7 +19,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-mpirun_() { "$mpiexec" --oversubscribe --bind-to none "$@"; }
+# A job that stops answering fails its step within 5 minutes (each takes
+# seconds, a minute under the sanitizers), not the whole test at ctest's limit.
+mpirun_() { timeout -k 10 300 "$mpiexec" --oversubscribe --bind-to none "$@"; }
 
 tune=(tune -t westmere --params westmere -c bcast,reduce --nodes 1,2 --bytes 8B:64KiB --no-plots -q)
 whatif=(whatif -t westmere --params westmere --vary nodes=1,2 --vary levels.other_socket.bandwidth_bytes_per_ns=3,12
@@ -132,9 +134,11 @@ same_files "interrupted and resumed" "$scratch/big-one" "$scratch/interrupted"
 mpirun_ -np 2 "$numacoll" "${big[@]}" -o "$scratch/killed" > /dev/null 2> "$scratch/killed.err" &
 launcher=$!
 wait_for_points "$scratch/killed" || fail "the MPI run never journalled a point"
-# The job's numacoll processes: children of mpirun, itself the background job or its child.
+# The job's numacoll processes: children of mpirun, below the background job and timeout.
 parents=$launcher
-for child in $(pgrep -P $launcher); do parents+=",$child"; done
+for _ in 1 2 3; do
+  for child in $(pgrep -P "$parents"); do [[ ,$parents, == *,$child,* ]] || parents+=",$child"; done
+done
 ranks=$(pgrep -x numacoll -P "$parents")
 victim=$(echo "$ranks" | tail -1)
 [[ -n "$victim" ]] || fail "no process of the MPI job found"
