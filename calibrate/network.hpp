@@ -15,10 +15,17 @@
 //   each, untimed, so that no queue fills);
 // - o_r: how long a receive of 8 B takes when the message is already there
 //   (the receiver waits long enough before posting it);
-// - g: the interval between 8-byte messages sent back to back.
+// - g: the interval between 8-byte messages sent back to back;
+// - stream: a window of 1 MiB messages in flight at once, the receiver
+//   acknowledging the whole window: the rate sustained traffic gets.
 //
 // The fit: one-way(m) = o_s + o_r + 2 a_nic + a_network + m / BW, by least
-// squares (rows weighted by 1 / time: relative errors) on the near points;
+// squares (rows weighted by 1 / time: relative errors) on the near points.
+// Between two hosts BW is the stream's and only the latency is fitted: a
+// ping-pong's mid sizes need not see the link's rate (a shaper's token
+// bucket lets a message smaller than itself pass at the wire's speed,
+// docs/cluster.md), and the relative errors of the small sizes then set
+// BW. Within one host both are fitted, as the validated calibrations were;
 // the network and NIC levels then share what is left of the latency in the
 // base set's proportion, and BW is both levels' per-stream bandwidth (the
 // slower link is what a message sees). When the two processes share a host
@@ -66,6 +73,10 @@ struct NetworkMeasurement {
     // within a host, the TCP BTL's between hosts); absent when not found.
     std::optional<double> eager_limit_bytes;
     std::string eager_limit_source;
+    // The stream (near placement): its rate, median over repetitions; 0 when not measured.
+    double stream_bytes_per_ns = 0;
+    std::uint64_t stream_message_bytes = 0;
+    int stream_window = 0;
 };
 
 // Collective over `world` (every process calls it; size >= 2).
@@ -76,9 +87,14 @@ struct NetworkFit {
     double latency_ns = 0;              // o_s + o_r + 2 a_nic + a_network
     double bandwidth_bytes_per_ns = 0;  // BW
     double residual = 0;                // RMS relative error over the near points
+    bool bandwidth_streamed = false;    // BW is the stream's, not the ping-pong's
 };
 
 NetworkFit fit_network(const std::vector<NetworkPoint>& points);
+// L alone, BW given (the same weighted least squares).
+NetworkFit fit_latency_at(const std::vector<NetworkPoint>& points, double bandwidth_bytes_per_ns);
+// What calibrate writes: the stream's BW between two hosts where it was measured, else fit_network.
+NetworkFit fit_measured_network(const NetworkMeasurement& measured);
 
 // Writes the network and NIC levels, the message overheads and gap (and,
 // from far placements, the DMA windows) into `params`, every figure with its

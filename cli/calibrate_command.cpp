@@ -54,7 +54,7 @@ int calibrate_with_network(const CalibrateOptions& options, const CLI::App& comm
         world.agree(0);
         const calibrate::NetworkMeasurement measured_network = measure();
         measured = true;
-        const calibrate::NetworkFit fit = calibrate::fit_network(measured_network.pingpong);
+        const calibrate::NetworkFit fit = calibrate::fit_measured_network(measured_network);
         const results::Provenance provenance = results::current_provenance();
         calibrate::apply_network(params, measured_network, fit,
                                  fmt::format("calibrated on {} at {} by numacoll {}", provenance.host, provenance.date,
@@ -65,12 +65,16 @@ int calibrate_with_network(const CalibrateOptions& options, const CLI::App& comm
                                           measured_network.host_pair,
                                           measured_network.hops_far > 0 ? ", the NIC DMA windows" : "");
         if (quiet) return;
-        std::cerr << fmt::format("calibrate:   network      one-way {:.0f} ns + m / {:.2f} GB/s (residual {:.1f}%), "
+        std::cerr << fmt::format("calibrate:   network      one-way {:.0f} ns + m / {:.2f} GB/s{} (residual {:.1f}%), "
                                  "o_s {:.0f} ns, o_r {:.0f} ns, g {:.0f} ns{}\n",
-                                 fit.latency_ns, fit.bandwidth_bytes_per_ns, 100 * fit.residual,
+                                 fit.latency_ns, fit.bandwidth_bytes_per_ns,
+                                 fit.bandwidth_streamed ? " (the stream's)" : "", 100 * fit.residual,
                                  measured_network.send_overhead_ns, measured_network.receive_overhead_ns,
                                  measured_network.gap_ns,
                                  measured_network.same_host ? " (one host: shared memory, no NIC)" : "");
+        std::cerr << fmt::format("calibrate:   stream       {} x {} in flight: {:.3f} GB/s\n",
+                                 measured_network.stream_window, format_bytes(measured_network.stream_message_bytes),
+                                 measured_network.stream_bytes_per_ns);
         for (const calibrate::NetworkPoint& p : measured_network.pingpong)
             std::cerr << fmt::format("calibrate:   ping-pong    {:<11} {:>8}: one-way {:.0f} ns (p10 {:.0f}, p90 {:.0f}), "
                                      "fit {:.0f} ns\n",

@@ -94,3 +94,47 @@ TEST(NetworkFit, ASlowerFarSideGivesTheDmaWindowTheNuioaRuleSays) {
     EXPECT_EQ(params.nic_dma->read_window_bytes.value, base.nic_dma->read_window_bytes.value);
     EXPECT_NE(params.nic_dma->read_window_bytes.source.find("does not bind"), std::string::npos);
 }
+
+TEST(NetworkFit, GivenTheBandwidthFitsTheLatencyAlone) {
+    const calibrate::NetworkFit fit = calibrate::fit_latency_at(pingpong(NetworkPlacement::near, 1500, 5), 5);
+    EXPECT_NEAR(fit.latency_ns, 1500, 1e-6);
+    EXPECT_EQ(fit.bandwidth_bytes_per_ns, 5);
+    EXPECT_TRUE(fit.bandwidth_streamed);
+    EXPECT_LT(fit.residual, 1e-9);
+    EXPECT_THROW(calibrate::fit_latency_at(pingpong(NetworkPlacement::near, 1500, 5), 0), CheckError);
+}
+
+// Behind a token bucket of 64 KiB (a tc shaper), a ping-pong's messages up
+// to the bucket pass at the wire's 2 B/ns, larger ones at the link's
+// 0.125 B/ns: fitting both L and BW misses the link's rate; between hosts
+// the stream's rate is taken and only L is fitted.
+TEST(NetworkFit, BetweenHostsTheStreamGivesTheBandwidth) {
+    calibrate::NetworkMeasurement m = measured(false);
+    m.pingpong.clear();
+    for (std::uint64_t bytes : {0u, 8u, 64u, 512u, 4096u, 32768u, 262144u, 1u << 20, 4u << 20}) {
+        const double wire = static_cast<double>(std::min<std::uint64_t>(bytes, 65536)) / 2;
+        const double shaped = static_cast<double>(bytes > 65536 ? bytes - 65536 : 0) / 0.125;
+        m.pingpong.push_back({NetworkPlacement::near, bytes, 10000 + wire + shaped, 0, 0, 100});
+    }
+    const calibrate::NetworkFit both = calibrate::fit_network(m.pingpong);
+    EXPECT_GT(both.bandwidth_bytes_per_ns, 1.5 * 0.125) << "the bucket no longer misleads the two-parameter fit";
+    m.stream_bytes_per_ns = 0.125;
+    m.stream_window = 16;
+    m.stream_message_bytes = 1u << 20;
+    const calibrate::NetworkFit fit = calibrate::fit_measured_network(m);
+    EXPECT_TRUE(fit.bandwidth_streamed);
+    EXPECT_EQ(fit.bandwidth_bytes_per_ns, 0.125);
+    // The sizes up to 512 B; 512 B passed faster than the link would carry it, and pulls L down by a tenth.
+    EXPECT_NEAR(fit.latency_ns, 10000, 0.15 * 10000);
+    costs::Params params = costs::load_params("generic");
+    calibrate::apply_network(params, m, fit, "calibrated on a");
+    EXPECT_EQ(params.at(costs::Level::network).bandwidth_bytes_per_ns.value, 0.125);
+    EXPECT_NE(params.at(costs::Level::network).bandwidth_bytes_per_ns.source.find("stream of 16 messages of 1MiB"),
+              std::string::npos)
+        << params.at(costs::Level::network).bandwidth_bytes_per_ns.source;
+    // Within one host both are fitted, as before.
+    m.same_host = true;
+    const calibrate::NetworkFit one_host = calibrate::fit_measured_network(m);
+    EXPECT_FALSE(one_host.bandwidth_streamed);
+    EXPECT_EQ(one_host.bandwidth_bytes_per_ns, both.bandwidth_bytes_per_ns);
+}
