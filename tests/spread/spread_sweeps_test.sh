@@ -139,8 +139,15 @@ parents=$launcher
 for _ in 1 2 3; do
   for child in $(pgrep -P "$parents"); do [[ ,$parents, == *,$child,* ]] || parents+=",$child"; done
 done
-ranks=$(pgrep -x numacoll -P "$parents")
-victim=$(echo "$ranks" | tail -1)
+# The ranks, not the short-lived children a rank forks for each simulation:
+# killing one of those is a failed point, not a killed process.
+ranks=""
+for pid in $(pgrep -x numacoll -P "$parents"); do
+  parent=$(ps -o ppid= -p "$pid") || continue
+  parent=${parent// /}
+  [[ $(ps -o comm= -p "$parent") == numacoll ]] || ranks+="$pid "
+done
+victim=$(echo $ranks | tr " " "\n" | tail -1)
 [[ -n "$victim" ]] || fail "no process of the MPI job found"
 killed_at=$(date +%s)
 kill -KILL "$victim"
