@@ -25,7 +25,8 @@ double P2pTerms::own_ns(double bytes, double working_set_bytes) const {
 }
 
 double P2pTerms::copy_ns(double bytes, int concurrent) const {
-    if (network) return send_overhead_ns + gap_ns + net_latency_ns + bytes * net_ns_per_byte + receive_overhead_ns;
+    // A lone message does not wait for its own gap (LogGP); gaps space a NIC's messages.
+    if (network) return send_overhead_ns + net_latency_ns + bytes * net_ns_per_byte + receive_overhead_ns;
     if (bytes <= 0) return 0;  // an empty move is the signal alone
     return receive_overhead_ns + hop.ns(bytes, concurrent) + own_ns(bytes, 2 * bytes);
 }

@@ -270,11 +270,15 @@ private:
         if (around_ && step.kind == Step::Kind::shared_work &&
             application_.roles[id] == ApplicationRoles::Role::collective)
             pause_polling(application_.ranks[id]);
-        if (step.kind == Step::Kind::serial) {
-            // One at a time on its core or NIC, in the order they start.
+        if (step.kind == Step::Kind::serial || step.kind == Step::Kind::gap) {
+            // One at a time on its core or NIC, in the order they start; a
+            // gap's task goes on once it holds the NIC, a serial step's once
+            // it is over.
             double& busy_until = busy_until_ns_[platform_.slot(step.from)];
-            busy_until = std::max(busy_until, sg::Engine::get_clock()) + step.amount;
-            simgrid::kernel::timer::Timer::set(busy_until, [this, id] { advance(id); });
+            const double start_ns = std::max(busy_until, sg::Engine::get_clock());
+            busy_until = start_ns + step.amount;
+            simgrid::kernel::timer::Timer::set(step.kind == Step::Kind::gap ? start_ns : busy_until,
+                                               [this, id] { advance(id); });
             ++timers_;
             return;
         }

@@ -602,7 +602,9 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
             if (messages_) {
                 serial(core, messages_->network_send_overhead_ns, gated_ ? task.thread : -1);
-                serial({EndpointKind::nic, rank.node, sender_nic}, messages_->network_gap_ns);
+                if (messages_->network_gap_ns.value > 0)
+                    steps_.push_back({Step::Kind::gap, Endpoint{EndpointKind::nic, rank.node, sender_nic},
+                                      Endpoint{EndpointKind::nic, rank.node, sender_nic}, messages_->network_gap_ns.value});
             }
             const double payload_bytes = data ? static_cast<double>(task.write.bytes) : 0.0;
             const Endpoint from_dma = platform_.dma(source.node, source.index, sender_nic);

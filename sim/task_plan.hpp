@@ -115,8 +115,12 @@ struct Step {
     // work: on a core that runs one rank, which contends with nothing;
     // shared_work: on a core that runs several ranks, which share its speed;
     // serial: `amount` ns of a core or NIC (`from`) that runs such steps one
-    // at a time, in the order they start (message overheads and gaps).
-    enum class Kind : std::uint8_t { transfer, work, shared_work, serial };
+    // at a time, in the order they start (message overheads);
+    // gap: holds its NIC (`from`) for `amount` ns from when it gets it, one at
+    // a time as serial steps, but the task goes on as soon as it has it:
+    // LogGP's g is the interval between two messages leaving one NIC, not a
+    // delay of each (Alexandrov et al. 1995: a lone message costs o_s + L + o_r).
+    enum class Kind : std::uint8_t { transfer, work, shared_work, serial, gap };
 
     Step() = default;
     Step(Kind kind_of, Endpoint from_endpoint, Endpoint to_endpoint, double amount_of)

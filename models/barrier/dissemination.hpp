@@ -7,7 +7,7 @@
 // slower level:
 //   one socket:  ceil(log2 p) (a_a + 64 max(b_a, B_a p))   (p flags share the cache)
 //   s sockets:   ceil(log2 p) (a_b + 64 max(b_b, B_b min(2^r, q)))
-//   k nodes:     ceil(log2 p) (o_s + g + L + o_r) (models/p2p_terms.hpp)
+//   k nodes:     ceil(log2 p) (o_s + L + o_r) (models/p2p_terms.hpp)
 // Inside one socket it equals the simulator; across sockets the flags that
 // stay inside a socket overlap with the crossing ones.
 #pragma once

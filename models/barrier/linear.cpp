@@ -1,6 +1,8 @@
 // The closed form of barrier "linear" (models/barrier/signal_terms.hpp).
 #include "models/barrier/signal_terms.hpp"
 
+#include <algorithm>
+
 namespace numacoll::models {
 
 ModelInfo barrier_linear_model() {
@@ -13,7 +15,7 @@ ModelInfo barrier_linear_model() {
         const int p = shape.ranks();
         const P2pTerms t = flat_terms(shape, params);
         if (p == 1) return 0.0;
-        const double serial_ns = (p - 2) * (t.network ? t.send_overhead_ns + t.gap_ns : t.send_overhead_ns);
+        const double serial_ns = (p - 2) * (t.network ? std::max(t.send_overhead_ns, t.gap_ns) : t.send_overhead_ns);
         return barrier_signal_ns(t, p - 1, p - 1) + barrier_signal_ns(t, p - 1, 1) + serial_ns;
     };
     return info;

@@ -2,7 +2,7 @@
 // double_ring.cpp, recursive_doubling.cpp, binomial.cpp) on p ranks joined
 // at one level: S(d, k) is one signal among d at once, k of them into the
 // same reader (a flag, a + 64 max(b k, B d) plus the process overheads,
-// inside a node; a message without data, o_s + g + L + o_r, between nodes;
+// inside a node; a message without data, o_s + L + o_r, between nodes;
 // models/p2p_terms.hpp). p' = 2^floor(log2 p), e = p - p':
 //   linear:             S(p - 1, p - 1) + S(p - 1, 1) + (p - 2) o_s
 //                       (every rank into rank 0 at once; rank 0's releases one after the other);

@@ -2,7 +2,7 @@
 // (Open MPI's basic linear), with the terms of models/p2p_terms.hpp:
 // inside a node max((p - 1) o_s + 2 local(m), (p - 2) o_s + F(p - 1) +
 // C(m, p - 1)), the root's flags raised one after the other; between nodes
-// C(m) + (p - 2)(o_s + g + m / bandwidth) (models/scatter/linear.cpp).
+// C(m) + (p - 2)(max(o_s, g) + m / bandwidth) (models/scatter/linear.cpp).
 // The reduce-scatter that reduces then scatters uses it too.
 #pragma once
 

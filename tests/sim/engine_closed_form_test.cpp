@@ -182,6 +182,23 @@ TEST(EngineClosedForm, SerialStepsOfOneResourceRunOneAfterTheOther) {
     expect_near_relative(result.timeline.tasks[1].end_ns, 250);
 }
 
+TEST(EngineClosedForm, AGapSpacesANicsMessagesAndDelaysNoneAlone) {
+    // LogGP's g: a NIC takes a message at most every g, and a lone message
+    // does not wait for its own gap. Five tasks of one NIC's gap (1000 ns)
+    // then an overhead on a core of their own (250 ns) end at 1000 k + 250;
+    // one alone ends at 250, as if it had no gap.
+    const sim::PlatformModel platform(test::load("westmere"), two_node_params(30, 30), 2);
+    const Endpoint nic{EndpointKind::nic, 0, 0};
+    const sim::Step gap{sim::Step::Kind::gap, nic, nic, 1000};
+    std::vector<sim::TaskPlan> plans;
+    for (int k = 0; k < 5; ++k) plans.push_back({{gap, {sim::Step::Kind::serial, core(k), core(k), 250}}});
+    auto result = sim::simulate_plans(platform, plans, independent(5));
+    for (int k = 0; k < 5; ++k) expect_near_relative(result.timeline.tasks[k].end_ns, 1000 * k + 250);
+    plans.resize(1);
+    result = sim::simulate_plans(platform, plans, independent(1));
+    expect_near_relative(result.timeline.tasks[0].end_ns, 250);
+}
+
 TEST(EngineClosedForm, MessagesOfOneQueueMoveOneAfterTheOther) {
     // Three messages of m bytes from one rank to another (one queue), ready
     // at once: their bytes follow each other on the wire and each arrives a

@@ -166,12 +166,12 @@ TEST(TaskPlan, NetTransfersGoMemoryToMemoryThroughNics) {
     for (int id = 0; id < schedule.task_count(); ++id)
         if (schedule.task(id).kind == sched::TaskKind::net) {
             saw_net = true;
-            // o_s on the sender's core, g on its NIC, the transfer, o_r on the receiver's core.
+            // o_s on the sender's core, g holding its NIC, the transfer, o_r on the receiver's core.
             const auto& steps = plans[id].steps;
             ASSERT_EQ(steps.size(), 4u);
             EXPECT_EQ(steps[0].kind, sim::Step::Kind::serial);
             EXPECT_EQ(steps[0].from.kind, EndpointKind::core);
-            EXPECT_EQ(steps[1].kind, sim::Step::Kind::serial);
+            EXPECT_EQ(steps[1].kind, sim::Step::Kind::gap);
             EXPECT_EQ(steps[1].from.kind, EndpointKind::nic);
             EXPECT_EQ(steps[2].from.kind, EndpointKind::dma);
             EXPECT_EQ(steps[2].to.kind, EndpointKind::dma);
