@@ -77,6 +77,24 @@ TEST(NetworkFit, OneHostsProcessesAlsoGiveTheProcessOverheads) {
     EXPECT_NE(params.at(costs::Level::network).latency_ns.source.find("no NIC"), std::string::npos);
 }
 
+TEST(NetworkFit, OverheadsLongerThanTheOneWayTimeAreScaledToSumToIt) {
+    // o_s + o_r = 1800 ns measured against L = 1500: they overlap the
+    // transit, and a message taken as o_s + o_r would cost more than the
+    // ping-pong measured. Scaled by 1500 / 1800, nothing is left for the wire.
+    costs::Params params = costs::load_params("generic");
+    calibrate::NetworkMeasurement m = measured(false);
+    m.send_overhead_ns = 1200;
+    m.receive_overhead_ns = 600;
+    calibrate::apply_network(params, m, calibrate::fit_network(m.pingpong), "calibrated on a");
+    EXPECT_NEAR(params.messages->network_send_overhead_ns.value, 1000, 1e-6);
+    EXPECT_NEAR(params.messages->network_receive_overhead_ns.value, 500, 1e-6);
+    EXPECT_NE(params.messages->network_send_overhead_ns.source.find("1200 ns measured"), std::string::npos);
+    EXPECT_NE(params.messages->network_receive_overhead_ns.source.find("scaled by 0.833"), std::string::npos);
+    EXPECT_EQ(params.at(costs::Level::network).latency_ns.value, 0);
+    EXPECT_EQ(params.at(costs::Level::nic).latency_ns.value, 0);
+    // Within the one-way time they stay as measured (WritesTheLevelsAndOverheadsWithTheirSources).
+}
+
 TEST(NetworkFit, ASlowerFarSideGivesTheDmaWindowTheNuioaRuleSays) {
     costs::Params params = costs::load_params("generic");
     const costs::Params base = params;
