@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # scripts/cluster.sh: a cluster of network namespaces comes up with the rate
-# asked for, MPI runs numacoll across it over TCP, one node's processes
-# killed end the job on every node within 30 s, and down leaves nothing
-# behind; bad input and a name someone else holds are refused with one line
-# and change nothing. Skipped (77) with one line where the machine does not
-# allow namespaces, or while a cluster of the user's is up.
-# Usage: cluster_test.sh CLUSTER_SH NUMACOLL
+# asked for, MPI runs numacoll across it over TCP (run --engine mpi on three
+# nodes; baseline, the process form, tune --engine mpi, overlap --engine mpi
+# and the interposition library in an MPI application on two), one node's
+# processes killed end the job on every node within 30 s, and down leaves
+# nothing behind; bad input and a name someone else holds are refused with
+# one line and change nothing. Skipped (77) with one line where the machine
+# does not allow namespaces, or while a cluster of the user's is up.
+# Usage: cluster_test.sh CLUSTER_SH NUMACOLL APPLICATION INTERPOSITION_LIBRARY
 set -u
-cluster=$1 numacoll=$2
+cluster=$1 numacoll=$2 application=$3 library=$4
 state=/run/numacoll-cluster
 if ! why=$("$cluster" can 2>&1); then
   echo "skipped: ${why#cluster.sh: }"
@@ -79,6 +81,31 @@ done
 grep -q "taking the running cluster down first" "$scratch/up.err" || fail "a second up did not say it took the first down"
 ip netns list | grep -q "^numacoll-node3" && fail "a second up of 2 nodes left the first cluster's node 3"
 tc -n numacoll-node1 qdisc show dev eth0 | grep -q "rate 1Gbit" || fail "the second up's link is not at 1 Gbit/s"
+
+# --- numacoll's other multi-node paths across two nodes ----------------------
+short=(-n 5 --warmup 1)
+"$cluster" mpirun -np 2 "$numacoll" baseline -c allreduce --bytes 8,64KiB "${short[@]}" -o "$scratch/baseline.csv" \
+  > /dev/null 2> "$scratch/baseline.err" && [[ $(grep -c verified "$scratch/baseline.err") -eq 2 ]] ||
+  { fail "baseline across two nodes"; cat "$scratch/baseline.err"; }
+"$cluster" mpirun -np 2 "$numacoll" run --engine mpi --ranks-as processes --nodes 2 -c allreduce --bytes 8,64KiB \
+  "${short[@]}" -o "$scratch/processes.csv" > /dev/null 2> "$scratch/processes.err" &&
+  [[ $(grep -c "sharing memory, 2 nodes: .*verified" "$scratch/processes.err") -eq 2 ]] ||
+  { fail "the process form across two nodes"; cat "$scratch/processes.err"; }
+"$cluster" mpirun -np 2 "$numacoll" tune --engine mpi -t live --ranks 1 -c bcast -a binomial,chain --bytes 8,64KiB \
+  "${short[@]}" --no-plots -q -o "$scratch/tune" > /dev/null 2> "$scratch/tune.err" &&
+  [[ $(tail -n +2 "$scratch/tune/selection.csv" | wc -l) -eq 2 ]] || { fail "tune --engine mpi across two nodes"; cat "$scratch/tune.err"; }
+"$cluster" mpirun -np 2 "$numacoll" overlap --engine mpi -t live --nodes 2 --ranks 1 -a tree --progress manual --bytes 8 \
+  "${short[@]}" --no-plots -o "$scratch/overlap" > /dev/null 2> "$scratch/overlap.err" &&
+  [[ $(grep -c ",mpi," "$scratch/overlap/overlap.csv") -ge 1 ]] || { fail "overlap --engine mpi across two nodes"; cat "$scratch/overlap.err"; }
+# The interposition library in an MPI application across the nodes: its
+# report says numacoll served the world's allreduce, on 2 nodes of 1 rank.
+preload=$library
+asan_runtime=$(ldd "$library" 2> /dev/null | awk '/libasan/ { print $3 }')
+[[ -z $asan_runtime ]] || preload="$asan_runtime:$library"
+"$cluster" mpirun -np 2 -x LD_PRELOAD="$preload" -x NUMACOLL_MPI_REPORT="$scratch/report.csv" "$application" \
+  > "$scratch/application.out" 2>&1 &&
+  awk -F, 'NR > 1 && $1 == "world" && $3 == 2 && $6 == "allreduce" && $7 != "native" && $10 > 0 { found = 1 } END { exit !found }' \
+    "$scratch/report.csv" || { fail "the interposed application across two nodes"; cat "$scratch/application.out"; }
 
 # --- one node's processes killed mid-run: the job ends on every node ------------
 "$cluster" mpirun -np 2 "$numacoll" run --engine mpi --nodes 2 -p 1 -c allreduce -a tree --bytes 1MiB -n 100000 \
