@@ -15,8 +15,9 @@
 // overheads o_s (per flag) and o_r (per copy that reads another rank).
 // Between nodes a hand-over is one message: o_s + the DMA and network path
 // (2 a_nic + a_network + m max(1/bandwidths on the path)) + o_r, landing in
-// DRAM (the NIC's gap g spaces one NIC's messages, and delays none alone); a fold then reads the landed bytes from DRAM. Sources: Hockney
-// (1994) for a + m b; LogGP (Alexandrov et al., 1995) for o_s, g, o_r; the
+// DRAM (the NIC's gap g spaces one NIC's messages, and delays none alone);
+// a fold then reads the landed bytes from DRAM. Sources: Hockney (1994) for
+// a + m b; LogGP (Alexandrov et al., 1995) for o_s, g, o_r; the
 // classic forms of Thakur, Rabenseifner, Gropp (2005).
 #pragma once
 
