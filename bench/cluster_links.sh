@@ -17,12 +17,7 @@ cd "$(dirname "$0")/.."
 rates=${1:-1gbit 5gbit}
 rounds=${2:-3}
 [[ $rounds =~ ^[1-9][0-9]?$ ]] || { echo "usage: bench/cluster_links.sh [RATES] [ROUNDS: 1 to 99]" >&2; exit 2; }
-numacoll=${NUMACOLL:-$PWD/build/cli/numacoll}
-[[ -x $numacoll ]] || { echo "bench/cluster_links.sh: no $numacoll (build first, or set NUMACOLL)" >&2; exit 1; }
-cluster=scripts/cluster.sh
-"$cluster" can > /dev/null
-! "$cluster" status > /dev/null 2>&1 || { echo "bench/cluster_links.sh: a cluster is up: take it down first (scripts/cluster.sh down)" >&2; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. bench/cluster_bench.sh bench/cluster_links.sh
 scratch=$(mktemp -d)
 trap '"$cluster" down > /dev/null 2>&1; rm -rf "$scratch"' EXIT
 links=$scratch/tcp_link

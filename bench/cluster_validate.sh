@@ -15,12 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-2} rate=${2:-5gbit} out=${3:-cluster-validate} bytes=${4:-8B:4MiB}
 [[ $nodes =~ ^[2-8]$ ]] || { echo "usage: bench/cluster_validate.sh [NODES: 2 to 8] [RATE] [OUT] [BYTES]" >&2; exit 2; }
-numacoll=${NUMACOLL:-$PWD/build/cli/numacoll}
-[[ -x $numacoll ]] || { echo "bench/cluster_validate.sh: no $numacoll (build first, or set NUMACOLL)" >&2; exit 1; }
-cluster=scripts/cluster.sh
-"$cluster" can > /dev/null
-! "$cluster" status > /dev/null 2>&1 || { echo "bench/cluster_validate.sh: a cluster is up: take it down first (scripts/cluster.sh down)" >&2; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. bench/cluster_bench.sh bench/cluster_validate.sh
 mkdir -p "$out"
 trap '"$cluster" down > /dev/null 2>&1' EXIT
 "$cluster" up "$nodes" --rate "$rate" > /dev/null
