@@ -468,11 +468,12 @@ struct TaskPlanner::State {
         return *work_per_flop_;
     }
 
-    // A serial step of `figure` ns on `resource`, if it takes any time, waiting
-    // for the progress of rank `progress_of` (-1: none).
-    void serial(const Endpoint& resource, const costs::Figure& figure, int progress_of = -1) {
+    // A serial step (or a gap) of `figure` ns on `resource`, if it takes any
+    // time, waiting for the progress of rank `progress_of` (-1: none).
+    void serial(const Endpoint& resource, const costs::Figure& figure, int progress_of = -1,
+                Step::Kind kind = Step::Kind::serial) {
         if (figure.value <= 0) return;
-        steps_.push_back({Step::Kind::serial, resource, resource, figure.value});
+        steps_.push_back({kind, resource, resource, figure.value});
         steps_.back().progress_of = progress_of;
     }
 
@@ -602,9 +603,7 @@ void TaskPlanner::State::plan(const sched::Task& task, int id) {
             const Endpoint receiver_core{EndpointKind::core, receiver.node, receiver.core};
             if (messages_) {
                 serial(core, messages_->network_send_overhead_ns, gated_ ? task.thread : -1);
-                if (messages_->network_gap_ns.value > 0)
-                    steps_.push_back({Step::Kind::gap, Endpoint{EndpointKind::nic, rank.node, sender_nic},
-                                      Endpoint{EndpointKind::nic, rank.node, sender_nic}, messages_->network_gap_ns.value});
+                serial({EndpointKind::nic, rank.node, sender_nic}, messages_->network_gap_ns, -1, Step::Kind::gap);
             }
             const double payload_bytes = data ? static_cast<double>(task.write.bytes) : 0.0;
             const Endpoint from_dma = platform_.dma(source.node, source.index, sender_nic);
