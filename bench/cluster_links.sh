@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Two nodes of scripts/cluster.sh, at each rate asked for: what plain TCP
 # moves between them (bench/tcp_link.c: a 1-byte ping-pong's half round
-# trip, and a stream's rate), against what `numacoll calibrate --network-only` measures and fits
-# through Open MPI across the same link (its latency L of t = L + m / BW, and
-# BW). Rounds alternate the TCP and MPI measurements, so that the machine's
+# trip, and a stream's rate), against what `numacoll calibrate
+# --network-only` measures and fits through Open MPI across the same link
+# (its latency L of t = L + m / BW, and BW). Rounds alternate the TCP and MPI measurements, so that the machine's
 # drift falls on both.
 #
 # Usage: sudo bench/cluster_links.sh [RATES="1gbit 5gbit"] [ROUNDS=3]
 # Takes a cluster of its own up and down: it refuses while one is up.
 # Prints per rate: the medians (and min-max over rounds) of TCP's half
 # round trip (both ends polling their socket, as MPI waits; and, beside it,
-# sleeping in recv) and stream rate, calibrate's L and BW, and the ratios of BW
-# and of the stream to the configured rate and of L to TCP's half round trip.
+# sleeping in recv) and stream rate, calibrate's L and BW, and the ratios of
+# BW and of the stream to the configured rate and of L to TCP's half round trip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rates=${1:-1gbit 5gbit}

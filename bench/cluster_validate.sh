@@ -32,5 +32,5 @@ for collective in allreduce bcast reduce; do
   "$cluster" mpirun -np "$nodes" "$numacoll" validate --engine mpi --threads 1 --params "$out/params.json" \
     -c "$collective" -a "${algorithms[$collective]}" -b "$bytes" -q -o "$out/$collective" > /dev/null
   echo "== $collective on $nodes nodes at $rate"
-  grep -E "^(the simulation|[a-z_]+ [a-z-]+ \(|  simulated|  model)" "$out/$collective/summary.txt" || cat "$out/$collective/summary.txt"
+  grep -E "^(  simulation picks|[a-z_]+ [a-z-]+ \(|  simulated  median)" "$out/$collective/summary.txt" || cat "$out/$collective/summary.txt"
 done

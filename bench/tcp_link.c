@@ -11,14 +11,13 @@
  *
  * Ping-pong: 1-byte messages with TCP_NODELAY, what MPI's smallest message
  * costs below MPI; with "spin", both ends poll their socket without
- * sleeping, as MPI's progress engine waits. Stream: BYTES sent in 1 MiB writes, timed from the first
- * byte to the receiver's acknowledgement of the last (the rate the shaper
- * lets through, not the socket buffer's). A request is one byte of mode and
+ * sleeping, as MPI's progress engine waits. Stream: BYTES sent in 1 MiB
+ * writes, timed from the first byte to the receiver's acknowledgement of the
+ * last (the rate the shaper lets through, not the socket buffer's). A request is one byte of mode and
  * eight of count, big-endian. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -32,7 +31,7 @@
 
 enum { block_bytes = 1 << 20, warmup_round_trips = 100 };
 
-static int die(const char *what) {
+static _Noreturn void die(const char *what) {
     fprintf(stderr, "tcp_link: %s: %s\n", what, strerror(errno));
     exit(1);
 }
