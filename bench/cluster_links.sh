@@ -3,8 +3,8 @@
 # moves between them (bench/tcp_link.c: a 1-byte ping-pong's half round
 # trip, and a stream's rate), against what `numacoll calibrate
 # --network-only` measures and fits through Open MPI across the same link
-# (its latency L of t = L + m / BW, and BW). Rounds alternate the TCP and MPI measurements, so that the machine's
-# drift falls on both.
+# (its latency L of t = L + m / BW, and BW). Rounds alternate the TCP and
+# MPI measurements, so that the machine's drift falls on both.
 #
 # Usage: sudo bench/cluster_links.sh [RATES="1gbit 5gbit"] [ROUNDS=3]
 # Takes a cluster of its own up and down: it refuses while one is up.
